@@ -1,0 +1,21 @@
+#pragma once
+/// Brute force (seed 000, "Attempt #1"): every pair tested once. O(n^2) tests.
+/// The reference every other technique is checked against. Its candidates are exactly the
+/// overlapping pairs, since it has already paid for the test.
+
+#include "broadphase/broadphase.h"
+
+namespace ro {
+
+class BruteForce final : public BroadPhase {
+public:
+    // Implementing interface of BroadPhase (see BroadPhase for documentation).
+    void configure(const Settings& settings) override;
+    void update(const BoxView& boxes) override;
+    void findPairs(std::vector<Pair>& out) override;
+
+private:
+    BoxView m_boxes;
+};
+
+}  // namespace ro

@@ -1,0 +1,34 @@
+#include "broadphase/registry.h"
+
+#include <array>
+
+#include "broadphase/brute_force.h"
+#include "broadphase/spatial_grid.h"
+#include "broadphase/spatial_hash.h"
+
+namespace ro {
+namespace {
+
+template <typename Technique>
+std::unique_ptr<BroadPhase> make() {
+    return std::make_unique<Technique>();
+}
+
+constexpr std::array kTechniques{
+    TechniqueInfo{"brute", "Brute force", "O(n^2) pair tests", "000 (Approach #1)", &make<BruteForce>},
+    TechniqueInfo{"grid", "Spatial grid", "O(n + k) when the cell fits the largest box", "000 (Approach #2), 004",
+                  &make<SpatialGrid>},
+    TechniqueInfo{"hash", "Spatial hash", "O(n + k) when the cell fits the entities", "001, 004", &make<SpatialHash>},
+};
+
+}  // namespace
+
+std::span<const TechniqueInfo> techniques() { return kTechniques; }
+
+const TechniqueInfo* findTechnique(std::string_view id) {
+    for (const TechniqueInfo& t : kTechniques)
+        if (t.id == id) return &t;
+    return nullptr;
+}
+
+}  // namespace ro

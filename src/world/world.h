@@ -1,0 +1,142 @@
+#pragma once
+/// The world (after ro.World and ro.Entity): entities as structure-of-arrays, a fixed-timestep
+/// Verlet integrator, and a swappable broad phase.
+///
+/// Step order per tick, as in ro: accelerate, update AABBs, technique update, candidate pairs,
+/// AABB test, narrow phase, response, inertia (walls bounce), update AABBs. Overlap pairs are
+/// resolved in canonical (a, b) order, so the same seed and inputs give the same state bit for
+/// bit whichever technique runs.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+#include "core/aabb.h"
+#include "core/pair.h"
+
+namespace ro {
+
+/// A stable entity handle: valid from add() until remove(); never reused.
+using EntityId = std::uint32_t;
+
+enum class Shape : std::uint8_t { Box, Circle };
+
+/// What a new entity looks like. Circles use halfExtents.x as their radius.
+struct EntityDesc {
+    Vec2 position;
+    Vec2 velocity;      ///< world units per tick (Verlet keeps it implicitly as pos - prevPos)
+    Vec2 acceleration;  ///< world units per second squared, on top of gravity
+    Vec2 halfExtents{4.0f, 4.0f};
+    Shape shape = Shape::Box;
+};
+
+/// Fixed-step clock and physics settings.
+struct WorldConfig {
+    Aabb bounds{0.0f, 0.0f, 1600.0f, 1000.0f};  ///< walls; y grows downwards as on screen
+    float tickHz = 60.0f;                     ///< fixed timestep rate
+    int maxCatchUpTicks = 5;                  ///< ticks one advance() may run before dropping time
+    float speed = 1.0f;                       ///< simulated seconds per real second
+    int subSteps = 1;                         ///< sub-steps per tick
+    bool gravity = false;
+    float gravityAccel = 300.0f;              ///< world units per second squared, downwards
+};
+
+/// Milliseconds and counts of the last tick (summed over its sub-steps).
+struct StepStats {
+    double msBroadUpdate = 0.0;  ///< technique update
+    double msPairFind = 0.0;     ///< findPairs + AABB test + canonical sort
+    double msNarrow = 0.0;       ///< narrow phase and response
+    double msIntegrate = 0.0;    ///< accelerate, inertia, walls, AABBs
+    std::uint64_t candidates = 0;
+    std::uint64_t overlaps = 0;  ///< candidates whose AABBs overlap (closed intervals)
+    std::uint64_t contacts = 0;  ///< overlaps whose exact shapes touch (narrow phase)
+};
+
+class World {
+public:
+    /// Throws std::invalid_argument for bounds or clock settings that are not finite and positive.
+    explicit World(const WorldConfig& config = {});
+
+    // ---- entities -------------------------------------------------------------------------
+    /// Adds an entity; throws std::invalid_argument for non-finite values or non-positive sizes.
+    EntityId add(const EntityDesc& desc);
+    /// Removes an entity; false if the id is not alive.
+    bool remove(EntityId id);
+    [[nodiscard]] bool contains(EntityId id) const;
+    [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(m_ids.size()); }
+    /// Dense index of a live entity (indices change when others are removed; ids do not).
+    [[nodiscard]] std::optional<std::uint32_t> indexOf(EntityId id) const;
+    /// The topmost (most recently added) entity whose exact shape contains p.
+    [[nodiscard]] std::optional<EntityId> entityAt(Vec2 p) const;
+
+    // ---- structure-of-arrays read access, by dense index -------------------------------------
+    [[nodiscard]] std::span<const EntityId> ids() const { return m_ids; }
+    [[nodiscard]] std::span<const float> posX() const { return m_posX; }
+    [[nodiscard]] std::span<const float> posY() const { return m_posY; }
+    [[nodiscard]] std::span<const float> prevX() const { return m_prevX; }
+    [[nodiscard]] std::span<const float> prevY() const { return m_prevY; }
+    [[nodiscard]] std::span<const float> halfW() const { return m_halfW; }
+    [[nodiscard]] std::span<const float> halfH() const { return m_halfH; }
+    [[nodiscard]] std::span<const Shape> shapes() const { return m_shape; }
+    /// 1 where the entity's AABB overlaps another's after the last tick's broad phase.
+    [[nodiscard]] std::span<const std::uint8_t> overlapping() const { return m_overlapping; }
+    [[nodiscard]] BoxView boxes() const;
+    /// Largest half-extent of any live entity (0 when empty).
+    [[nodiscard]] float largestHalfExtent() const;
+
+    // ---- broad phase ------------------------------------------------------------------------
+    /// Swaps the technique; the world's entities stay as they are.
+    void setBroadPhase(std::unique_ptr<BroadPhase> technique);
+    [[nodiscard]] BroadPhase& broadPhase() { return *m_broadPhase; }
+    [[nodiscard]] const BroadPhase& broadPhase() const { return *m_broadPhase; }
+    void setBroadPhaseSettings(const Settings& settings);
+    [[nodiscard]] const Settings& broadPhaseSettings() const { return m_settings; }
+    /// Candidate and overlap pairs of the last tick's final sub-step, canonical order.
+    [[nodiscard]] const std::vector<Pair>& candidatePairs() const { return m_candidates; }
+    [[nodiscard]] const std::vector<Pair>& overlapPairs() const { return m_overlaps; }
+
+    // ---- clock --------------------------------------------------------------------------------
+    /// Adds real elapsed time (scaled by speed) and runs the whole ticks it covers, at most
+    /// maxCatchUpTicks; returns the ticks run.
+    int advance(double realSeconds);
+    /// Runs exactly one tick (all its sub-steps), e.g. for single-stepping while paused.
+    void tick();
+    [[nodiscard]] std::uint64_t tickCount() const { return m_ticks; }
+    [[nodiscard]] const StepStats& lastStats() const { return m_stats; }
+    [[nodiscard]] WorldConfig& config() { return m_config; }
+    [[nodiscard]] const WorldConfig& config() const { return m_config; }
+
+private:
+    void subStep(float dt);
+    void accelerate(float dt);
+    void updateAabbs();
+    void findOverlaps();
+    void resolveContacts();
+    void applyInertiaAndWalls();
+
+    WorldConfig m_config;
+    Settings m_settings;
+    std::unique_ptr<BroadPhase> m_broadPhase;
+    double m_accumulator = 0.0;
+    std::uint64_t m_ticks = 0;
+    StepStats m_stats;
+
+    // Entities, structure of arrays, dense.
+    std::vector<EntityId> m_ids;
+    std::vector<float> m_posX, m_posY, m_prevX, m_prevY, m_accX, m_accY, m_halfW, m_halfH;
+    std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
+    std::vector<Shape> m_shape;
+    std::vector<std::uint8_t> m_overlapping;
+    std::vector<std::uint32_t> m_indexOfId;  ///< id -> dense index, kNoIndex once removed
+    EntityId m_nextId = 0;
+
+    // Per-step buffers, reused so steady-state steps do not allocate.
+    std::vector<Pair> m_candidates, m_overlaps, m_sortScratch;
+    std::vector<std::uint32_t> m_sortOffsets;
+};
+
+}  // namespace ro

@@ -1,0 +1,54 @@
+// No technique may allocate on the heap in a steady-state step. The test binary links
+// ro_alloc_hook, whose replaced operator new counts every allocation.
+
+#include <gtest/gtest.h>
+
+#include "broadphase/registry.h"
+#include "core/alloc_counter.h"
+#include "core/rng.h"
+#include "world/scene.h"
+#include "world/world.h"
+
+namespace ro {
+namespace {
+
+class SteadyState : public ::testing::TestWithParam<std::string_view> {};
+
+TEST(AllocationHook, CountsAllocations) {
+    ASSERT_TRUE(heapAllocationCountingActive());
+    const std::uint64_t before = heapAllocationCount();
+    auto* volatile p = new int(3);
+    delete p;
+    EXPECT_GE(heapAllocationCount(), before + 1);
+}
+
+TEST_P(SteadyState, NoHeapAllocationPerStep) {
+    WorldConfig config;
+    config.bounds = {0, 0, 800, 600};
+    World world(config);
+    world.setBroadPhase(findTechnique(GetParam())->create());
+    world.setBroadPhaseSettings({14.0f, config.bounds, 0});
+    Rng rng(3);
+    resizePopulation(world, rng, 3000, {2.0f, 7.0f});
+    for (int i = 0; i < 30; ++i) world.tick();  // warm-up: buffers reach their working size
+
+    const std::uint64_t before = heapAllocationCount();
+    for (int i = 0; i < 60; ++i) {
+        world.tick();
+        EXPECT_EQ(world.broadPhase().counters().heapAllocations, 0u) << "technique allocated in step " << i;
+    }
+    EXPECT_EQ(heapAllocationCount() - before, 0u) << "the world's step allocated";
+    EXPECT_GT(world.lastStats().overlaps, 0u);
+}
+
+std::vector<std::string_view> allTechniqueIds() {
+    std::vector<std::string_view> ids;
+    for (const TechniqueInfo& t : techniques()) ids.push_back(t.id);
+    return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTechniques, SteadyState, ::testing::ValuesIn(allTechniqueIds()),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace ro

@@ -1,0 +1,109 @@
+// Every registered technique must find exactly the overlap pairs of the reference double loop,
+// on every fixed scene and on every step of a simulation with motion, adds and removes.
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "broadphase/registry.h"
+#include "core/rng.h"
+#include "support/scenes.h"
+#include "world/scene.h"
+#include "world/world.h"
+
+namespace ro {
+namespace {
+
+class Conformance : public ::testing::TestWithParam<std::string_view> {
+protected:
+    std::unique_ptr<BroadPhase> create() const { return findTechnique(GetParam())->create(); }
+};
+
+TEST_P(Conformance, FixedScenesMatchReferenceAtEveryCellSize) {
+    for (const test::Scene& scene : test::conformanceScenes()) {
+        const BoxView view = scene.boxes.view();
+        const std::set<Pair> expected = test::referenceOverlaps(view);
+        for (const float cell : scene.cellSizes) {
+            SCOPED_TRACE(scene.name + " cell " + std::to_string(cell));
+            auto technique = create();
+            technique->configure({cell, scene.gridBounds, 0});
+            EXPECT_EQ(test::techniqueOverlaps(*technique, view), expected);
+            // A second step on the same boxes reuses the structures; it must agree too.
+            EXPECT_EQ(test::techniqueOverlaps(*technique, view), expected);
+        }
+    }
+}
+
+TEST_P(Conformance, TouchingEdgesOverlap) {
+    test::BoxSet boxes;
+    boxes.add({0, 0, 10, 10});
+    boxes.add({10, 0, 20, 10});   // shares the edge x = 10 with the first
+    boxes.add({20, 10, 30, 20});  // shares only the corner (20, 10) with the second
+    boxes.add({30.001f, 20.001f, 40, 30});  // just apart from the third
+    auto technique = create();
+    technique->configure({10.0f, {0, 0, 40, 40}, 0});
+    EXPECT_EQ(test::techniqueOverlaps(*technique, boxes.view()), (std::set<Pair>{{0, 1}, {1, 2}}));
+}
+
+TEST_P(Conformance, EveryStepOfASimulationWithAddsAndRemoves) {
+    WorldConfig config;
+    config.bounds = {0, 0, 600, 400};
+    World world(config);  // simulates with brute force; the technique under test runs beside it
+    Rng rng(42);
+    const SizeRange sizes{2.0f, 9.0f};
+    resizePopulation(world, rng, 400, sizes);
+
+    auto technique = create();
+    technique->configure({12.0f, config.bounds, 0});
+    for (int step = 0; step < 300; ++step) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        if (step % 7 == 0) resizePopulation(world, rng, world.size() + 5, sizes);
+        if (step % 11 == 0) {
+            for (int k = 0; k < 4 && world.size() > 0; ++k) world.remove(world.ids()[rng.below(world.size())]);
+        }
+        if (step == 150) technique->configure({5.0f, config.bounds, 0});  // change the cell size mid-run
+        world.tick();
+        const BoxView view = world.boxes();
+        ASSERT_EQ(test::techniqueOverlaps(*technique, view), test::referenceOverlaps(view));
+    }
+}
+
+// The world resolves overlaps in canonical order, so the technique must not change the outcome.
+TEST_P(Conformance, WorldStateIsBitIdenticalToBruteForce) {
+    auto run = [](std::string_view id) {
+        WorldConfig config;
+        config.bounds = {0, 0, 500, 350};
+        config.gravity = true;
+        World world(config);
+        world.setBroadPhase(findTechnique(id)->create());
+        world.setBroadPhaseSettings({10.0f, config.bounds, 0});
+        Rng rng(7);
+        resizePopulation(world, rng, 600, {2.0f, 7.0f});
+        for (int step = 0; step < 300; ++step) {
+            if (step % 50 == 25) world.remove(world.ids()[rng.below(world.size())]);
+            if (step % 40 == 0) resizePopulation(world, rng, world.size() + 3, {2.0f, 7.0f});
+            world.tick();
+        }
+        return world;
+    };
+    const World reference = run("brute");
+    const World tested = run(GetParam());
+    ASSERT_EQ(reference.size(), tested.size());
+    EXPECT_EQ(0, std::memcmp(reference.posX().data(), tested.posX().data(), reference.size() * sizeof(float)));
+    EXPECT_EQ(0, std::memcmp(reference.posY().data(), tested.posY().data(), reference.size() * sizeof(float)));
+    EXPECT_EQ(0, std::memcmp(reference.prevX().data(), tested.prevX().data(), reference.size() * sizeof(float)));
+    EXPECT_EQ(0, std::memcmp(reference.prevY().data(), tested.prevY().data(), reference.size() * sizeof(float)));
+    EXPECT_GT(reference.lastStats().overlaps, 0u) << "the scene should have collisions to resolve";
+}
+
+std::vector<std::string_view> allTechniqueIds() {
+    std::vector<std::string_view> ids;
+    for (const TechniqueInfo& t : techniques()) ids.push_back(t.id);
+    return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTechniques, Conformance, ::testing::ValuesIn(allTechniqueIds()),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace ro

@@ -1,0 +1,125 @@
+// Behaviour particular to each technique: counters, cell-size limits, the hash's table.
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "broadphase/brute_force.h"
+#include "broadphase/registry.h"
+#include "broadphase/spatial_grid.h"
+#include "broadphase/spatial_hash.h"
+#include "support/scenes.h"
+
+namespace ro {
+namespace {
+
+test::BoxSet spreadBoxes(std::uint32_t count, float spacing, float half) {
+    test::BoxSet boxes;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const float x = static_cast<float>(i % 50) * spacing;
+        const float y = static_cast<float>(i / 50) * spacing;
+        boxes.add({x - half, y - half, x + half, y + half});
+    }
+    return boxes;
+}
+
+TEST(Registry, IdsAreUniqueAndBruteForceComesFirst) {
+    std::set<std::string_view> ids;
+    for (const TechniqueInfo& t : techniques()) {
+        EXPECT_TRUE(ids.insert(t.id).second) << t.id;
+        EXPECT_FALSE(t.label.empty());
+        EXPECT_FALSE(t.cost.empty());
+        EXPECT_NE(t.create(), nullptr);
+        EXPECT_EQ(findTechnique(t.id), &t);
+    }
+    EXPECT_EQ(techniques().front().id, "brute");
+    EXPECT_EQ(findTechnique("no-such-technique"), nullptr);
+}
+
+TEST(BruteForce, CountsEveryPairTest) {
+    const test::BoxSet boxes = spreadBoxes(100, 10.0f, 6.0f);
+    BruteForce brute;
+    const auto overlaps = test::techniqueOverlaps(brute, boxes.view());
+    EXPECT_EQ(brute.counters().pairTests, 100u * 99u / 2u);
+    EXPECT_EQ(brute.counters().candidatePairs, overlaps.size());
+}
+
+TEST(SpatialGrid, CountersDescribeTheStep) {
+    const test::BoxSet boxes = spreadBoxes(500, 10.0f, 4.0f);  // apart: no overlaps
+    SpatialGrid grid;
+    grid.configure({10.0f, {0, 0, 500, 100}, 0});
+    EXPECT_TRUE(test::techniqueOverlaps(grid, boxes.view()).empty());
+    const Counters& c = grid.counters();
+    EXPECT_GE(c.pairTests, c.candidatePairs);
+    EXPECT_GE(c.cellsTouched, 500u);
+    EXPECT_GT(c.bytesHeld, 0u);
+    EXPECT_EQ(c.cellSize, 10.0f);
+}
+
+TEST(SpatialGrid, WidensATooSmallCellInsteadOfHoldingAHugeArray) {
+    SpatialGrid grid;
+    grid.configure({0.001f, {0, 0, 10000, 10000}, 0});
+    const test::BoxSet boxes = spreadBoxes(200, 30.0f, 20.0f);
+    EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
+    const double cell = grid.counters().cellSize;
+    EXPECT_GT(cell, 0.001);
+    EXPECT_LE(std::ceil(10000.0 / cell) * std::ceil(10000.0 / cell), SpatialGrid::kMaxCells);
+}
+
+TEST(SpatialGrid, OverlayShowsOccupiedCellsWithTheirCounts) {
+    test::BoxSet boxes;
+    boxes.add({1, 1, 2, 2});
+    boxes.add({3, 3, 4, 4});    // same cell as the first
+    boxes.add({12, 1, 18, 2});  // the next cell to the right
+    SpatialGrid grid;
+    grid.configure({10.0f, {0, 0, 100, 100}, 0});
+    (void)test::techniqueOverlaps(grid, boxes.view());
+    std::vector<CellView> cells;
+    grid.forEachCell([&](const CellView& c) { cells.push_back(c); });
+    ASSERT_EQ(cells.size(), 2u);
+    EXPECT_EQ(cells[0].count, 2u);
+    EXPECT_EQ(cells[0].bounds.minX, 0.0f);
+    EXPECT_EQ(cells[1].count, 1u);
+    EXPECT_EQ(cells[1].bounds.minX, 10.0f);
+}
+
+TEST(SpatialHash, UsesTheSeedHashAndPrimeTables) {
+    EXPECT_EQ(SpatialHash::hashCell(1, 0, 1000003), 1640531513u % 1000003u);
+    EXPECT_EQ(SpatialHash::hashCell(0, 1, 1000003), 2654435789u % 1000003u);
+    EXPECT_EQ(SpatialHash::nextPrime(1000), 1009u);
+    EXPECT_EQ(SpatialHash::nextPrime(1009), 1009u);
+}
+
+TEST(SpatialHash, ASmallTableCausesCountedFalsePositivesButNoWrongAnswer) {
+    const test::BoxSet boxes = spreadBoxes(1000, 10.0f, 3.0f);
+    const auto expected = test::referenceOverlaps(boxes.view());
+
+    SpatialHash tiny;
+    tiny.configure({10.0f, {}, 7});
+    EXPECT_EQ(test::techniqueOverlaps(tiny, boxes.view()), expected);
+    EXPECT_GT(tiny.counters().hashFalsePositives, 1000u);
+
+    SpatialHash roomy;
+    roomy.configure({10.0f, {}, 0});  // about 10x the entity count
+    EXPECT_EQ(test::techniqueOverlaps(roomy, boxes.view()), expected);
+    EXPECT_LT(roomy.counters().hashFalsePositives, tiny.counters().hashFalsePositives / 10);
+    EXPECT_GE(roomy.counters().bytesHeld, 10000u * sizeof(std::uint32_t));
+}
+
+TEST(SpatialHash, OverlayVisitsEachOccupiedCellOnce) {
+    test::BoxSet boxes;
+    boxes.add({1, 1, 2, 2});
+    boxes.add({3, 3, 4, 4});     // same cell
+    boxes.add({-8, 1, -2, 2});   // cell (-1, 0)
+    SpatialHash hash;
+    hash.configure({10.0f, {}, 0});
+    (void)test::techniqueOverlaps(hash, boxes.view());
+    std::vector<CellView> cells;
+    hash.forEachCell([&](const CellView& c) { cells.push_back(c); });
+    ASSERT_EQ(cells.size(), 2u);
+    EXPECT_EQ(cells[0].count, 2u);
+    EXPECT_EQ(cells[1].bounds.minX, -10.0f);
+}
+
+}  // namespace
+}  // namespace ro

@@ -1,0 +1,41 @@
+#pragma once
+// Fixed-seed box scenes for the conformance suite, and the independent reference it checks against.
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+
+namespace ro::test {
+
+/// Boxes owned as structure of arrays, viewable as a BoxView.
+struct BoxSet {
+    std::vector<float> minX, minY, maxX, maxY;
+    std::vector<std::uint32_t> ids;
+
+    void add(const Aabb& b);
+    [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(ids.size()); }
+    [[nodiscard]] BoxView view() const;
+};
+
+/// A named scene with the grid bounds and cell sizes it is checked with.
+struct Scene {
+    std::string name;
+    BoxSet boxes;
+    Aabb gridBounds;
+    std::vector<float> cellSizes;
+};
+
+/// The fixed scenes of the conformance suite.
+[[nodiscard]] std::vector<Scene> conformanceScenes();
+
+/// Overlapping pairs by a plain double loop over closed intervals: the reference of the reference.
+[[nodiscard]] std::set<Pair> referenceOverlaps(const BoxView& boxes);
+
+/// Runs one technique step and returns its overlap pairs as a set; fails the current test if
+/// a candidate is malformed (a >= b, out of range) or reported twice.
+[[nodiscard]] std::set<Pair> techniqueOverlaps(BroadPhase& technique, const BoxView& boxes);
+
+}  // namespace ro::test

@@ -1,0 +1,219 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "broadphase/registry.h"
+#include "core/rng.h"
+#include "world/scene.h"
+#include "world/world.h"
+
+namespace ro {
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+bool sameState(const World& a, const World& b) {
+    auto same = [&](std::span<const float> x, std::span<const float> y) {
+        return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
+    };
+    return same(a.posX(), b.posX()) && same(a.posY(), b.posY()) && same(a.prevX(), b.prevX()) &&
+           same(a.prevY(), b.prevY());
+}
+
+EntityDesc entity(Vec2 position, Vec2 velocity = {}, Vec2 halfExtents = {4, 4}, Shape shape = Shape::Box) {
+    EntityDesc d;
+    d.position = position;
+    d.velocity = velocity;
+    d.halfExtents = halfExtents;
+    d.shape = shape;
+    return d;
+}
+
+World populated(std::uint64_t seed, std::uint32_t count, bool gravity) {
+    WorldConfig config;
+    config.gravity = gravity;
+    World world(config);
+    world.setBroadPhase(findTechnique("grid")->create());
+    world.setBroadPhaseSettings({16.0f, config.bounds, 0});
+    Rng rng(seed);
+    resizePopulation(world, rng, count, defaultSizeRange(count, config.bounds));
+    return world;
+}
+
+TEST(World, SameSeedGivesTheSameStateBitForBit) {
+    World a = populated(99, 2000, true);
+    World b = populated(99, 2000, true);
+    for (int i = 0; i < 200; ++i) a.tick(), b.tick();
+    EXPECT_TRUE(sameState(a, b));
+    EXPECT_GT(a.lastStats().contacts, 0u);
+    World c = populated(100, 2000, true);
+    for (int i = 0; i < 200; ++i) c.tick();
+    EXPECT_FALSE(sameState(a, c)) << "a different seed should give a different state";
+}
+
+TEST(World, SimulationDoesNotDependOnTheFrameRate) {
+    World fast = populated(5, 500, true);
+    World slow = populated(5, 500, true);
+    for (int frame = 0; frame < 240; ++frame) fast.advance(1.0 / 240.0);
+    for (int frame = 0; frame < 30; ++frame) slow.advance(1.0 / 30.0);
+    EXPECT_EQ(fast.tickCount(), 60u);
+    EXPECT_EQ(slow.tickCount(), 60u);
+    EXPECT_TRUE(sameState(fast, slow));
+}
+
+TEST(World, CatchUpIsCappedAndBadFrameTimesAreIgnored) {
+    World world = populated(1, 10, false);
+    EXPECT_EQ(world.advance(10.0), world.config().maxCatchUpTicks);
+    EXPECT_EQ(world.advance(std::numeric_limits<double>::quiet_NaN()), 0);
+    EXPECT_EQ(world.advance(-1.0), 0);
+    World doubled = populated(1, 10, false);
+    doubled.config().speed = 2.0f;
+    EXPECT_EQ(doubled.advance(1.0 / 60.0 + 1e-9), 2);
+}
+
+TEST(World, AFreeEntityKeepsItsVelocity) {
+    World world;
+    EntityDesc d;
+    d.position = {100, 100};
+    d.velocity = {1.5f, -0.25f};  // stays clear of the walls for 200 ticks
+    const EntityId id = world.add(d);
+    for (int i = 0; i < 200; ++i) world.tick();
+    const std::uint32_t i = *world.indexOf(id);
+    EXPECT_NEAR(world.posX()[i] - world.prevX()[i], 1.5f, 1e-4f);
+    EXPECT_NEAR(world.posY()[i] - world.prevY()[i], -0.25f, 1e-4f);
+    EXPECT_NEAR(world.posX()[i], 100 + 200 * 1.5f, 1e-2f);
+    EXPECT_NEAR(world.posY()[i], 100 - 200 * 0.25f, 1e-2f);
+}
+
+TEST(World, GravityPullsDown) {
+    WorldConfig config;
+    config.gravity = true;
+    World world(config);
+    const EntityId id = world.add(entity({100, 100}));
+    for (int i = 0; i < 30; ++i) world.tick();
+    const std::uint32_t i = *world.indexOf(id);
+    EXPECT_GT(world.posY()[i], 100.0f);
+    EXPECT_GT(world.posY()[i] - world.prevY()[i], 0.0f);
+    EXPECT_EQ(world.posX()[i], 100.0f);
+}
+
+TEST(World, WallsBounceAndKeepEntitiesInside) {
+    WorldConfig config;
+    config.bounds = {-50, -20, 250, 180};
+    config.gravity = true;
+    World world(config);
+    Rng rng(8);
+    for (int i = 0; i < 400; ++i) {
+        EntityDesc d = randomEntity(rng, config.bounds, {1.0f, 6.0f});
+        d.velocity = {rng.range(-9, 9), rng.range(-9, 9)};  // fast: several walls hit per second
+        world.add(d);
+    }
+    const float tolerance = 1e-3f;
+    for (int step = 0; step < 600; ++step) {
+        world.tick();
+        const BoxView b = world.boxes();
+        for (std::uint32_t i = 0; i < b.count; ++i) {
+            ASSERT_GE(b.minX[i], config.bounds.minX - tolerance) << "step " << step;
+            ASSERT_LE(b.maxX[i], config.bounds.maxX + tolerance) << "step " << step;
+            ASSERT_GE(b.minY[i], config.bounds.minY - tolerance) << "step " << step;
+            ASSERT_LE(b.maxY[i], config.bounds.maxY + tolerance) << "step " << step;
+        }
+    }
+}
+
+TEST(World, ABounceReversesTheVelocityTowardsTheWall) {
+    World world;  // bounds 0..1600
+    const EntityId id = world.add(entity({1590, 500}, {4, 0}, {5, 5}));
+    world.tick();
+    world.tick();
+    const std::uint32_t i = *world.indexOf(id);
+    EXPECT_LT(world.posX()[i] - world.prevX()[i], 0.0f);
+    EXPECT_LE(world.posX()[i] + 5.0f, 1600.0f);
+}
+
+TEST(World, IdsStayStableAcrossRemovals) {
+    World world;
+    const EntityId a = world.add(entity({10, 10}));
+    const EntityId b = world.add(entity({20, 20}));
+    const EntityId c = world.add(entity({30, 30}));
+    EXPECT_TRUE(world.remove(a));
+    EXPECT_FALSE(world.remove(a));
+    EXPECT_FALSE(world.contains(a));
+    ASSERT_TRUE(world.contains(b) && world.contains(c));
+    EXPECT_EQ(world.posX()[*world.indexOf(b)], 20.0f);
+    EXPECT_EQ(world.posX()[*world.indexOf(c)], 30.0f);
+    EXPECT_EQ(world.size(), 2u);
+    const EntityId d = world.add(entity({40, 40}));
+    EXPECT_NE(d, a) << "ids are never reused";
+}
+
+TEST(World, PointQueryFindsTheEntityUnderThePoint) {
+    World world;
+    const EntityId box = world.add(entity({100, 100}, {}, {10, 5}));
+    const EntityId circle = world.add(entity({200, 100}, {}, {10, 10}, Shape::Circle));
+    EXPECT_EQ(world.entityAt({109, 104}), box);
+    EXPECT_EQ(world.entityAt({110, 105}), box) << "the boundary belongs to the box";
+    EXPECT_EQ(world.entityAt({100, 106}), std::nullopt);
+    EXPECT_EQ(world.entityAt({200, 109}), circle);
+    EXPECT_EQ(world.entityAt({208, 108}), std::nullopt) << "inside the circle's box, outside the circle";
+}
+
+TEST(World, RejectsBadInputWithAClearError) {
+    World world;
+    EXPECT_THROW(world.add(entity({kNaN, 0})), std::invalid_argument);
+    EXPECT_THROW(world.add(entity({0, kInf})), std::invalid_argument);
+    EXPECT_THROW(world.add(entity({}, {kInf, 0})), std::invalid_argument);
+    EXPECT_THROW(world.add(entity({}, {}, {0, 1})), std::invalid_argument);
+    EXPECT_THROW(world.add(entity({}, {}, {1, -1})), std::invalid_argument);
+    EXPECT_THROW(world.add(entity({}, {}, {kNaN, 1})), std::invalid_argument);
+    EXPECT_EQ(world.size(), 0u);
+    EXPECT_THROW(world.setBroadPhaseSettings({0.0f, world.config().bounds, 0}), std::invalid_argument);
+    EXPECT_THROW(world.setBroadPhaseSettings({kNaN, world.config().bounds, 0}), std::invalid_argument);
+    EXPECT_THROW(world.setBroadPhaseSettings({-4.0f, world.config().bounds, 0}), std::invalid_argument);
+    EXPECT_THROW(world.setBroadPhase(nullptr), std::invalid_argument);
+    WorldConfig inverted;
+    inverted.bounds = {0, 0, -1, 10};
+    EXPECT_THROW(World{inverted}, std::invalid_argument);
+    WorldConfig stopped;
+    stopped.tickHz = 0.0f;
+    EXPECT_THROW(World{stopped}, std::invalid_argument);
+    WorldConfig noSubSteps;
+    noSubSteps.subSteps = 0;
+    EXPECT_THROW(World{noSubSteps}, std::invalid_argument);
+}
+
+TEST(World, SwitchingTechniqueKeepsTheWorld) {
+    World world = populated(3, 300, false);
+    for (int i = 0; i < 10; ++i) world.tick();
+    const std::vector<float> before(world.posX().begin(), world.posX().end());
+    world.setBroadPhase(findTechnique("hash")->create());
+    EXPECT_TRUE(std::equal(before.begin(), before.end(), world.posX().begin()));
+    EXPECT_EQ(world.size(), 300u);
+    EXPECT_EQ(world.tickCount(), 10u);
+}
+
+TEST(World, SubStepsSplitATick) {
+    WorldConfig config;
+    config.subSteps = 4;
+    World world(config);
+    world.add(entity({100, 100}, {2, 0}));
+    world.tick();
+    EXPECT_EQ(world.tickCount(), 1u);
+    EXPECT_NEAR(world.posX()[0], 108.0f, 1e-4f) << "four sub-steps of the same implicit velocity";
+}
+
+TEST(Scene, DefaultSizesScaleWithTheCount) {
+    const Aabb bounds{0, 0, 1600, 1000};
+    const SizeRange few = defaultSizeRange(1000, bounds);
+    const SizeRange many = defaultSizeRange(100000, bounds);
+    EXPECT_GT(few.maxHalf, many.maxHalf);
+    EXPECT_GT(many.minHalf, 0.0f);
+    EXPECT_LT(few.minHalf, few.maxHalf);
+}
+
+}  // namespace
+}  // namespace ro
