@@ -1,6 +1,7 @@
 #include "broadphase/spatial_grid.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ro {
@@ -19,6 +20,13 @@ std::uint64_t bytesOf(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
 }
 
+/// Resizes without reallocating on small growth: steady-state steps must not allocate.
+template <typename T>
+void resizeWithHeadroom(std::vector<T>& v, std::size_t size) {
+    if (size > v.capacity()) v.reserve(size + size / 2);
+    v.resize(size);
+}
+
 }  // namespace
 
 void SpatialGrid::configure(const Settings& settings) {
@@ -26,98 +34,108 @@ void SpatialGrid::configure(const Settings& settings) {
     const double width = m_bounds.width();
     const double height = m_bounds.height();
     double cell = settings.cellSize;
-    // Widen the cell rather than hold an unbounded array; the HUD shows the size in use.
-    if (std::ceil(width / cell) * std::ceil(height / cell) > kMaxCells) cell = std::sqrt(width * height / kMaxCells) * 1.01;
-    while (std::ceil(width / cell) * std::ceil(height / cell) > kMaxCells) cell *= 1.01;
+    // Widen the cell rather than hold an unbounded grid; the HUD shows the size in use.
+    auto cellsFor = [&](double c) { return std::ceil(width / c) * std::ceil(height / c); };
+    if (cellsFor(cell) > kMaxCells) cell = std::sqrt(width * height / kMaxCells);
+    while (cellsFor(cell) > kMaxCells) cell *= 1.01;
     m_cellSize = static_cast<float>(cell);
     m_inverseCellSize = static_cast<float>(1.0 / cell);
     m_columns = static_cast<std::uint32_t>(std::max(1.0, std::ceil(width / cell)));
     m_rows = static_cast<std::uint32_t>(std::max(1.0, std::ceil(height / cell)));
-    const std::size_t cells = static_cast<std::size_t>(m_columns) * m_rows;
-    m_cellCount.assign(cells, 0);
-    m_cellStart.assign(cells, 0);
-    m_occupiedCells.clear();
 }
 
 std::uint32_t SpatialGrid::column(float x) const { return clampedCell(x, m_bounds.minX, m_inverseCellSize, m_columns - 1); }
 std::uint32_t SpatialGrid::row(float y) const { return clampedCell(y, m_bounds.minY, m_inverseCellSize, m_rows - 1); }
 
-SpatialGrid::CellRange SpatialGrid::cellRange(std::uint32_t i) const {
-    return {column(m_boxes.minX[i]), row(m_boxes.minY[i]), column(m_boxes.maxX[i]), row(m_boxes.maxY[i])};
-}
-
 void SpatialGrid::update(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
-    for (const std::uint32_t cell : m_occupiedCells) m_cellCount[cell] = 0;
-    m_occupiedCells.clear();
-    m_ranges.resize(boxes.count);
-
-    // Pass 1: count entities per cell and note the cells that become occupied.
-    std::uint64_t insertions = 0;
+    resizeWithHeadroom(m_ranges, boxes.count);
+    std::size_t insertions = 0;
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
-        const CellRange r = m_ranges[i] = cellRange(i);
-        for (std::uint32_t y = r.y0; y <= r.y1; ++y) {
-            for (std::uint32_t x = r.x0; x <= r.x1; ++x) {
-                const std::uint32_t cell = y * m_columns + x;
-                if (m_cellCount[cell]++ == 0) m_occupiedCells.push_back(cell);
-            }
-        }
-        insertions += static_cast<std::uint64_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+        const CellRange r{column(boxes.minX[i]), row(boxes.minY[i]), column(boxes.maxX[i]), row(boxes.maxY[i])};
+        m_ranges[i] = r;
+        insertions += static_cast<std::size_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
     }
-    // Prefix sum over occupied cells only; the count becomes the fill cursor for pass 2.
-    std::uint32_t offset = 0;
-    for (const std::uint32_t cell : m_occupiedCells) {
-        m_cellStart[cell] = offset;
-        offset += m_cellCount[cell];
-        m_cellCount[cell] = 0;
-    }
-    // Grow with headroom, so a step with a few more insertions than any before does not allocate.
-    if (insertions > m_entries.capacity()) m_entries.reserve(insertions + insertions / 2);
-    m_entries.resize(insertions);
-    // Pass 2: scatter.
+    resizeWithHeadroom(m_entries, insertions);
+    Entry* entry = m_entries.data();
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
         const CellRange r = m_ranges[i];
-        for (std::uint32_t y = r.y0; y <= r.y1; ++y) {
-            for (std::uint32_t x = r.x0; x <= r.x1; ++x) {
-                const std::uint32_t cell = y * m_columns + x;
-                m_entries[m_cellStart[cell] + m_cellCount[cell]++] = {i, r.x0, r.y0};
-            }
-        }
+        const std::uint32_t tag = (r.x0 != r.x1 || r.y0 != r.y1) ? kSpansCells : 0;
+        for (std::uint32_t y = r.y0; y <= r.y1; ++y)
+            for (std::uint32_t x = r.x0; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | tag};
     }
+    sortEntriesByCell();
     m_counters.cellsTouched = insertions;
+}
+
+void SpatialGrid::sortEntriesByCell() {
+    // LSD radix sort on the 22-bit cell index, two 11-bit digits: both histograms fit in L1
+    // and every pass streams through memory. Stable, so each cell keeps entities in index order.
+    constexpr std::uint32_t kBits = 11;
+    constexpr std::uint32_t kBuckets = 1u << kBits;
+    std::array<std::array<std::uint32_t, kBuckets>, 2> counts{};
+    for (const Entry& e : m_entries) {
+        ++counts[0][e.cell & (kBuckets - 1)];
+        ++counts[1][e.cell >> kBits];
+    }
+    resizeWithHeadroom(m_sortScratch, m_entries.size());
+    for (std::uint32_t pass = 0; pass < 2; ++pass) {
+        std::uint32_t offset = 0;
+        for (std::uint32_t& c : counts[pass]) {
+            const std::uint32_t n = c;
+            c = offset;
+            offset += n;
+        }
+        const std::uint32_t shift = pass * kBits;
+        for (const Entry& e : m_entries) m_sortScratch[counts[pass][(e.cell >> shift) & (kBuckets - 1)]++] = e;
+        m_entries.swap(m_sortScratch);
+    }
 }
 
 void SpatialGrid::findPairs(std::vector<Pair>& out) {
     out.clear();
     std::uint64_t tests = 0;
-    for (const std::uint32_t cell : m_occupiedCells) {
-        const std::uint32_t cellX = cell % m_columns;
-        const std::uint32_t cellY = cell / m_columns;
-        const Entry* begin = m_entries.data() + m_cellStart[cell];
-        const Entry* end = begin + m_cellCount[cell];
-        tests += static_cast<std::uint64_t>(end - begin) * static_cast<std::uint64_t>(end - begin - 1) / 2;
-        for (const Entry* p = begin; p != end; ++p) {
-            for (const Entry* q = p + 1; q != end; ++q) {
-                // Report the pair only in the first cell both boxes cover, so it comes out once.
-                if (std::max(p->firstCellX, q->firstCellX) == cellX && std::max(p->firstCellY, q->firstCellY) == cellY)
-                    out.push_back(makePair(p->entity, q->entity));
+    std::uint64_t occupiedCells = 0;
+    const Entry* const end = m_entries.data() + m_entries.size();
+    for (const Entry* run = m_entries.data(); run != end;) {
+        const std::uint32_t cell = run->cell;
+        const Entry* runEnd = run + 1;
+        while (runEnd != end && runEnd->cell == cell) ++runEnd;
+        ++occupiedCells;
+        tests += static_cast<std::uint64_t>(runEnd - run) * static_cast<std::uint64_t>(runEnd - run - 1) / 2;
+        for (const Entry* p = run; p != runEnd; ++p) {
+            for (const Entry* q = p + 1; q != runEnd; ++q) {
+                const std::uint32_t i = p->entity & ~kSpansCells;
+                const std::uint32_t j = q->entity & ~kSpansCells;
+                // Boxes that both span several cells may share more than this one: report the
+                // pair only in the first cell both cover, so it comes out once.
+                if ((p->entity & q->entity & kSpansCells) != 0) {
+                    const std::uint32_t firstX = std::max(m_ranges[i].x0, m_ranges[j].x0);
+                    const std::uint32_t firstY = std::max(m_ranges[i].y0, m_ranges[j].y0);
+                    if (firstY * m_columns + firstX != cell) continue;
+                }
+                out.push_back({i, j});  // entries of a cell are in index order, so i < j
             }
         }
+        run = runEnd;
     }
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
-    m_counters.cellsTouched += m_occupiedCells.size();
+    m_counters.cellsTouched += occupiedCells;
     m_counters.cellSize = m_cellSize;
-    m_counters.bytesHeld = bytesOf(m_cellCount) + bytesOf(m_cellStart) + bytesOf(m_occupiedCells) +
-                           bytesOf(m_ranges) + bytesOf(m_entries);
+    m_counters.bytesHeld = bytesOf(m_ranges) + bytesOf(m_entries) + bytesOf(m_sortScratch);
 }
 
 void SpatialGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {
-    for (const std::uint32_t cell : m_occupiedCells) {
-        const float x = m_bounds.minX + static_cast<float>(cell % m_columns) * m_cellSize;
-        const float y = m_bounds.minY + static_cast<float>(cell / m_columns) * m_cellSize;
-        visit({{x, y, x + m_cellSize, y + m_cellSize}, m_cellCount[cell]});
+    const Entry* const end = m_entries.data() + m_entries.size();
+    for (const Entry* run = m_entries.data(); run != end;) {
+        const Entry* runEnd = run + 1;
+        while (runEnd != end && runEnd->cell == run->cell) ++runEnd;
+        const float x = m_bounds.minX + static_cast<float>(run->cell % m_columns) * m_cellSize;
+        const float y = m_bounds.minY + static_cast<float>(run->cell / m_columns) * m_cellSize;
+        visit({{x, y, x + m_cellSize, y + m_cellSize}, static_cast<std::uint32_t>(runEnd - run)});
+        run = runEnd;
     }
 }
 

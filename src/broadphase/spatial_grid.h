@@ -3,10 +3,10 @@
 /// corner, rebuilt every step. An entity goes in every cell its box overlaps; boxes outside
 /// the grid clamp to the edge cells. O(n + k) when the cell fits the largest box.
 ///
-/// Cells are filled by a counting sort (count, prefix sum over occupied cells, scatter), so
-/// each cell's entities are contiguous and nothing is allocated in steady state. A pair that
-/// shares several cells is reported only in the first cell both boxes cover (the cell of the
-/// larger of their minimum cell coordinates): no pair cache, no string keys.
+/// Each step lists (cell, entity) entries and radix-sorts them by cell, so a cell's entities
+/// end up contiguous and the pair scan reads memory in order (a counting sort straight into
+/// the cell array would miss the cache on every entity). A pair sharing several cells is
+/// reported only in the first cell both boxes cover: no pair cache, no string keys.
 
 #include <cstdint>
 #include <vector>
@@ -17,7 +17,8 @@ namespace ro {
 
 class SpatialGrid final : public BroadPhase {
 public:
-    /// At most this many cells; a smaller cell size is widened to fit (counters().cellSize says so).
+    /// At most this many cells (cell indices fit the radix sort's 22 bits); a smaller cell size
+    /// is widened to fit, and counters().cellSize reports the size in use.
     static constexpr std::uint32_t kMaxCells = 1u << 22;
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
@@ -28,17 +29,17 @@ public:
 
 private:
     struct Entry {
-        std::uint32_t entity;
-        std::uint32_t firstCellX;  ///< the entity's minimum cell, for the report-once rule
-        std::uint32_t firstCellY;
+        std::uint32_t cell;
+        std::uint32_t entity;  ///< top bit set when the entity covers more than one cell
     };
     struct CellRange {
         std::uint32_t x0, y0, x1, y1;
     };
+    static constexpr std::uint32_t kSpansCells = 1u << 31;
 
-    [[nodiscard]] CellRange cellRange(std::uint32_t i) const;
     [[nodiscard]] std::uint32_t column(float x) const;
     [[nodiscard]] std::uint32_t row(float y) const;
+    void sortEntriesByCell();
 
     BoxView m_boxes;
     Aabb m_bounds;
@@ -46,11 +47,9 @@ private:
     float m_inverseCellSize = 1.0f;
     std::uint32_t m_columns = 1;
     std::uint32_t m_rows = 1;
-    std::vector<std::uint32_t> m_cellCount;     ///< entities per cell (valid for occupied cells)
-    std::vector<std::uint32_t> m_cellStart;     ///< first entry of each occupied cell
-    std::vector<std::uint32_t> m_occupiedCells; ///< cells holding at least one entity, this step
-    std::vector<CellRange> m_ranges;            ///< each entity's cell range, this step
-    std::vector<Entry> m_entries;               ///< entities grouped by cell
+    std::vector<CellRange> m_ranges;  ///< each entity's cell range, this step
+    std::vector<Entry> m_entries;     ///< (cell, entity), sorted by cell after update
+    std::vector<Entry> m_sortScratch;
 };
 
 }  // namespace ro
