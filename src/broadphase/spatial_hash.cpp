@@ -1,6 +1,7 @@
 #include "broadphase/spatial_hash.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -16,9 +17,17 @@ std::uint64_t bytesOf(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
 }
 
-bool rangesShareCell(std::int32_t ax0, std::int32_t ay0, std::int32_t ax1, std::int32_t ay1, std::int32_t bx0,
-                     std::int32_t by0, std::int32_t bx1, std::int32_t by1) {
-    return ax0 <= bx1 && bx0 <= ax1 && ay0 <= by1 && by0 <= ay1;
+/// Resizes without reallocating on small growth: steady-state steps must not allocate.
+template <typename T>
+void resizeWithHeadroom(std::vector<T>& v, std::size_t size) {
+    if (size > v.capacity()) v.reserve(size + size / 2);
+    v.resize(size);
+}
+
+// Lemire's exact "fastmod": a % d by two multiplications, with magic = 2^64 / d + 1.
+__extension__ using Uint128 = unsigned __int128;
+std::uint32_t fastModulo(std::uint32_t a, std::uint64_t magic, std::uint32_t d) {
+    return static_cast<std::uint32_t>((static_cast<Uint128>(magic * a) * d) >> 64);
 }
 
 }  // namespace
@@ -32,6 +41,10 @@ std::uint32_t SpatialHash::nextPrime(std::uint32_t n) {
     };
     while (!isPrime(n)) ++n;
     return n;
+}
+
+std::uint32_t SpatialHash::bucketOf(std::int32_t x, std::int32_t y) const {
+    return fastModulo(hashKey(x, y), m_moduloMagic, m_tableSize);
 }
 
 void SpatialHash::configure(const Settings& settings) {
@@ -60,9 +73,8 @@ void SpatialHash::resizeTable(std::uint32_t entityCount) {
     wanted = nextPrime(std::max<std::uint32_t>(wanted, 2));
     if (wanted == m_tableSize) return;
     m_tableSize = wanted;
-    m_bucketHead.assign(wanted, kEnd);
-    m_bucketFrame.assign(wanted, 0);
-    m_bucketCount.assign(wanted, 0);
+    m_moduloMagic = ~std::uint64_t{0} / wanted + 1;
+    m_buckets.assign(wanted, {kEnd, 0});
     m_frame = 0;
 }
 
@@ -71,52 +83,100 @@ void SpatialHash::update(const BoxView& boxes) {
     m_counters = {};
     resizeTable(boxes.count);
     if (++m_frame == 0) {  // the frame stamp wrapped: forget every bucket once
-        std::fill(m_bucketFrame.begin(), m_bucketFrame.end(), 0u);
+        for (Bucket& b : m_buckets) b.frame = 0;
         m_frame = 1;
     }
-    m_ranges.resize(boxes.count);
-    m_seen.resize(boxes.count);
-    m_isOversized.assign(boxes.count, 0);
+    orderByCell();
+    resizeWithHeadroom(m_ranges, boxes.count);
+    resizeWithHeadroom(m_seen, boxes.count);
     m_oversized.clear();
-    m_nodes.clear();
-    for (std::uint32_t i = 0; i < boxes.count; ++i) {
+    m_isOversized.assign(boxes.count, 0);
+    for (std::uint32_t rank = 0; rank < boxes.count; ++rank) {
+        const std::uint32_t i = m_order[rank];
         const CellRange r{cellOf(boxes.minX[i]), cellOf(boxes.minY[i]), cellOf(boxes.maxX[i]), cellOf(boxes.maxY[i])};
-        m_ranges[i] = r;
+        m_ranges[rank] = r;
+        m_seen[rank] = 0;
         const std::uint64_t cells = static_cast<std::uint64_t>(r.x1 - r.x0 + 1) * static_cast<std::uint64_t>(r.y1 - r.y0 + 1);
         if (cells > kMaxCellsPerEntity) {
+            m_oversized.push_back(rank);
             m_isOversized[i] = 1;
-            m_oversized.push_back(i);
         }
+    }
+    m_queryStamp = 0;
+}
+
+void SpatialHash::orderByCell() {
+    // Visit entities row by row (by the cell of their min corner), so the neighbours an entity
+    // meets were visited a few hundred ranks earlier and their nodes and stamps are still in
+    // cache; only the hashed buckets stay scattered. The key is quantized to 32 bits (the
+    // hash is unbounded) and sorted by an LSD radix sort.
+    const std::uint32_t n = m_boxes.count;
+    resizeWithHeadroom(m_order, n);
+    resizeWithHeadroom(m_sortKeys, n);
+    resizeWithHeadroom(m_sortScratch, 2 * static_cast<std::size_t>(n));
+    std::int64_t minX = 0, minY = 0, maxX = 0, maxY = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::int64_t x = cellOf(m_boxes.minX[i]);
+        const std::int64_t y = cellOf(m_boxes.minY[i]);
+        minX = i == 0 ? x : std::min(minX, x), maxX = i == 0 ? x : std::max(maxX, x);
+        minY = i == 0 ? y : std::min(minY, y), maxY = i == 0 ? y : std::max(maxY, y);
+    }
+    int shift = 0;  // coarsen rows and columns until row * width + column fits 32 bits
+    while (((maxX - minX) >> shift) + 1 > (1 << 16) || ((maxY - minY) >> shift) + 1 > (1 << 16)) ++shift;
+    const std::uint32_t width = static_cast<std::uint32_t>(((maxX - minX) >> shift) + 1);
+
+    constexpr std::uint32_t kBits = 11;
+    constexpr std::uint32_t kDigits = 1u << kBits;
+    std::array<std::array<std::uint32_t, kDigits>, 3> counts{};
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const auto column = static_cast<std::uint32_t>((cellOf(m_boxes.minX[i]) - minX) >> shift);
+        const auto row = static_cast<std::uint32_t>((cellOf(m_boxes.minY[i]) - minY) >> shift);
+        const std::uint32_t key = row * width + column;
+        m_sortKeys[i] = key;
+        m_order[i] = i;
+        for (std::uint32_t d = 0; d < 3; ++d) ++counts[d][(key >> (d * kBits)) & (kDigits - 1)];
+    }
+    std::uint32_t* keysOut = m_sortScratch.data();
+    std::uint32_t* orderOut = m_sortScratch.data() + n;
+    for (std::uint32_t d = 0; d < 3; ++d) {
+        if (counts[d][0] == n) continue;  // every key has a zero digit here: nothing to move
+        std::uint32_t offset = 0;
+        for (std::uint32_t& c : counts[d]) {
+            const std::uint32_t count = c;
+            c = offset;
+            offset += count;
+        }
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t slot = counts[d][(m_sortKeys[i] >> (d * kBits)) & (kDigits - 1)]++;
+            keysOut[slot] = m_sortKeys[i];
+            orderOut[slot] = m_order[i];
+        }
+        std::copy(keysOut, keysOut + n, m_sortKeys.begin());
+        std::copy(orderOut, orderOut + n, m_order.begin());
     }
 }
 
-void SpatialHash::insertAndQuery(std::uint32_t i, std::vector<Pair>& out) {
-    if (++m_queryStamp == 0) {  // the query stamp wrapped: forget every mark once
-        std::fill(m_seen.begin(), m_seen.end(), 0u);
-        m_queryStamp = 1;
-    }
-    m_seen[i] = m_queryStamp;  // never pair with itself when two of its cells share a bucket
-    const CellRange r = m_ranges[i];
+void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
+    ++m_queryStamp;            // one query per entity per step: it cannot wrap within a step
+    m_seen[rank] = m_queryStamp;  // never pair with itself when two of its cells share a bucket
+    const CellRange r = m_ranges[rank];
+    const std::uint32_t entity = m_order[rank];
     for (std::int32_t y = r.y0; y <= r.y1; ++y) {
         for (std::int32_t x = r.x0; x <= r.x1; ++x) {
-            const std::uint32_t bucket = hashCell(x, y, m_tableSize);
-            if (m_bucketFrame[bucket] != m_frame) {
-                m_bucketFrame[bucket] = m_frame;
-                m_bucketHead[bucket] = kEnd;
-                m_bucketCount[bucket] = 0;
-            }
-            for (std::uint32_t n = m_bucketHead[bucket]; n != kEnd; n = m_nodes[n].next) {
-                const std::uint32_t j = m_nodes[n].entity;
+            Bucket& bucket = m_buckets[bucketOf(x, y)];
+            if (bucket.frame != m_frame) bucket = {kEnd, m_frame};
+            for (std::uint32_t n = bucket.head; n != kEnd; n = m_nodes[n].next) {
+                const std::uint32_t other = m_nodes[n].rank;
                 ++m_counters.pairTests;
-                if (m_seen[j] == m_queryStamp) continue;
-                m_seen[j] = m_queryStamp;
-                out.push_back({j, i});
-                const CellRange o = m_ranges[j];
-                if (!rangesShareCell(r.x0, r.y0, r.x1, r.y1, o.x0, o.y0, o.x1, o.y1)) ++m_counters.hashFalsePositives;
+                if (m_seen[other] == m_queryStamp) continue;
+                m_seen[other] = m_queryStamp;
+                out.push_back(makePair(m_order[other], entity));
+                const CellRange& o = m_ranges[other];
+                const bool shareACell = r.x0 <= o.x1 && o.x0 <= r.x1 && r.y0 <= o.y1 && o.y0 <= r.y1;
+                if (!shareACell) ++m_counters.hashFalsePositives;
             }
-            m_nodes.push_back({i, m_bucketHead[bucket], x, y});
-            m_bucketHead[bucket] = static_cast<std::uint32_t>(m_nodes.size() - 1);
-            ++m_bucketCount[bucket];
+            m_nodes.push_back({rank, bucket.head, x, y});
+            bucket.head = static_cast<std::uint32_t>(m_nodes.size() - 1);
             ++m_counters.cellsTouched;
         }
     }
@@ -124,7 +184,8 @@ void SpatialHash::insertAndQuery(std::uint32_t i, std::vector<Pair>& out) {
 
 void SpatialHash::pairOversized(std::vector<Pair>& out) {
     const BoxView& b = m_boxes;
-    for (const std::uint32_t big : m_oversized) {
+    for (const std::uint32_t rank : m_oversized) {
+        const std::uint32_t big = m_order[rank];
         const Aabb box = b.box(big);
         for (std::uint32_t j = 0; j < b.count; ++j) {
             // Two oversized entities pair once, from the smaller index.
@@ -137,23 +198,30 @@ void SpatialHash::pairOversized(std::vector<Pair>& out) {
 
 void SpatialHash::findPairs(std::vector<Pair>& out) {
     out.clear();
-    for (std::uint32_t i = 0; i < m_boxes.count; ++i)
-        if (!m_isOversized[i]) insertAndQuery(i, out);
+    m_nodes.clear();
+    std::size_t next = 0;  // m_oversized is in rank order
+    for (std::uint32_t rank = 0; rank < m_boxes.count; ++rank) {
+        if (next < m_oversized.size() && m_oversized[next] == rank) {
+            ++next;
+            continue;
+        }
+        insertAndQuery(rank, out);
+    }
     pairOversized(out);
     m_counters.candidatePairs = out.size();
     m_counters.cellSize = m_cellSize;
-    m_counters.bytesHeld = bytesOf(m_bucketHead) + bytesOf(m_bucketFrame) + bytesOf(m_bucketCount) + bytesOf(m_nodes) +
-                           bytesOf(m_seen) + bytesOf(m_ranges) + bytesOf(m_oversized) + bytesOf(m_isOversized);
+    m_counters.bytesHeld = bytesOf(m_buckets) + bytesOf(m_nodes) + bytesOf(m_order) + bytesOf(m_ranges) +
+                           bytesOf(m_seen) + bytesOf(m_oversized) + bytesOf(m_isOversized) + bytesOf(m_sortKeys) + bytesOf(m_sortScratch);
 }
 
 void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit) const {
-    // Nodes are pushed in insertion order, so the first node of a cell is the one whose
-    // bucket chain holds no earlier node of the same cell; count the cell's entities there.
+    // A cell is visited at its first node (nodes are numbered in insertion order, and a bucket
+    // chain runs newest first), and counts the nodes of the same cell in its chain.
     for (std::uint32_t n = 0; n < m_nodes.size(); ++n) {
         const Node& node = m_nodes[n];
         bool first = true;
         std::uint32_t count = 0;
-        for (std::uint32_t m = m_bucketHead[hashCell(node.cellX, node.cellY, m_tableSize)]; m != kEnd; m = m_nodes[m].next) {
+        for (std::uint32_t m = m_buckets[bucketOf(node.cellX, node.cellY)].head; m != kEnd; m = m_nodes[m].next) {
             if (m_nodes[m].cellX != node.cellX || m_nodes[m].cellY != node.cellY) continue;
             ++count;
             if (m < n) first = false;

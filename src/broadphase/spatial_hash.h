@@ -4,9 +4,11 @@
 /// the false positives of cells that share a bucket (counted in hashFalsePositives).
 ///
 /// Insert and query are one pass (seed 004's reindex/query): each entity first collects the
-/// entities already in its buckets, then inserts itself, so a pair comes out once, a < b.
-/// A query stamp per entity stops a neighbour met in two cells from being reported twice.
-/// Buckets are reset lazily by a frame stamp, so a step never clears the whole table.
+/// entities already in its buckets, then inserts itself, so every pair comes out once. A
+/// query stamp per entity stops a neighbour met in two cells from being reported twice.
+/// Entities are visited row by row, so a neighbour's data is still in cache when it is met
+/// (in the world's order every access would be a miss). Buckets are reset lazily by a frame
+/// stamp, never cleared wholesale.
 
 #include <cstdint>
 #include <vector>
@@ -21,12 +23,16 @@ public:
     /// of being inserted cell by cell (a huge box in an unbounded grid would cover millions).
     static constexpr std::uint64_t kMaxCellsPerEntity = 4096;
 
-    /// Chipmunk's hash of seed 004: multiply by large primes, XOR, modulo a prime table size.
-    [[nodiscard]] static std::uint32_t hashCell(std::int32_t x, std::int32_t y, std::uint32_t tableSize) {
-        return (static_cast<std::uint32_t>(x) * 1640531513u ^ static_cast<std::uint32_t>(y) * 2654435789u) % tableSize;
+    /// Chipmunk's hash of seed 004 before the modulo: multiply by large primes and XOR.
+    [[nodiscard]] static std::uint32_t hashKey(std::int32_t x, std::int32_t y) {
+        return static_cast<std::uint32_t>(x) * 1640531513u ^ static_cast<std::uint32_t>(y) * 2654435789u;
     }
     /// The smallest prime >= n (n >= 2).
     [[nodiscard]] static std::uint32_t nextPrime(std::uint32_t n);
+    /// The bucket of cell (x, y): hashKey modulo the prime table size.
+    [[nodiscard]] std::uint32_t bucketOf(std::int32_t x, std::int32_t y) const;
+    /// Buckets in the table (after the first update).
+    [[nodiscard]] std::uint32_t tableSize() const { return m_tableSize; }
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void configure(const Settings& settings) override;
@@ -38,15 +44,20 @@ private:
     struct CellRange {
         std::int32_t x0, y0, x1, y1;
     };
+    struct Bucket {
+        std::uint32_t head;   ///< newest node, or kEnd
+        std::uint32_t frame;  ///< the bucket is live this step iff frame == m_frame
+    };
     struct Node {
-        std::uint32_t entity;
+        std::uint32_t rank;  ///< position of the entity in the visit order
         std::uint32_t next;  ///< next node in the bucket, kEnd at the tail
         std::int32_t cellX, cellY;
     };
 
     [[nodiscard]] std::int32_t cellOf(float value) const;
     void resizeTable(std::uint32_t entityCount);
-    void insertAndQuery(std::uint32_t i, std::vector<Pair>& out);
+    void orderByCell();
+    void insertAndQuery(std::uint32_t rank, std::vector<Pair>& out);
     void pairOversized(std::vector<Pair>& out);
 
     BoxView m_boxes;
@@ -54,14 +65,18 @@ private:
     float m_inverseCellSize = 1.0f;
     std::uint32_t m_requestedTableSize = 0;  ///< 0: follow the entity count
     std::uint32_t m_tableSize = 0;
-    std::uint32_t m_frame = 0;       ///< bucket b is live this step iff m_bucketFrame[b] == m_frame
-    std::uint32_t m_queryStamp = 0;  ///< unique per query; m_seen[j] == it once j was reported
-    std::vector<std::uint32_t> m_bucketHead, m_bucketFrame, m_bucketCount;
+    std::uint64_t m_moduloMagic = 0;  ///< for an exact modulo by m_tableSize without a division
+    std::uint32_t m_frame = 0;        ///< stamps the buckets used this step
+    std::uint32_t m_queryStamp = 0;   ///< unique per query; m_seen[rank] == it once reported
+    std::vector<Bucket> m_buckets;
     std::vector<Node> m_nodes;
-    std::vector<std::uint32_t> m_seen;
+    // Per entity, in visit order (rank): which entity, its cell range, its query mark.
+    std::vector<std::uint32_t> m_order;
     std::vector<CellRange> m_ranges;
-    std::vector<std::uint32_t> m_oversized;
-    std::vector<std::uint8_t> m_isOversized;
+    std::vector<std::uint32_t> m_seen;
+    std::vector<std::uint32_t> m_oversized;   ///< ranks of entities that skip the table
+    std::vector<std::uint8_t> m_isOversized;  ///< by entity index
+    std::vector<std::uint32_t> m_sortKeys, m_sortScratch;
 };
 
 }  // namespace ro

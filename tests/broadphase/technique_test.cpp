@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "broadphase/brute_force.h"
 #include "broadphase/registry.h"
 #include "broadphase/spatial_grid.h"
 #include "broadphase/spatial_hash.h"
+#include "core/rng.h"
 #include "support/scenes.h"
 
 namespace ro {
@@ -83,11 +85,31 @@ TEST(SpatialGrid, OverlayShowsOccupiedCellsWithTheirCounts) {
     EXPECT_EQ(cells[1].bounds.minX, 10.0f);
 }
 
-TEST(SpatialHash, UsesTheSeedHashAndPrimeTables) {
-    EXPECT_EQ(SpatialHash::hashCell(1, 0, 1000003), 1640531513u % 1000003u);
-    EXPECT_EQ(SpatialHash::hashCell(0, 1, 1000003), 2654435789u % 1000003u);
+TEST(SpatialHash, UsesTheSeedHashModuloAPrimeTable) {
+    EXPECT_EQ(SpatialHash::hashKey(1, 0), 1640531513u);
+    EXPECT_EQ(SpatialHash::hashKey(0, 1), 2654435789u);
+    EXPECT_EQ(SpatialHash::hashKey(-1, 3), 0xFFFFFFFFu * 1640531513u ^ 3u * 2654435789u);
     EXPECT_EQ(SpatialHash::nextPrime(1000), 1009u);
     EXPECT_EQ(SpatialHash::nextPrime(1009), 1009u);
+
+    for (const std::uint32_t size : {2u, 7u, 1031u, 0u}) {
+        SpatialHash hash;
+        hash.configure({8.0f, {}, size});
+        const test::BoxSet boxes = spreadBoxes(3000, 5.0f, 1.0f);
+        (void)test::techniqueOverlaps(hash, boxes.view());
+        const std::uint32_t table = hash.tableSize();
+        EXPECT_EQ(table, SpatialHash::nextPrime(table));
+        if (size == 0) {
+            EXPECT_EQ(table, SpatialHash::nextPrime(30000));  // about 10x the count
+        }
+        // The division-free modulo must equal the seed's %, for every kind of coordinate.
+        Rng rng(table);
+        for (int k = 0; k < 20000; ++k) {
+            const auto x = static_cast<std::int32_t>(rng.next());
+            const auto y = static_cast<std::int32_t>(rng.next());
+            ASSERT_EQ(hash.bucketOf(x, y), SpatialHash::hashKey(x, y) % table) << x << ", " << y;
+        }
+    }
 }
 
 TEST(SpatialHash, ASmallTableCausesCountedFalsePositivesButNoWrongAnswer) {
@@ -117,8 +139,11 @@ TEST(SpatialHash, OverlayVisitsEachOccupiedCellOnce) {
     std::vector<CellView> cells;
     hash.forEachCell([&](const CellView& c) { cells.push_back(c); });
     ASSERT_EQ(cells.size(), 2u);
-    EXPECT_EQ(cells[0].count, 2u);
-    EXPECT_EQ(cells[1].bounds.minX, -10.0f);
+    std::sort(cells.begin(), cells.end(), [](const CellView& a, const CellView& b) { return a.bounds.minX < b.bounds.minX; });
+    EXPECT_EQ(cells[0].bounds.minX, -10.0f);
+    EXPECT_EQ(cells[0].count, 1u);
+    EXPECT_EQ(cells[1].bounds.minX, 0.0f);
+    EXPECT_EQ(cells[1].count, 2u);
 }
 
 }  // namespace

@@ -66,7 +66,8 @@ std::vector<Scene> conformanceScenes() {
     Scene mixed{"huge_and_tiny_mixed", randomBoxes(13, 400, world, 0.05f, 0.5f), world, {1.0f, 8.0f, 64.0f}};
     BoxSet huge = randomBoxes(14, 12, world, 40, 120);
     for (std::uint32_t i = 0; i < huge.size(); ++i) mixed.boxes.add(huge.view().box(i));
-    mixed.boxes.add({-10000, -10000, 10000, 10000});  // one box far larger than the world
+    mixed.boxes.add({-10000, -10000, 10000, 10000});  // two boxes far larger than the world
+    mixed.boxes.add({-9000, 150, 9000, 9000});
     scenes.push_back(mixed);
 
     Scene crowded{"hundreds_in_one_cell", randomBoxes(15, 300, {32.5f, 32.5f, 47.5f, 47.5f}, 0.5f, 2.0f), world,
