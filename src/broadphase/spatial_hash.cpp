@@ -61,16 +61,20 @@ std::int32_t SpatialHash::cellOf(float value) const {
     return static_cast<std::int32_t>(f);
 }
 
+std::uint32_t SpatialHash::tableSizeFor(std::uint32_t requested, std::uint32_t entityCount) {
+    // About 10x the entity count unless asked otherwise: seed 004's rule of thumb.
+    const std::uint64_t wanted = requested != 0 ? requested : std::max<std::uint64_t>(10ull * entityCount, 1031);
+    return nextPrime(static_cast<std::uint32_t>(std::clamp<std::uint64_t>(wanted, 2, kMaxTableSize)));
+}
+
 void SpatialHash::resizeTable(std::uint32_t entityCount) {
-    std::uint32_t wanted = m_requestedTableSize;
-    if (wanted == 0) {
-        // About 10x the entity count (seed 004's rule of thumb); keep the table while the count
-        // stays within 2x of that, so adding one entity does not reallocate the table.
+    if (m_requestedTableSize == 0 && m_tableSize != 0) {
+        // Keep an automatic table while the count stays within 2x of a tenth of it, so adding
+        // one entity does not reallocate the table.
         const std::uint64_t target = std::max<std::uint64_t>(10ull * entityCount, 1031);
-        if (m_tableSize != 0 && m_tableSize >= target / 2 && m_tableSize <= target * 2) return;
-        wanted = static_cast<std::uint32_t>(std::min<std::uint64_t>(target, 1u << 30));
+        if (m_tableSize >= target / 2 && m_tableSize <= target * 2) return;
     }
-    wanted = nextPrime(std::max<std::uint32_t>(wanted, 2));
+    const std::uint32_t wanted = tableSizeFor(m_requestedTableSize, entityCount);
     if (wanted == m_tableSize) return;
     m_tableSize = wanted;
     m_moduloMagic = ~std::uint64_t{0} / wanted + 1;

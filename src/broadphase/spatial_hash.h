@@ -22,6 +22,8 @@ public:
     /// An entity covering more cells than this is tested against every other entity instead
     /// of being inserted cell by cell (a huge box in an unbounded grid would cover millions).
     static constexpr std::uint64_t kMaxCellsPerEntity = 4096;
+    /// Largest table (512 MiB of buckets); a larger request is clamped, and tableSize() says so.
+    static constexpr std::uint32_t kMaxTableSize = 1u << 26;
 
     /// Chipmunk's hash of seed 004 before the modulo: multiply by large primes and XOR.
     [[nodiscard]] static std::uint32_t hashKey(std::int32_t x, std::int32_t y) {
@@ -29,6 +31,8 @@ public:
     }
     /// The smallest prime >= n (n >= 2).
     [[nodiscard]] static std::uint32_t nextPrime(std::uint32_t n);
+    /// The prime table size used for a requested size (0: about 10x the entity count).
+    [[nodiscard]] static std::uint32_t tableSizeFor(std::uint32_t requested, std::uint32_t entityCount);
     /// The bucket of cell (x, y): hashKey modulo the prime table size.
     [[nodiscard]] std::uint32_t bucketOf(std::int32_t x, std::int32_t y) const;
     /// Buckets in the table (after the first update).

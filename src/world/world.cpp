@@ -21,6 +21,11 @@ double msBetween(Clock::time_point from, Clock::time_point to) {
 
 bool isFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
+/// Finite, non-empty, and its width and height do not overflow to infinity either.
+bool isUsableArea(const Aabb& b) {
+    return b.isFinite() && b.maxX > b.minX && b.maxY > b.minY && std::isfinite(b.width()) && std::isfinite(b.height());
+}
+
 /// Direction and depth of a contact; depth < 0 means no contact.
 struct Contact {
     float nx = 1.0f;
@@ -67,8 +72,7 @@ Contact boxCircle(float ax, float ay, float ahw, float ahh, float bx, float by, 
 
 World::World(const WorldConfig& config) : m_config(config) {
     const Aabb& b = config.bounds;
-    if (!b.isFinite() || !(b.maxX > b.minX) || !(b.maxY > b.minY))
-        throw std::invalid_argument("world bounds must be finite with max > min");
+    if (!isUsableArea(b)) throw std::invalid_argument("world bounds must be finite with max > min");
     if (!std::isfinite(config.tickHz) || !(config.tickHz > 0.0f))
         throw std::invalid_argument("tick rate must be finite and positive");
     if (!std::isfinite(config.speed) || config.speed < 0.0f)
@@ -170,9 +174,7 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> technique) {
 void World::setBroadPhaseSettings(const Settings& settings) {
     if (!std::isfinite(settings.cellSize) || !(settings.cellSize > 0.0f))
         throw std::invalid_argument("cell size must be finite and positive");
-    const Aabb& b = settings.gridBounds;
-    if (!b.isFinite() || !(b.maxX > b.minX) || !(b.maxY > b.minY))
-        throw std::invalid_argument("grid bounds must be finite with max > min");
+    if (!isUsableArea(settings.gridBounds)) throw std::invalid_argument("grid bounds must be finite with max > min");
     m_settings = settings;
     m_broadPhase->configure(m_settings);
 }

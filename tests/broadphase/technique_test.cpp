@@ -128,6 +128,17 @@ TEST(SpatialHash, ASmallTableCausesCountedFalsePositivesButNoWrongAnswer) {
     EXPECT_GE(roomy.counters().bytesHeld, 10000u * sizeof(std::uint32_t));
 }
 
+TEST(SpatialHash, TableSizesArePrimeAndBounded) {
+    EXPECT_EQ(SpatialHash::tableSizeFor(0, 1000), SpatialHash::nextPrime(10000));
+    EXPECT_EQ(SpatialHash::tableSizeFor(0, 0), 1031u);
+    EXPECT_EQ(SpatialHash::tableSizeFor(100, 1000), 101u);
+    EXPECT_EQ(SpatialHash::tableSizeFor(1, 10), 2u);
+    const std::uint32_t huge = SpatialHash::tableSizeFor(0xFFFFFFFFu, 10);
+    EXPECT_GE(huge, SpatialHash::kMaxTableSize);
+    EXPECT_LT(huge, SpatialHash::kMaxTableSize + 1000u);
+    EXPECT_EQ(SpatialHash::tableSizeFor(0, 0xFFFFFFFFu), huge);
+}
+
 TEST(SpatialHash, OverlayVisitsEachOccupiedCellOnce) {
     test::BoxSet boxes;
     boxes.add({1, 1, 2, 2});

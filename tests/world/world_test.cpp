@@ -178,6 +178,9 @@ TEST(World, RejectsBadInputWithAClearError) {
     WorldConfig inverted;
     inverted.bounds = {0, 0, -1, 10};
     EXPECT_THROW(World{inverted}, std::invalid_argument);
+    WorldConfig overflowing;
+    overflowing.bounds = {-3e38f, 0, 3e38f, 10};  // finite corners, infinite width
+    EXPECT_THROW(World{overflowing}, std::invalid_argument);
     WorldConfig stopped;
     stopped.tickHz = 0.0f;
     EXPECT_THROW(World{stopped}, std::invalid_argument);
