@@ -1,8 +1,10 @@
 #include "broadphase/spatial_grid.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
+
+#include "core/buffers.h"
+#include "core/radix_sort.h"
 
 namespace ro {
 namespace {
@@ -13,18 +15,6 @@ std::uint32_t clampedCell(float value, float origin, float inverse, std::uint32_
     if (!(f > 0.0f)) return 0;
     if (f >= static_cast<float>(last)) return last;
     return static_cast<std::uint32_t>(f);
-}
-
-template <typename T>
-std::uint64_t bytesOf(const std::vector<T>& v) {
-    return v.capacity() * sizeof(T);
-}
-
-/// Resizes without reallocating on small growth: steady-state steps must not allocate.
-template <typename T>
-void resizeWithHeadroom(std::vector<T>& v, std::size_t size) {
-    if (size > v.capacity()) v.reserve(size + size / 2);
-    v.resize(size);
 }
 
 }  // namespace
@@ -65,32 +55,9 @@ void SpatialGrid::update(const BoxView& boxes) {
         for (std::uint32_t y = r.y0; y <= r.y1; ++y)
             for (std::uint32_t x = r.x0; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | tag};
     }
-    sortEntriesByCell();
+    // Stable, so each cell keeps its entities in index order; cell indices fit 22 bits.
+    radixSort(m_entries, m_sortScratch, 22, [](const Entry& e) { return e.cell; });
     m_counters.cellsTouched = insertions;
-}
-
-void SpatialGrid::sortEntriesByCell() {
-    // LSD radix sort on the 22-bit cell index, two 11-bit digits: both histograms fit in L1
-    // and every pass streams through memory. Stable, so each cell keeps entities in index order.
-    constexpr std::uint32_t kBits = 11;
-    constexpr std::uint32_t kBuckets = 1u << kBits;
-    std::array<std::array<std::uint32_t, kBuckets>, 2> counts{};
-    for (const Entry& e : m_entries) {
-        ++counts[0][e.cell & (kBuckets - 1)];
-        ++counts[1][e.cell >> kBits];
-    }
-    resizeWithHeadroom(m_sortScratch, m_entries.size());
-    for (std::uint32_t pass = 0; pass < 2; ++pass) {
-        std::uint32_t offset = 0;
-        for (std::uint32_t& c : counts[pass]) {
-            const std::uint32_t n = c;
-            c = offset;
-            offset += n;
-        }
-        const std::uint32_t shift = pass * kBits;
-        for (const Entry& e : m_entries) m_sortScratch[counts[pass][(e.cell >> shift) & (kBuckets - 1)]++] = e;
-        m_entries.swap(m_sortScratch);
-    }
 }
 
 void SpatialGrid::findPairs(std::vector<Pair>& out) {
@@ -124,7 +91,7 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.cellsTouched += occupiedCells;
     m_counters.cellSize = m_cellSize;
-    m_counters.bytesHeld = bytesOf(m_ranges) + bytesOf(m_entries) + bytesOf(m_sortScratch);
+    m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch);
 }
 
 void SpatialGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {

@@ -39,7 +39,6 @@ private:
 
     [[nodiscard]] std::uint32_t column(float x) const;
     [[nodiscard]] std::uint32_t row(float y) const;
-    void sortEntriesByCell();
 
     BoxView m_boxes;
     Aabb m_bounds;

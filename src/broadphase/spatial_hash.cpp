@@ -1,9 +1,11 @@
 #include "broadphase/spatial_hash.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
+
+#include "core/buffers.h"
+#include "core/radix_sort.h"
 
 namespace ro {
 namespace {
@@ -11,18 +13,6 @@ namespace {
 constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
 // Cell coordinates stay well inside int32 so x1 - x0 + 1 cannot overflow.
 constexpr float kCellLimit = 1.0e9f;
-
-template <typename T>
-std::uint64_t bytesOf(const std::vector<T>& v) {
-    return v.capacity() * sizeof(T);
-}
-
-/// Resizes without reallocating on small growth: steady-state steps must not allocate.
-template <typename T>
-void resizeWithHeadroom(std::vector<T>& v, std::size_t size) {
-    if (size > v.capacity()) v.reserve(size + size / 2);
-    v.resize(size);
-}
 
 // Lemire's exact "fastmod": a % d by two multiplications, with magic = 2^64 / d + 1.
 __extension__ using Uint128 = unsigned __int128;
@@ -96,7 +86,7 @@ void SpatialHash::update(const BoxView& boxes) {
     m_oversized.clear();
     m_isOversized.assign(boxes.count, 0);
     for (std::uint32_t rank = 0; rank < boxes.count; ++rank) {
-        const std::uint32_t i = m_order[rank];
+        const std::uint32_t i = m_order[rank].entity;
         const CellRange r{cellOf(boxes.minX[i]), cellOf(boxes.minY[i]), cellOf(boxes.maxX[i]), cellOf(boxes.maxY[i])};
         m_ranges[rank] = r;
         m_seen[rank] = 0;
@@ -113,11 +103,8 @@ void SpatialHash::orderByCell() {
     // Visit entities row by row (by the cell of their min corner), so the neighbours an entity
     // meets were visited a few hundred ranks earlier and their nodes and stamps are still in
     // cache; only the hashed buckets stay scattered. The key is quantized to 32 bits (the
-    // hash is unbounded) and sorted by an LSD radix sort.
+    // hash is unbounded).
     const std::uint32_t n = m_boxes.count;
-    resizeWithHeadroom(m_order, n);
-    resizeWithHeadroom(m_sortKeys, n);
-    resizeWithHeadroom(m_sortScratch, 2 * static_cast<std::size_t>(n));
     std::int64_t minX = 0, minY = 0, maxX = 0, maxY = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
         const std::int64_t x = cellOf(m_boxes.minX[i]);
@@ -127,44 +114,21 @@ void SpatialHash::orderByCell() {
     }
     int shift = 0;  // coarsen rows and columns until row * width + column fits 32 bits
     while (((maxX - minX) >> shift) + 1 > (1 << 16) || ((maxY - minY) >> shift) + 1 > (1 << 16)) ++shift;
-    const std::uint32_t width = static_cast<std::uint32_t>(((maxX - minX) >> shift) + 1);
-
-    constexpr std::uint32_t kBits = 11;
-    constexpr std::uint32_t kDigits = 1u << kBits;
-    std::array<std::array<std::uint32_t, kDigits>, 3> counts{};
+    const auto width = static_cast<std::uint32_t>(((maxX - minX) >> shift) + 1);
+    resizeWithHeadroom(m_order, n);
     for (std::uint32_t i = 0; i < n; ++i) {
         const auto column = static_cast<std::uint32_t>((cellOf(m_boxes.minX[i]) - minX) >> shift);
         const auto row = static_cast<std::uint32_t>((cellOf(m_boxes.minY[i]) - minY) >> shift);
-        const std::uint32_t key = row * width + column;
-        m_sortKeys[i] = key;
-        m_order[i] = i;
-        for (std::uint32_t d = 0; d < 3; ++d) ++counts[d][(key >> (d * kBits)) & (kDigits - 1)];
+        m_order[i] = {row * width + column, i};
     }
-    std::uint32_t* keysOut = m_sortScratch.data();
-    std::uint32_t* orderOut = m_sortScratch.data() + n;
-    for (std::uint32_t d = 0; d < 3; ++d) {
-        if (counts[d][0] == n) continue;  // every key has a zero digit here: nothing to move
-        std::uint32_t offset = 0;
-        for (std::uint32_t& c : counts[d]) {
-            const std::uint32_t count = c;
-            c = offset;
-            offset += count;
-        }
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const std::uint32_t slot = counts[d][(m_sortKeys[i] >> (d * kBits)) & (kDigits - 1)]++;
-            keysOut[slot] = m_sortKeys[i];
-            orderOut[slot] = m_order[i];
-        }
-        std::copy(keysOut, keysOut + n, m_sortKeys.begin());
-        std::copy(orderOut, orderOut + n, m_order.begin());
-    }
+    radixSort(m_order, m_orderScratch, 32, [](const Visit& v) { return v.key; });
 }
 
 void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
     ++m_queryStamp;            // one query per entity per step: it cannot wrap within a step
     m_seen[rank] = m_queryStamp;  // never pair with itself when two of its cells share a bucket
     const CellRange r = m_ranges[rank];
-    const std::uint32_t entity = m_order[rank];
+    const std::uint32_t entity = m_order[rank].entity;
     for (std::int32_t y = r.y0; y <= r.y1; ++y) {
         for (std::int32_t x = r.x0; x <= r.x1; ++x) {
             Bucket& bucket = m_buckets[bucketOf(x, y)];
@@ -174,7 +138,7 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
                 ++m_counters.pairTests;
                 if (m_seen[other] == m_queryStamp) continue;
                 m_seen[other] = m_queryStamp;
-                out.push_back(makePair(m_order[other], entity));
+                out.push_back(makePair(m_order[other].entity, entity));
                 const CellRange& o = m_ranges[other];
                 const bool shareACell = r.x0 <= o.x1 && o.x0 <= r.x1 && r.y0 <= o.y1 && o.y0 <= r.y1;
                 if (!shareACell) ++m_counters.hashFalsePositives;
@@ -189,7 +153,7 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
 void SpatialHash::pairOversized(std::vector<Pair>& out) {
     const BoxView& b = m_boxes;
     for (const std::uint32_t rank : m_oversized) {
-        const std::uint32_t big = m_order[rank];
+        const std::uint32_t big = m_order[rank].entity;
         const Aabb box = b.box(big);
         for (std::uint32_t j = 0; j < b.count; ++j) {
             // Two oversized entities pair once, from the smaller index.
@@ -214,8 +178,8 @@ void SpatialHash::findPairs(std::vector<Pair>& out) {
     pairOversized(out);
     m_counters.candidatePairs = out.size();
     m_counters.cellSize = m_cellSize;
-    m_counters.bytesHeld = bytesOf(m_buckets) + bytesOf(m_nodes) + bytesOf(m_order) + bytesOf(m_ranges) +
-                           bytesOf(m_seen) + bytesOf(m_oversized) + bytesOf(m_isOversized) + bytesOf(m_sortKeys) + bytesOf(m_sortScratch);
+    m_counters.bytesHeld = bytesHeld(m_buckets) + bytesHeld(m_nodes) + bytesHeld(m_order) + bytesHeld(m_ranges) +
+                           bytesHeld(m_seen) + bytesHeld(m_oversized) + bytesHeld(m_isOversized) + bytesHeld(m_orderScratch);
 }
 
 void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit) const {

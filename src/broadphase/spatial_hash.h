@@ -52,6 +52,10 @@ private:
         std::uint32_t head;   ///< newest node, or kEnd
         std::uint32_t frame;  ///< the bucket is live this step iff frame == m_frame
     };
+    struct Visit {
+        std::uint32_t key;  ///< row-major cell of the entity's min corner
+        std::uint32_t entity;
+    };
     struct Node {
         std::uint32_t rank;  ///< position of the entity in the visit order
         std::uint32_t next;  ///< next node in the bucket, kEnd at the tail
@@ -75,12 +79,11 @@ private:
     std::vector<Bucket> m_buckets;
     std::vector<Node> m_nodes;
     // Per entity, in visit order (rank): which entity, its cell range, its query mark.
-    std::vector<std::uint32_t> m_order;
+    std::vector<Visit> m_order, m_orderScratch;
     std::vector<CellRange> m_ranges;
     std::vector<std::uint32_t> m_seen;
     std::vector<std::uint32_t> m_oversized;   ///< ranks of entities that skip the table
     std::vector<std::uint8_t> m_isOversized;  ///< by entity index
-    std::vector<std::uint32_t> m_sortKeys, m_sortScratch;
 };
 
 }  // namespace ro

@@ -6,6 +6,7 @@
 #include "broadphase/registry.h"
 #include "core/alloc_counter.h"
 #include "core/rng.h"
+#include "support/scenes.h"
 #include "world/scene.h"
 #include "world/world.h"
 
@@ -41,13 +42,7 @@ TEST_P(SteadyState, NoHeapAllocationPerStep) {
     EXPECT_GT(world.lastStats().overlaps, 0u);
 }
 
-std::vector<std::string_view> allTechniqueIds() {
-    std::vector<std::string_view> ids;
-    for (const TechniqueInfo& t : techniques()) ids.push_back(t.id);
-    return ids;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllTechniques, SteadyState, ::testing::ValuesIn(allTechniqueIds()),
+INSTANTIATE_TEST_SUITE_P(AllTechniques, SteadyState, ::testing::ValuesIn(test::allTechniqueIds()),
                          [](const auto& info) { return std::string(info.param); });
 
 }  // namespace

@@ -96,13 +96,7 @@ TEST_P(Conformance, WorldStateIsBitIdenticalToBruteForce) {
     EXPECT_GT(reference.lastStats().overlaps, 0u) << "the scene should have collisions to resolve";
 }
 
-std::vector<std::string_view> allTechniqueIds() {
-    std::vector<std::string_view> ids;
-    for (const TechniqueInfo& t : techniques()) ids.push_back(t.id);
-    return ids;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllTechniques, Conformance, ::testing::ValuesIn(allTechniqueIds()),
+INSTANTIATE_TEST_SUITE_P(AllTechniques, Conformance, ::testing::ValuesIn(test::allTechniqueIds()),
                          [](const auto& info) { return std::string(info.param); });
 
 }  // namespace

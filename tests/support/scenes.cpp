@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "broadphase/registry.h"
 #include "core/rng.h"
 
 namespace ro::test {
@@ -30,6 +31,12 @@ BoxSet randomBoxes(std::uint64_t seed, std::uint32_t count, const Aabb& area, fl
 }
 
 }  // namespace
+
+std::vector<std::string_view> allTechniqueIds() {
+    std::vector<std::string_view> ids;
+    for (const TechniqueInfo& t : techniques()) ids.push_back(t.id);
+    return ids;
+}
 
 std::vector<Scene> conformanceScenes() {
     const Aabb world{0, 0, 400, 300};

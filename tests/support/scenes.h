@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "broadphase/broadphase.h"
@@ -27,6 +28,9 @@ struct Scene {
     Aabb gridBounds;
     std::vector<float> cellSizes;
 };
+
+/// The id of every registered technique, for parameterized tests.
+[[nodiscard]] std::vector<std::string_view> allTechniqueIds();
 
 /// The fixed scenes of the conformance suite.
 [[nodiscard]] std::vector<Scene> conformanceScenes();
