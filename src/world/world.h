@@ -38,7 +38,7 @@ struct EntityDesc {
 struct WorldConfig {
     Aabb bounds{0.0f, 0.0f, 1600.0f, 1000.0f};  ///< walls; y grows downwards as on screen
     float tickHz = 60.0f;                     ///< fixed timestep rate
-    int maxCatchUpTicks = 5;                  ///< ticks one advance() may run before dropping time
+    int maxCatchUpTicks = 3;                  ///< ticks one advance() may run before dropping time
     float speed = 1.0f;                       ///< simulated seconds per real second
     int subSteps = 1;                         ///< sub-steps per tick
     bool gravity = false;
