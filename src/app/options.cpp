@@ -1,0 +1,146 @@
+#include "app/options.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <string_view>
+
+#include "broadphase/registry.h"
+
+namespace ro::app {
+namespace {
+
+constexpr std::uint64_t kMaxEntities = 2'000'000;
+constexpr std::uint64_t kMaxWindowSide = 8192;
+constexpr std::uint64_t kMinWindowSide = 320;
+
+constexpr std::string_view kFooter = R"(Clock:
+  Without --frames the world advances by real elapsed time (fixed 60 Hz ticks inside).
+  With --frames N the clock is virtual: every frame runs exactly one tick (none while
+  paused), so headless runs are deterministic; after N frames the counters are printed
+  as one key=value line on stdout and the program exits 0.
+
+Mouse:
+  left click        add one entity at the cursor (hold and drag to spray more)
+  right click       remove the entity under the cursor
+
+Keys:
+  Esc               pause / resume
+  Space or N        single step while paused
+  G / P / B         toggle grid cells / candidate pairs / AABB overlays
+  Tab               next technique
+  Q                 quit (closing the window quits too)
+
+Exit codes: 0 success, 1 runtime failure (SDL, screenshot), 2 bad command line.
+Headless: SDL_VIDEODRIVER=offscreen (or dummy) needs no display; SDL_RENDER_VSYNC=0 unthrottles.)";
+
+/// A bad value, reported as one line and exit code 2.
+struct BadValue : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// A whole number in [lo, hi] (a sign, a fraction or trailing text is an error).
+template <typename T>
+T parseWhole(const std::string& text, std::string_view flag, std::uint64_t lo, std::uint64_t hi) {
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc{} || ptr != end || value < lo || value > hi)
+        throw BadValue(fmt::format("{} expects a whole number from {} to {}, got '{}'", flag, lo, hi, text));
+    return static_cast<T>(value);
+}
+
+float parsePositive(const std::string& text, std::string_view flag) {
+    float value = 0.0f;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc{} || ptr != end || !std::isfinite(value) || !(value > 0.0f))
+        throw BadValue(fmt::format("{} expects a finite number greater than 0, got '{}'", flag, text));
+    return value;
+}
+
+std::string techniqueIds() {
+    std::string ids;
+    for (const TechniqueInfo& t : techniques()) ids += fmt::format("{}{}", ids.empty() ? "" : ", ", t.id);
+    return ids;
+}
+
+OverlayFlags parseOverlays(const std::string& list) {
+    OverlayFlags flags;
+    std::string_view rest = list;
+    while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        if (item == "grid") flags.grid = true;
+        else if (item == "pairs") flags.pairs = true;
+        else if (item == "bounds") flags.bounds = true;
+        else throw BadValue(fmt::format("--overlays: unknown overlay '{}' (valid: grid, pairs, bounds)", item));
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+    return flags;
+}
+
+}  // namespace
+
+ParseResult parseOptions(int argc, char** argv) {
+    ParseResult result;
+    Options& o = result.options;
+    // Numbers are taken as text and checked here, so every bad value gets the same clear message.
+    std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height;
+
+    CLI::App cli{"Ro Broadphase Lab: watch broad-phase techniques find candidate pairs, live.", "ro_demo"};
+    cli.footer(std::string(kFooter));
+    cli.add_option("--technique", o.technique, "broad-phase technique: " + techniqueIds())->type_name("ID");
+    cli.add_option("--entities", entities, "entities at start (default 2000, at most 2000000)")->type_name("N");
+    cli.add_option("--seed", seed, "random seed of the scene (default 1)")->type_name("S");
+    cli.add_option("--cell-size", cellSize, "grid/hash cell side in world units (default: fit the largest entity)")
+        ->type_name("X");
+    cli.add_option("--frames", frames, "run N frames on a virtual clock, print the counters, exit")->type_name("N");
+    cli.add_option("--screenshot", o.screenshot, "write the last frame (with the UI) to this .png before exiting")
+        ->type_name("FILE.png");
+    cli.add_option("--overlays", overlays, "overlays shown at start, comma list of grid,pairs,bounds")
+        ->type_name("LIST");
+    cli.add_option("--report-every", reportEvery, "print the counters line every K frames")->type_name("K");
+    cli.add_option("--width", width, "window width in pixels (default 1280)")->type_name("W");
+    cli.add_option("--height", height, "window height in pixels (default 800)")->type_name("H");
+    cli.add_flag("--list-techniques", o.listTechniques, "print the technique ids, one per line, and exit");
+
+    try {
+        cli.parse(argc, argv);
+        if (!findTechnique(o.technique))
+            throw BadValue(fmt::format("--technique: unknown '{}' (valid: {})", o.technique, techniqueIds()));
+        constexpr std::uint64_t kIntMax = std::numeric_limits<int>::max();
+        if (!entities.empty()) o.entities = parseWhole<std::uint32_t>(entities, "--entities", 0, kMaxEntities);
+        if (!seed.empty()) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+        if (!cellSize.empty()) o.cellSize = parsePositive(cellSize, "--cell-size");
+        if (!frames.empty()) o.frames = parseWhole<int>(frames, "--frames", 1, kIntMax);
+        if (!reportEvery.empty()) o.reportEvery = parseWhole<int>(reportEvery, "--report-every", 1, kIntMax);
+        if (!width.empty()) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
+        if (!height.empty()) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
+        if (!overlays.empty()) o.overlays = parseOverlays(overlays);
+        const std::string_view shot = o.screenshot;
+        if (cli.count("--screenshot") && (shot.size() <= 4 || !shot.ends_with(".png")))
+            throw BadValue(fmt::format("--screenshot expects a file name ending in .png, got '{}'", shot));
+    } catch (const CLI::CallForHelp&) {
+        fmt::print("{}", cli.help());
+        result.exitCode = 0;
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "ro_demo: {} (see --help)\n", e.what());
+        result.exitCode = 2;
+    } catch (const BadValue& e) {
+        fmt::print(stderr, "ro_demo: {}\n", e.what());
+        result.exitCode = 2;
+    }
+    if (!result.exitCode && o.listTechniques) {
+        for (const TechniqueInfo& t : techniques()) fmt::print("{}\n", t.id);
+        result.exitCode = 0;
+    }
+    return result;
+}
+
+}  // namespace ro::app

@@ -1,0 +1,42 @@
+#pragma once
+/// Command-line options of ro_demo.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ro::app {
+
+/// Which debug overlays are drawn on top of the world.
+struct OverlayFlags {
+    bool grid = false;    ///< occupied cells of the technique, shaded by how many entities they hold
+    bool pairs = false;   ///< a line per candidate pair; true overlaps in another colour
+    bool bounds = false;  ///< every entity's AABB
+};
+
+/// Everything the command line can set.
+struct Options {
+    std::string technique = "grid";
+    std::uint32_t entities = 2000;
+    std::uint64_t seed = 1;
+    std::optional<float> cellSize;  ///< unset: fit the largest entity (the panel's "Auto")
+    std::optional<int> frames;      ///< set: run this many frames on a virtual clock, report, exit
+    std::string screenshot;         ///< PNG of the last frame, written before exit (empty: none)
+    OverlayFlags overlays;
+    int reportEvery = 0;            ///< print the counters line every K frames (0: never)
+    int width = 1280;
+    int height = 800;
+    bool listTechniques = false;
+};
+
+/// The parsed options, or the exit code to leave with at once (0 after --help and
+/// --list-techniques, 2 after a bad flag, with one message already printed to stderr).
+struct ParseResult {
+    Options options;
+    std::optional<int> exitCode;
+};
+
+/// Parses argv; never throws and never exits the process itself.
+[[nodiscard]] ParseResult parseOptions(int argc, char** argv);
+
+}  // namespace ro::app

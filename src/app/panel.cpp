@@ -1,0 +1,194 @@
+#include "app/panel.h"
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
+namespace ro::app {
+namespace {
+
+constexpr float kMargin = 10.0f;
+constexpr int kMaxPanelEntities = 200'000;
+constexpr float kMaxHalfExtent = 100.0f;
+
+/// ImGui text formatted by fmt; the buffer lives on the stack, so a HUD line does not allocate.
+template <typename... Args>
+void text(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::memory_buffer buffer;
+    fmt::format_to(std::back_inserter(buffer), format, std::forward<Args>(args)...);
+    ImGui::TextUnformatted(buffer.data(), buffer.data() + buffer.size());
+}
+
+/// One label/value row of the HUD table.
+template <typename... Args>
+void row(const char* label, fmt::format_string<Args...> format, Args&&... args) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(label);
+    ImGui::TableNextColumn();
+    text(format, std::forward<Args>(args)...);
+}
+
+/// Greyed text, for hints.
+void hint(std::string_view line) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextUnformatted(line.data(), line.data() + line.size());
+    ImGui::PopStyleColor();
+}
+
+/// A titled section of the panel.
+void section(const char* title) {
+    ImGui::Spacing();
+    ImGui::TextUnformatted(title);
+    ImGui::Separator();
+}
+
+/// ImGui wants NUL-terminated labels; the registry holds string_views.
+struct Label {
+    explicit Label(std::string_view s) {
+        const std::size_t n = std::min(s.size(), sizeof(text) - 1);
+        std::copy_n(s.data(), n, text);
+        text[n] = '\0';
+    }
+    char text[64];
+};
+
+struct HumanBytes {
+    double value;
+    const char* unit;
+};
+
+HumanBytes humanBytes(std::uint64_t bytes) {
+    constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB"};
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (value >= 1024.0 && unit < 3) {
+        value /= 1024.0;
+        ++unit;
+    }
+    return {value, kUnits[unit]};
+}
+
+void techniqueSection(Lab& lab) {
+    if (ImGui::BeginCombo("Technique", Label(lab.technique().label).text)) {
+        const auto all = techniques();
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            const bool selected = i == lab.techniqueIndex();
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(Label(all[i].label).text, selected)) lab.setTechnique(i);
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+    hint(lab.technique().cost);
+
+    float cellSize = lab.world().broadPhaseSettings().cellSize;
+    if (ImGui::SliderFloat("Cell size", &cellSize, Lab::kMinAutoCellSize, 400.0f, "%.1f",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        lab.setCellSize(cellSize);
+    ImGui::SameLine();
+    if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size (follows the population)");
+
+    if (lab.technique().id == "hash") {
+        int buckets = static_cast<int>(lab.world().broadPhaseSettings().hashTableSize);
+        if (ImGui::InputInt("Buckets", &buckets, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
+            lab.setHashTableSize(static_cast<std::uint32_t>(std::max(buckets, 0)));
+        hint("hash table size, 0 = auto (Enter applies)");
+    }
+}
+
+void populationSection(Lab& lab) {
+    int count = static_cast<int>(lab.world().size());
+    if (ImGui::SliderInt("Entities", &count, 0, kMaxPanelEntities, "%d",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        lab.setEntityCount(static_cast<std::uint32_t>(count));
+
+    SizeRange sizes = lab.sizeRange();
+    if (ImGui::DragFloatRange2("Half-extent", &sizes.minHalf, &sizes.maxHalf, 0.05f, 0.1f, kMaxHalfExtent, "%.2f",
+                               "%.2f", ImGuiSliderFlags_AlwaysClamp))
+        lab.setSizeRange(sizes);
+    if (ImGui::Button("Respawn all")) lab.respawn();
+    ImGui::SameLine();
+    if (ImGui::Button("Sizes for count")) lab.fitSizesToCount();
+}
+
+void clockSection(Lab& lab) {
+    WorldConfig& config = lab.world().config();
+    ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("Sub-steps", &config.subSteps, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::Checkbox("Gravity", &config.gravity);
+    if (ImGui::Button(lab.paused() ? "Resume (Esc)" : "Pause (Esc)")) lab.togglePause();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!lab.paused());
+    if (ImGui::Button("Step (Space)")) lab.requestStep();
+    ImGui::EndDisabled();
+}
+
+void overlaySection(OverlayFlags& overlays) {
+    ImGui::Checkbox("Grid cells (G)", &overlays.grid);
+    ImGui::Checkbox("Candidate pairs (P)", &overlays.pairs);
+    ImGui::Checkbox("AABBs (B)", &overlays.bounds);
+}
+
+}  // namespace
+
+void drawPanel(Lab& lab, OverlayFlags& overlays) {
+    ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_Always);
+    ImGui::Begin("Ro Broadphase Lab", nullptr,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
+    ImGui::PushItemWidth(170.0f);
+    section("Broad phase");
+    techniqueSection(lab);
+    section("Population");
+    populationSection(lab);
+    section("Clock");
+    clockSection(lab);
+    section("Overlays");
+    overlaySection(overlays);
+    ImGui::PopItemWidth();
+    ImGui::Separator();
+    hint("Click: add, drag: spray, right click: remove");
+    hint("Tab: next technique, Q: quit");
+    ImGui::End();
+}
+
+void drawHud(const FrameReport& r) {
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, kMargin), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.8f);
+    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                        ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    ImGui::Begin("HUD", nullptr, kFlags);
+    if (ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingFixedFit)) {
+        row("technique", "{}", r.technique);
+        row("entities", "{}", r.entities);
+        if (r.cellSize > 0.0f) row("cell size", "{:.2f}", r.cellSize);
+        else row("cell size", "none");
+        row("candidate pairs", "{}", r.candidates);
+        row("pair tests", "{}", r.tests);
+        row("true overlaps", "{}", r.overlaps);
+        row("contacts", "{}", r.contacts);
+        row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
+        if (r.hashFalsePositives > 0) row("hash false pos.", "{}", r.hashFalsePositives);
+        row("FPS", "{:.0f}", r.fps);
+        row("broad update", "{:.2f} ms", r.msBroad);
+        row("pair finding", "{:.2f} ms", r.msPairs);
+        row("narrow + resp.", "{:.2f} ms", r.msNarrow);
+        row("integrate", "{:.2f} ms", r.msIntegrate);
+        row("drawing", "{:.2f} ms", r.msDraw);
+        const HumanBytes memory = humanBytes(r.bytes);
+        row("technique mem.", "{:.1f} {}", memory.value, memory.unit);
+        row("heap allocs/step", "{}", r.allocs);
+        row("steps", "{}", r.steps);
+        row("state", "{}", r.paused ? "PAUSED" : "running");
+        ImGui::EndTable();
+    }
+    ImGui::End();
+}
+
+}  // namespace ro::app

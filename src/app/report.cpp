@@ -1,0 +1,51 @@
+#include "app/report.h"
+
+#include <SDL.h>
+#include <fmt/core.h>
+
+#include <cstdio>
+
+namespace ro::app {
+
+FrameReport makeReport(const Lab& lab, std::string_view renderer, double msDraw, float fps, std::uint64_t frame) {
+    const World& world = lab.world();
+    const Counters& counters = world.broadPhase().counters();
+    const StepStats& stats = world.lastStats();
+    const char* driver = SDL_GetCurrentVideoDriver();
+    FrameReport r;
+    r.technique = lab.technique().id;
+    r.entities = world.size();
+    r.steps = world.tickCount();
+    r.candidates = stats.candidates;
+    r.tests = counters.pairTests;
+    r.overlaps = stats.overlaps;
+    r.contacts = stats.contacts;
+    r.hashFalsePositives = counters.hashFalsePositives;
+    r.cellSize = counters.cellSize;
+    r.msBroad = stats.msBroadUpdate;
+    r.msPairs = stats.msPairFind;
+    r.msNarrow = stats.msNarrow;
+    r.msIntegrate = stats.msIntegrate;
+    r.msDraw = msDraw;
+    r.bytes = counters.bytesHeld;
+    r.allocs = lab.lastStepAllocations();
+    r.fps = fps;
+    r.videoDriver = driver ? driver : "none";
+    r.renderer = renderer;
+    r.paused = lab.paused();
+    r.frame = frame;
+    return r;
+}
+
+void printReport(const FrameReport& r) {
+    fmt::print(
+        "frame={} technique={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} hash_fp={} "
+        "cell={:.3f} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
+        "allocs={} fps={:.1f} video_driver={} renderer={} paused={}\n",
+        r.frame, r.technique, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.hashFalsePositives,
+        r.cellSize, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
+        r.renderer, r.paused ? 1 : 0);
+    std::fflush(stdout);
+}
+
+}  // namespace ro::app

@@ -1,0 +1,47 @@
+#pragma once
+/// The figures of one frame, as the HUD shows them and as the counters line prints them.
+
+#include <cstdint>
+#include <string_view>
+
+#include "app/lab.h"
+
+namespace ro::app {
+
+struct FrameReport {
+    std::string_view technique;
+    std::uint32_t entities = 0;
+    std::uint64_t steps = 0;
+    std::uint64_t candidates = 0;
+    std::uint64_t tests = 0;
+    std::uint64_t overlaps = 0;
+    std::uint64_t contacts = 0;
+    std::uint64_t hashFalsePositives = 0;
+    float cellSize = 0.0f;  ///< the technique's effective cell size (0 without cells)
+    double msBroad = 0.0;
+    double msPairs = 0.0;
+    double msNarrow = 0.0;
+    double msIntegrate = 0.0;
+    double msDraw = 0.0;  ///< measured by the app around all drawing of the frame
+    std::uint64_t bytes = 0;
+    std::uint64_t allocs = 0;  ///< heap allocations of the last simulation update
+    float fps = 0.0f;
+    std::string_view videoDriver;
+    std::string_view renderer;  ///< SDL render driver in use, e.g. "software", "opengl"
+    bool paused = false;
+    std::uint64_t frame = 0;
+
+    /// (candidates - overlaps) / candidates: the share of candidates the exact test rejects.
+    [[nodiscard]] double falsePositiveRatio() const {
+        return candidates == 0 ? 0.0 : static_cast<double>(candidates - overlaps) / static_cast<double>(candidates);
+    }
+};
+
+/// Gathers the figures of the frame just simulated and drawn.
+[[nodiscard]] FrameReport makeReport(const Lab& lab, std::string_view renderer, double msDraw, float fps,
+                                     std::uint64_t frame);
+
+/// Prints the report as one line of key=value pairs on stdout and flushes it (tests read it live).
+void printReport(const FrameReport& report);
+
+}  // namespace ro::app
