@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# End to end in a real X11 window under Xvfb, driven by xdotool as a person would:
+#   - the app runs on the x11 video driver (not a silent offscreen fallback);
+#   - a left click in the world adds exactly one entity, a click on the panel or HUD none;
+#   - Esc pauses (steps stop), Esc resumes; while paused a right click removes the entity
+#     that a left click just added at the same spot;
+#   - Q quits with exit code 0.
+# The app prints its counters line every 5 frames (--report-every); every check polls that
+# output with a deadline instead of sleeping for a fixed time.
+# usage: e2e_xvfb.sh RO_DEMO WORK_DIR
+set -euo pipefail
+
+demo=$1 work=$2
+if [[ -z ${RO_E2E_INSIDE_XVFB:-} ]]; then
+    command -v xvfb-run >/dev/null || { echo "FAIL: xvfb-run not found (apt-get install xvfb)" >&2; exit 1; }
+    command -v xdotool >/dev/null || { echo "FAIL: xdotool not found (apt-get install xdotool)" >&2; exit 1; }
+    export RO_E2E_INSIDE_XVFB=1
+    exec xvfb-run -a -s "-screen 0 1280x800x24" bash "$(readlink -f "$0")" "$@"
+fi
+
+mkdir -p "$work"
+out="$work/e2e_xvfb.out"
+err="$work/e2e_xvfb.err"
+pid=""
+fail() {
+    echo "FAIL [e2e_xvfb]: $*" >&2
+    echo "--- last app output:" >&2
+    tail -n 3 "$out" >&2 || true
+    echo "--- app stderr:" >&2
+    cat "$err" >&2 || true
+    exit 1
+}
+cleanup() { if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then kill "$pid"; fi; }
+trap cleanup EXIT
+
+# Latest counters line, and one key's value in it.
+latest() { grep 'steps=' "$out" | tail -n 1 || true; }
+value() { latest | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# Waits (at most 20 s) until the app has reported frame >= $1.
+wait_frame() {
+    local deadline=$((SECONDS + 20)) frame
+    while :; do
+        frame=$(value frame)
+        [[ -n $frame ]] && (( frame >= $1 )) && return 0
+        kill -0 "$pid" 2>/dev/null || fail "the app exited while waiting for frame $1"
+        (( SECONDS < deadline )) || fail "timed out waiting for frame $1"
+        sleep 0.05
+    done
+}
+# Lets the app run ten more frames (two reports), so it has seen a whole press and release.
+settle() { wait_frame $(( $(value frame) + 10 )); }
+
+# Left or right click at window coordinates ($1 $2), button $3.
+click() { xdotool mousemove --window "$wid" "$1" "$2" click "$3"; settle; }
+
+expect_entities() {
+    local got
+    got=$(value entities)
+    [[ $got == "$1" ]] || fail "$2: entities=$got, expected $1"
+}
+
+# --- start -----------------------------------------------------------------------------------
+unset SDL_VIDEODRIVER
+SDL_RENDER_VSYNC=0 "$demo" --entities 50 --seed 3 --report-every 5 >"$out" 2>"$err" &
+pid=$!
+
+wid=$(timeout 10 xdotool search --sync --onlyvisible --name "Ro Broadphase Lab" | head -n 1) ||
+    fail "no visible window named 'Ro Broadphase Lab' within 10 s"
+[[ -n $wid ]] || fail "xdotool found no window"
+wait_frame 10
+driver=$(value video_driver)
+[[ $driver == x11 ]] || fail "video_driver=$driver, expected x11 (a real window)"
+echo "window $wid, driver $driver: $(latest)"
+
+# --- clicks in the world add exactly one entity each ------------------------------------------
+# Window 1280x800: the panel covers x < 340, y < 480; the HUD x > 1070, y < 340.
+count=$(value entities)
+for point in "640 600" "820 680" "980 520" "560 740"; do
+    click $point 1
+    count=$((count + 1))
+    expect_entities "$count" "left click at ($point)"
+done
+echo "4 world clicks: entities=$count"
+
+# --- clicks on the panel and the HUD add nothing -------------------------------------------------
+click 200 19 1
+expect_entities "$count" "click on the panel's title bar"
+click 1180 150 1
+expect_entities "$count" "click on the HUD"
+echo "panel and HUD clicks: entities=$count"
+
+# --- Esc pauses: steps stop; a click adds one, a right click there removes it ---------------------
+xdotool mousemove --window "$wid" 700 640 key Escape
+settle
+[[ $(value paused) == 1 ]] || fail "Esc did not pause: $(latest)"
+steps=$(value steps)
+settle
+settle
+[[ $(value steps) == "$steps" ]] || fail "steps went from $steps to $(value steps) while paused"
+click 700 640 1
+expect_entities $((count + 1)) "left click while paused"
+click 700 640 3
+expect_entities "$count" "right click on the entity just added"
+echo "paused at steps=$steps; add + remove while paused: entities=$count"
+
+# --- Esc again resumes ---------------------------------------------------------------------------
+xdotool key Escape
+settle
+[[ $(value paused) == 0 ]] || fail "second Esc did not resume: $(latest)"
+settle
+(( $(value steps) > steps )) || fail "steps did not increase after resuming: $(latest)"
+echo "resumed: steps=$(value steps)"
+
+# --- Q quits with exit 0 ------------------------------------------------------------------------
+xdotool key q
+deadline=$((SECONDS + 10))
+while kill -0 "$pid" 2>/dev/null; do
+    (( SECONDS < deadline )) || fail "the app did not quit within 10 s of pressing Q"
+    sleep 0.05
+done
+rc=0
+wait "$pid" || rc=$?
+pid=""
+[[ $rc -eq 0 ]] || fail "exit code $rc after Q, expected 0"
+echo "ok [e2e_xvfb]: quit with exit code 0"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Headless run of one technique (SDL_VIDEODRIVER=offscreen): the app must exit 0, print a
+# counters line with steps equal to the frames run, and write a screenshot that is not blank.
+# usage: headless.sh RO_DEMO PNG_STATS TECHNIQUE OUT_DIR
+set -euo pipefail
+
+demo=$1 stats=$2 technique=$3 out=$4
+frames=120
+entities=500
+fail() { echo "FAIL [headless $technique]: $*" >&2; exit 1; }
+
+mkdir -p "$out"
+png="$out/headless_$technique.png"
+log="$out/headless_$technique.out"
+err="$out/headless_$technique.err"
+rm -f "$png"
+
+rc=0
+"$demo" --technique "$technique" --entities "$entities" --frames "$frames" --screenshot "$png" \
+    --overlays grid,pairs >"$log" 2>"$err" || rc=$?
+[[ $rc -eq 0 ]] || fail "exit code $rc, stderr: $(cat "$err")"
+
+line=$(grep 'steps=' "$log" | tail -n 1 || true)
+[[ -n $line ]] || fail "no counters line on stdout: $(cat "$log")"
+value() { tr ' ' '\n' <<<"$line" | sed -n "s/^$1=//p"; }
+for key in technique entities steps candidates tests overlaps contacts ms_broad ms_pairs ms_narrow \
+           ms_integrate ms_draw bytes allocs fps video_driver paused; do
+    [[ -n $(value "$key") ]] || fail "counters line lacks $key=: $line"
+done
+[[ $(value technique) == "$technique" ]] || fail "technique=$(value technique), expected $technique"
+[[ $(value entities) == "$entities" ]] || fail "entities=$(value entities), expected $entities"
+[[ $(value steps) == "$frames" ]] || fail "steps=$(value steps), expected $frames (one tick per frame)"
+[[ $(value paused) == 0 ]] || fail "paused=$(value paused)"
+
+[[ -s $png ]] || fail "no screenshot at $png"
+stats_line=$("$stats" "$png") || fail "png_stats could not read $png"
+colours=$(tr ' ' '\n' <<<"$stats_line" | sed -n 's/^colours=//p')
+busy=$(tr ' ' '\n' <<<"$stats_line" | sed -n 's/^non_background=//p')
+(( colours >= 50 )) || fail "screenshot has only $colours colours ($stats_line)"
+awk -v f="$busy" 'BEGIN { exit !(f > 0.05) }' || fail "screenshot is nearly blank ($stats_line)"
+echo "ok [headless $technique]: $line | $stats_line"
