@@ -117,10 +117,11 @@ void populationSection(Lab& lab) {
 }
 
 void clockSection(Lab& lab) {
-    WorldConfig& config = lab.world().config();
-    ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
-    ImGui::SliderInt("Sub-steps", &config.subSteps, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
-    ImGui::Checkbox("Gravity", &config.gravity);
+    WorldConfig config = lab.world().config();
+    bool changed = ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
+    changed |= ImGui::SliderInt("Sub-steps", &config.subSteps, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    changed |= ImGui::Checkbox("Gravity", &config.gravity);
+    if (changed) lab.world().setConfig(config);
     if (ImGui::Button(lab.paused() ? "Resume (Esc)" : "Pause (Esc)")) lab.togglePause();
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.paused());

@@ -6,8 +6,10 @@
 /// Every pair that overlaps must be among the candidates, each candidate is reported once,
 /// with a < b. One virtual call per phase; the hot loops stay non-virtual inside each technique.
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/aabb.h"
@@ -45,6 +47,16 @@ struct Settings {
     std::uint32_t hashTableSize = 0;   ///< buckets of the spatial hash; 0 picks a prime near 10x the count
 };
 
+/// Throws std::invalid_argument unless the cell size is finite and positive, and, where
+/// `needsBounds` (a bounded technique), the grid bounds have a finite, non-empty area.
+/// Every technique's configure() calls it first.
+inline void checkSettings(const Settings& settings, bool needsBounds = false) {
+    if (!std::isfinite(settings.cellSize) || !(settings.cellSize > 0.0f))
+        throw std::invalid_argument("cell size must be finite and positive");
+    if (needsBounds && !settings.gridBounds.hasFiniteArea())
+        throw std::invalid_argument("grid bounds must be finite with max > min");
+}
+
 /// One cell of a technique's structure, for the overlay.
 struct CellView {
     Aabb bounds;
@@ -56,7 +68,8 @@ class BroadPhase {
 public:
     virtual ~BroadPhase() = default;
 
-    /// Applies new parameters; takes effect from the next update.
+    /// Takes new parameters, applied at the next update (until then forEachCell still shows the
+    /// last step's structure). Throws std::invalid_argument for settings checkSettings rejects.
     virtual void configure(const Settings& settings) = 0;
     /// Takes in the current boxes. The view stays valid until findPairs returns.
     virtual void update(const BoxView& boxes) = 0;

@@ -2,7 +2,7 @@
 
 namespace ro {
 
-void BruteForce::configure(const Settings&) {}
+void BruteForce::configure(const Settings& settings) { checkSettings(settings); }
 
 void BruteForce::update(const BoxView& boxes) { m_boxes = boxes; }
 

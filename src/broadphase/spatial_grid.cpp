@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "broadphase/oversized.h"
 #include "core/buffers.h"
 #include "core/radix_sort.h"
 
@@ -20,6 +21,11 @@ std::uint32_t clampedCell(float value, float origin, float inverse, std::uint32_
 }  // namespace
 
 void SpatialGrid::configure(const Settings& settings) {
+    checkSettings(settings, /*needsBounds=*/true);
+    m_pending = settings;
+}
+
+void SpatialGrid::apply(const Settings& settings) {
     m_bounds = settings.gridBounds;
     const double width = m_bounds.width();
     const double height = m_bounds.height();
@@ -40,16 +46,26 @@ std::uint32_t SpatialGrid::row(float y) const { return clampedCell(y, m_bounds.m
 void SpatialGrid::update(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
+    if (m_pending) apply(*m_pending), m_pending.reset();
     resizeWithHeadroom(m_ranges, boxes.count);
+    m_oversized.clear();
+    m_isOversized.assign(boxes.count, 0);
     std::size_t insertions = 0;
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
         const CellRange r{column(boxes.minX[i]), row(boxes.minY[i]), column(boxes.maxX[i]), row(boxes.maxY[i])};
         m_ranges[i] = r;
-        insertions += static_cast<std::size_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+        const std::size_t cells = static_cast<std::size_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+        if (cells > kMaxCellsPerEntity) {
+            m_oversized.push_back(i);
+            m_isOversized[i] = 1;
+        } else {
+            insertions += cells;
+        }
     }
     resizeWithHeadroom(m_entries, insertions);
     Entry* entry = m_entries.data();
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
+        if (m_isOversized[i]) continue;
         const CellRange r = m_ranges[i];
         const std::uint32_t tag = (r.x0 != r.x1 || r.y0 != r.y1) ? kSpansCells : 0;
         for (std::uint32_t y = r.y0; y <= r.y1; ++y)
@@ -87,11 +103,13 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
         }
         run = runEnd;
     }
+    tests += pairOversized(m_boxes, m_oversized, m_isOversized, out);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
     m_counters.cellsTouched += occupiedCells;
     m_counters.cellSize = m_cellSize;
-    m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch);
+    m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch) +
+                           bytesHeld(m_oversized) + bytesHeld(m_isOversized);
 }
 
 void SpatialGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {

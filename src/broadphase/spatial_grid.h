@@ -7,8 +7,10 @@
 /// end up contiguous and the pair scan reads memory in order (a counting sort straight into
 /// the cell array would miss the cache on every entity). A pair sharing several cells is
 /// reported only in the first cell both boxes cover: no pair cache, no string keys.
+/// An entity covering more than kMaxCellsPerEntity cells skips the grid (oversized.h).
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "broadphase/broadphase.h"
@@ -37,10 +39,12 @@ private:
     };
     static constexpr std::uint32_t kSpansCells = 1u << 31;
 
+    void apply(const Settings& settings);
     [[nodiscard]] std::uint32_t column(float x) const;
     [[nodiscard]] std::uint32_t row(float y) const;
 
     BoxView m_boxes;
+    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     Aabb m_bounds;
     float m_cellSize = 1.0f;
     float m_inverseCellSize = 1.0f;
@@ -49,6 +53,8 @@ private:
     std::vector<CellRange> m_ranges;  ///< each entity's cell range, this step
     std::vector<Entry> m_entries;     ///< (cell, entity), sorted by cell after update
     std::vector<Entry> m_sortScratch;
+    std::vector<std::uint32_t> m_oversized;   ///< entities that skip the grid
+    std::vector<std::uint8_t> m_isOversized;  ///< by entity index
 };
 
 }  // namespace ro

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "broadphase/oversized.h"
 #include "core/buffers.h"
 #include "core/radix_sort.h"
 
@@ -38,6 +39,11 @@ std::uint32_t SpatialHash::bucketOf(std::int32_t x, std::int32_t y) const {
 }
 
 void SpatialHash::configure(const Settings& settings) {
+    checkSettings(settings);
+    m_pending = settings;
+}
+
+void SpatialHash::apply(const Settings& settings) {
     m_cellSize = settings.cellSize;
     m_inverseCellSize = 1.0f / settings.cellSize;
     m_requestedTableSize = settings.hashTableSize;
@@ -75,6 +81,7 @@ void SpatialHash::resizeTable(std::uint32_t entityCount) {
 void SpatialHash::update(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
+    if (m_pending) apply(*m_pending), m_pending.reset();
     resizeTable(boxes.count);
     if (++m_frame == 0) {  // the frame stamp wrapped: forget every bucket once
         for (Bucket& b : m_buckets) b.frame = 0;
@@ -92,7 +99,7 @@ void SpatialHash::update(const BoxView& boxes) {
         m_seen[rank] = 0;
         const std::uint64_t cells = static_cast<std::uint64_t>(r.x1 - r.x0 + 1) * static_cast<std::uint64_t>(r.y1 - r.y0 + 1);
         if (cells > kMaxCellsPerEntity) {
-            m_oversized.push_back(rank);
+            m_oversized.push_back(i);
             m_isOversized[i] = 1;
         }
     }
@@ -150,32 +157,12 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
     }
 }
 
-void SpatialHash::pairOversized(std::vector<Pair>& out) {
-    const BoxView& b = m_boxes;
-    for (const std::uint32_t rank : m_oversized) {
-        const std::uint32_t big = m_order[rank].entity;
-        const Aabb box = b.box(big);
-        for (std::uint32_t j = 0; j < b.count; ++j) {
-            // Two oversized entities pair once, from the smaller index.
-            if (j == big || (m_isOversized[j] && j < big)) continue;
-            ++m_counters.pairTests;
-            if (overlaps(box, b.box(j))) out.push_back(makePair(big, j));
-        }
-    }
-}
-
 void SpatialHash::findPairs(std::vector<Pair>& out) {
     out.clear();
     m_nodes.clear();
-    std::size_t next = 0;  // m_oversized is in rank order
-    for (std::uint32_t rank = 0; rank < m_boxes.count; ++rank) {
-        if (next < m_oversized.size() && m_oversized[next] == rank) {
-            ++next;
-            continue;
-        }
-        insertAndQuery(rank, out);
-    }
-    pairOversized(out);
+    for (std::uint32_t rank = 0; rank < m_boxes.count; ++rank)
+        if (!m_isOversized[m_order[rank].entity]) insertAndQuery(rank, out);
+    m_counters.pairTests += pairOversized(m_boxes, m_oversized, m_isOversized, out);
     m_counters.candidatePairs = out.size();
     m_counters.cellSize = m_cellSize;
     m_counters.bytesHeld = bytesHeld(m_buckets) + bytesHeld(m_nodes) + bytesHeld(m_order) + bytesHeld(m_ranges) +

@@ -11,6 +11,7 @@
 /// stamp, never cleared wholesale.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "broadphase/broadphase.h"
@@ -19,9 +20,6 @@ namespace ro {
 
 class SpatialHash final : public BroadPhase {
 public:
-    /// An entity covering more cells than this is tested against every other entity instead
-    /// of being inserted cell by cell (a huge box in an unbounded grid would cover millions).
-    static constexpr std::uint64_t kMaxCellsPerEntity = 4096;
     /// Largest table (512 MiB of buckets); a larger request is clamped, and tableSize() says so.
     static constexpr std::uint32_t kMaxTableSize = 1u << 26;
 
@@ -66,9 +64,10 @@ private:
     void resizeTable(std::uint32_t entityCount);
     void orderByCell();
     void insertAndQuery(std::uint32_t rank, std::vector<Pair>& out);
-    void pairOversized(std::vector<Pair>& out);
+    void apply(const Settings& settings);
 
     BoxView m_boxes;
+    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     float m_cellSize = 1.0f;
     float m_inverseCellSize = 1.0f;
     std::uint32_t m_requestedTableSize = 0;  ///< 0: follow the entity count
@@ -82,7 +81,7 @@ private:
     std::vector<Visit> m_order, m_orderScratch;
     std::vector<CellRange> m_ranges;
     std::vector<std::uint32_t> m_seen;
-    std::vector<std::uint32_t> m_oversized;   ///< ranks of entities that skip the table
+    std::vector<std::uint32_t> m_oversized;   ///< entities that skip the table (see oversized.h)
     std::vector<std::uint8_t> m_isOversized;  ///< by entity index
 };
 

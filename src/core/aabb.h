@@ -26,6 +26,11 @@ struct Aabb {
     [[nodiscard]] bool isFinite() const {
         return std::isfinite(minX) && std::isfinite(minY) && std::isfinite(maxX) && std::isfinite(maxY);
     }
+    /// Finite corners, max > min, and a width and height that do not overflow to infinity
+    /// (-3e38..3e38 has finite corners but an infinite width).
+    [[nodiscard]] bool hasFiniteArea() const {
+        return isFinite() && maxX > minX && maxY > minY && std::isfinite(width()) && std::isfinite(height());
+    }
 };
 
 /// Closed-interval overlap test: the one AABB test every technique is judged by.

@@ -21,10 +21,6 @@ double msBetween(Clock::time_point from, Clock::time_point to) {
 
 bool isFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
-/// Finite, non-empty, and its width and height do not overflow to infinity either.
-bool isUsableArea(const Aabb& b) {
-    return b.isFinite() && b.maxX > b.minX && b.maxY > b.minY && std::isfinite(b.width()) && std::isfinite(b.height());
-}
 
 /// Direction and depth of a contact; depth < 0 means no contact.
 struct Contact {
@@ -70,17 +66,22 @@ Contact boxCircle(float ax, float ay, float ahw, float ahh, float bx, float by, 
 
 }  // namespace
 
-World::World(const WorldConfig& config) : m_config(config) {
-    const Aabb& b = config.bounds;
-    if (!isUsableArea(b)) throw std::invalid_argument("world bounds must be finite with max > min");
+World::World(const WorldConfig& config) {
+    setConfig(config);
+    m_settings.gridBounds = config.bounds;
+    setBroadPhase(techniques().front().create());
+}
+
+void World::setConfig(const WorldConfig& config) {
+    if (!config.bounds.hasFiniteArea()) throw std::invalid_argument("world bounds must be finite with max > min");
     if (!std::isfinite(config.tickHz) || !(config.tickHz > 0.0f))
         throw std::invalid_argument("tick rate must be finite and positive");
     if (!std::isfinite(config.speed) || config.speed < 0.0f)
         throw std::invalid_argument("speed must be finite and not negative");
     if (config.subSteps < 1 || config.maxCatchUpTicks < 1)
         throw std::invalid_argument("sub-steps and catch-up ticks must be at least 1");
-    m_settings.gridBounds = b;
-    setBroadPhase(techniques().front().create());
+    if (!std::isfinite(config.gravityAccel)) throw std::invalid_argument("gravity must be finite");
+    m_config = config;
 }
 
 EntityId World::add(const EntityDesc& d) {
@@ -172,9 +173,7 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> technique) {
 }
 
 void World::setBroadPhaseSettings(const Settings& settings) {
-    if (!std::isfinite(settings.cellSize) || !(settings.cellSize > 0.0f))
-        throw std::invalid_argument("cell size must be finite and positive");
-    if (!isUsableArea(settings.gridBounds)) throw std::invalid_argument("grid bounds must be finite with max > min");
+    checkSettings(settings, /*needsBounds=*/true);  // the world always hands its technique bounds
     m_settings = settings;
     m_broadPhase->configure(m_settings);
 }

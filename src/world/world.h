@@ -107,8 +107,10 @@ public:
     void tick();
     [[nodiscard]] std::uint64_t tickCount() const { return m_ticks; }
     [[nodiscard]] const StepStats& lastStats() const { return m_stats; }
-    [[nodiscard]] WorldConfig& config() { return m_config; }
     [[nodiscard]] const WorldConfig& config() const { return m_config; }
+    /// Replaces the clock and physics settings; throws std::invalid_argument, leaving the old
+    /// ones in place, for bounds, rates or counts the constructor would reject.
+    void setConfig(const WorldConfig& config);
 
 private:
     void subStep(float dt);

@@ -68,6 +68,43 @@ TEST(SpatialGrid, WidensATooSmallCellInsteadOfHoldingAHugeArray) {
     EXPECT_LE(std::ceil(10000.0 / cell) * std::ceil(10000.0 / cell), SpatialGrid::kMaxCells);
 }
 
+TEST(SpatialGrid, EntitiesCoveringTooManyCellsSkipTheGridButStillPair) {
+    // Half-extent 100 at cell 1 would put 40,401 entries in the grid per entity.
+    test::BoxSet boxes = spreadBoxes(300, 12.0f, 3.0f);
+    boxes.add({0, 0, 200, 200});
+    boxes.add({150, 20, 350, 220});
+    SpatialGrid grid;
+    grid.configure({1.0f, {0, 0, 600, 100}, 0});
+    EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
+    // Entries plus occupied cells of the small boxes; either huge box alone would add 16,000.
+    EXPECT_LE(grid.counters().cellsTouched, 2u * 300u * 49u) << "the huge boxes were put in the grid";
+    EXPECT_GE(grid.counters().pairTests, 2u * 300u) << "each huge box is tested against every entity";
+}
+
+TEST(Techniques, NewSettingsTakeEffectAtTheNextUpdate) {
+    // The overlay may be drawn between configure() and the next step: it must still describe
+    // the structure that was built, at the cell size it was built with.
+    test::BoxSet boxes;
+    boxes.add({1, 1, 2, 2});
+    boxes.add({12, 1, 18, 2});
+    for (std::string_view id : {"grid", "hash"}) {
+        SCOPED_TRACE(id);
+        auto technique = findTechnique(id)->create();
+        technique->configure({10.0f, {0, 0, 100, 100}, 0});
+        (void)test::techniqueOverlaps(*technique, boxes.view());
+        auto cellSides = [&] {
+            std::set<float> sides;
+            technique->forEachCell([&](const CellView& c) { sides.insert(c.bounds.width()); });
+            return sides;
+        };
+        EXPECT_EQ(cellSides(), std::set<float>{10.0f});
+        technique->configure({5.0f, {0, 0, 100, 100}, 0});
+        EXPECT_EQ(cellSides(), std::set<float>{10.0f}) << "changed before the structure was rebuilt";
+        (void)test::techniqueOverlaps(*technique, boxes.view());
+        EXPECT_EQ(cellSides(), std::set<float>{5.0f});
+    }
+}
+
 TEST(SpatialGrid, OverlayShowsOccupiedCellsWithTheirCounts) {
     test::BoxSet boxes;
     boxes.add({1, 1, 2, 2});
@@ -88,7 +125,9 @@ TEST(SpatialGrid, OverlayShowsOccupiedCellsWithTheirCounts) {
 TEST(SpatialHash, UsesTheSeedHashModuloAPrimeTable) {
     EXPECT_EQ(SpatialHash::hashKey(1, 0), 1640531513u);
     EXPECT_EQ(SpatialHash::hashKey(0, 1), 2654435789u);
-    EXPECT_EQ(SpatialHash::hashKey(-1, 3), 0xFFFFFFFFu * 1640531513u ^ 3u * 2654435789u);
+    // Worked by hand, mod 2^32: -1 * 1640531513 = 2654435783 and 3 * 2654435789 = 3668340071.
+    EXPECT_EQ(SpatialHash::hashKey(-1, 3), 2654435783u ^ 3668340071u);
+    EXPECT_EQ(SpatialHash::hashKey(-1, 3), 0x449114A0u);
     EXPECT_EQ(SpatialHash::nextPrime(1000), 1009u);
     EXPECT_EQ(SpatialHash::nextPrime(1009), 1009u);
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "broadphase/registry.h"
+#include "broadphase/spatial_grid.h"
 #include "core/rng.h"
 #include "world/scene.h"
 #include "world/world.h"
@@ -71,7 +72,9 @@ TEST(World, CatchUpIsCappedAndBadFrameTimesAreIgnored) {
     EXPECT_EQ(world.advance(std::numeric_limits<double>::quiet_NaN()), 0);
     EXPECT_EQ(world.advance(-1.0), 0);
     World doubled = populated(1, 10, false);
-    doubled.config().speed = 2.0f;
+    WorldConfig config = doubled.config();
+    config.speed = 2.0f;
+    doubled.setConfig(config);
     EXPECT_EQ(doubled.advance(1.0 / 60.0 + 1e-9), 2);
 }
 
@@ -187,16 +190,51 @@ TEST(World, RejectsBadInputWithAClearError) {
     WorldConfig noSubSteps;
     noSubSteps.subSteps = 0;
     EXPECT_THROW(World{noSubSteps}, std::invalid_argument);
+
+    // A running world rejects the same settings and keeps the ones it had.
+    for (const float speed : {kNaN, kInf, -1.0f}) {
+        WorldConfig bad = world.config();
+        bad.speed = speed;
+        EXPECT_THROW(world.setConfig(bad), std::invalid_argument) << "speed " << speed;
+    }
+    WorldConfig badGravity = world.config();
+    badGravity.gravityAccel = kNaN;
+    EXPECT_THROW(world.setConfig(badGravity), std::invalid_argument);
+    EXPECT_THROW(world.setConfig(stopped), std::invalid_argument);
+    EXPECT_EQ(world.config().speed, 1.0f);
+    EXPECT_EQ(world.config().tickHz, 60.0f);
 }
 
-TEST(World, SwitchingTechniqueKeepsTheWorld) {
-    World world = populated(3, 300, false);
-    for (int i = 0; i < 10; ++i) world.tick();
-    const std::vector<float> before(world.posX().begin(), world.posX().end());
-    world.setBroadPhase(findTechnique("hash")->create());
-    EXPECT_TRUE(std::equal(before.begin(), before.end(), world.posX().begin()));
-    EXPECT_EQ(world.size(), 300u);
-    EXPECT_EQ(world.tickCount(), 10u);
+TEST(Techniques, RejectBadSettingsInConfigure) {
+    const Aabb bounds{0, 0, 100, 100};
+    for (const TechniqueInfo& t : techniques()) {
+        auto technique = t.create();
+        for (const float cell : {0.0f, -4.0f, kNaN, kInf})
+            EXPECT_THROW(technique->configure({cell, bounds, 0}), std::invalid_argument) << t.id << " cell " << cell;
+    }
+    SpatialGrid grid;  // the bounded technique also needs bounds with an area
+    EXPECT_THROW(grid.configure({8.0f, {0, 0, -1, 10}, 0}), std::invalid_argument);
+    EXPECT_THROW(grid.configure({8.0f, {0, 0, kInf, 10}, 0}), std::invalid_argument);
+    EXPECT_THROW(grid.configure({8.0f, {-3e38f, 0, 3e38f, 10}, 0}), std::invalid_argument);
+}
+
+TEST(World, SwitchingTechniqueMidRunKeepsTheWorldAndItsFuture) {
+    // One world switches technique every 20 ticks; the other keeps the grid. Switching must
+    // neither touch the entities nor change where they go from there.
+    World switching = populated(3, 1500, true);
+    World steady = populated(3, 1500, true);
+    const auto all = techniques();
+    for (int i = 0; i < 200; ++i) {
+        if (i % 20 == 10) {
+            switching.setBroadPhase(all[static_cast<std::size_t>(i / 20) % all.size()].create());
+            EXPECT_TRUE(sameState(switching, steady)) << "the switch itself moved something, tick " << i;
+        }
+        switching.tick();
+        steady.tick();
+    }
+    EXPECT_TRUE(sameState(switching, steady));
+    EXPECT_GT(steady.lastStats().contacts, 0u) << "the scene should have collisions to resolve";
+    EXPECT_EQ(switching.tickCount(), 200u);
 }
 
 TEST(World, SubStepsSplitATick) {
