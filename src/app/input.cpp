@@ -15,7 +15,7 @@ void Input::poll() {
     }
 }
 
-void Input::apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view) {
+void Input::apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view, const UiRects& ui) {
     const ImGuiIO& io = ImGui::GetIO();
     for (const SDL_Event& event : m_events) {
         switch (event.type) {
@@ -25,9 +25,11 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view) {
             case SDL_KEYDOWN:
                 if (!io.WantCaptureKeyboard) onKey(event.key, lab, overlays);
                 break;
-            case SDL_MOUSEBUTTONDOWN:
-                if (!io.WantCaptureMouse) onMouse(event, lab, view);
+            case SDL_MOUSEBUTTONDOWN: {
+                const bool onUi = ui.contains(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
+                if (!io.WantCaptureMouse && !onUi) onMouse(event, lab, view);
                 break;
+            }
             case SDL_MOUSEMOTION:
             case SDL_MOUSEBUTTONUP:
                 onMouse(event, lab, view);  // a spray started in the world continues over the UI

@@ -10,6 +10,7 @@
 
 #include "app/lab.h"
 #include "app/options.h"
+#include "app/panel.h"
 #include "app/screen.h"
 
 namespace ro::app {
@@ -18,8 +19,9 @@ class Input {
 public:
     /// Drains SDL's event queue, handing every event to ImGui.
     void poll();
-    /// Applies the polled events that ImGui did not capture (call after Gui::beginFrame).
-    void apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view);
+    /// Applies the polled events that ImGui did not capture (call after Gui::beginFrame); a
+    /// button pressed inside `ui` (the panel and HUD as last drawn) never reaches the world.
+    void apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view, const UiRects& ui);
     /// True once the window was closed or Q pressed.
     [[nodiscard]] bool quitRequested() const { return m_quit; }
 

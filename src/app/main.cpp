@@ -42,6 +42,7 @@ int run(const ro::app::Options& options) {
     OverlayFlags overlays = options.overlays;
     OverlayRenderer overlayRenderer;
     Input input;
+    UiRects uiRects;
 
     // With --frames the clock is virtual (one tick per frame), so headless runs are deterministic.
     const bool virtualClock = options.frames.has_value();
@@ -56,14 +57,14 @@ int run(const ro::app::Options& options) {
         screen.fitView(lab.world().config().bounds);
         input.poll();
         gui.beginFrame();
-        input.apply(lab, overlays, screen.view());  // after beginFrame: clicks on the UI are known
+        input.apply(lab, overlays, screen.view(), uiRects);  // after beginFrame: clicks on the UI are known
         const bool lastFrame =
             input.quitRequested() || (virtualClock && frame >= static_cast<std::uint64_t>(*options.frames));
 
         lab.update(ImGui::GetIO().DeltaTime, virtualClock);
         report = makeReport(lab, screen.rendererName(), msDraw, ImGui::GetIO().Framerate, frame);
-        drawPanel(lab, overlays);
-        drawHud(report);
+        drawPanel(lab, overlays, uiRects);
+        drawHud(report, uiRects);
 
         //----------------------------------------------------------------------------------------
         // Draw (timed apart from the simulation: the renderer's cost is not the broad phase's)
@@ -86,11 +87,12 @@ int run(const ro::app::Options& options) {
             exitCode = 1;
         }
         screen.present();
+        // With --frames the last frame's line is always printed, once.
         const auto reportEvery = static_cast<std::uint64_t>(options.reportEvery);
-        if (reportEvery > 0 && frame % reportEvery == 0) printReport(report);
+        const bool periodic = reportEvery > 0 && frame % reportEvery == 0;
+        if (periodic || (lastFrame && virtualClock)) printReport(report);
         if (lastFrame) break;
     }
-    if (virtualClock) printReport(report);
 
     //--------------------------------------------------------------------------------------------
     // De-Initialization: the destructors run in reverse order of setup (lab, gui, screen)

@@ -135,9 +135,16 @@ void overlaySection(OverlayFlags& overlays) {
     ImGui::Checkbox("AABBs (B)", &overlays.bounds);
 }
 
+/// The current window's rectangle.
+UiRects::Rect windowRect() {
+    const ImVec2 pos = ImGui::GetWindowPos();
+    const ImVec2 size = ImGui::GetWindowSize();
+    return {pos.x, pos.y, size.x, size.y};
+}
+
 }  // namespace
 
-void drawPanel(Lab& lab, OverlayFlags& overlays) {
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects) {
     ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_Always);
     ImGui::Begin("Ro Broadphase Lab", nullptr,
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
@@ -154,10 +161,11 @@ void drawPanel(Lab& lab, OverlayFlags& overlays) {
     ImGui::Separator();
     hint("Click: add, drag: spray, right click: remove");
     hint("Tab: next technique, Q: quit");
+    rects.panel = windowRect();
     ImGui::End();
 }
 
-void drawHud(const FrameReport& r) {
+void drawHud(const FrameReport& r, UiRects& rects) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, kMargin), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.8f);
@@ -175,7 +183,7 @@ void drawHud(const FrameReport& r) {
         row("true overlaps", "{}", r.overlaps);
         row("contacts", "{}", r.contacts);
         row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
-        if (r.hashFalsePositives > 0) row("hash false pos.", "{}", r.hashFalsePositives);
+        if (r.technique == "hash") row("hash false pos.", "{}", r.hashFalsePositives);
         row("FPS", "{:.0f}", r.fps);
         row("broad update", "{:.2f} ms", r.msBroad);
         row("pair finding", "{:.2f} ms", r.msPairs);
@@ -189,6 +197,7 @@ void drawHud(const FrameReport& r) {
         row("state", "{}", r.paused ? "PAUSED" : "running");
         ImGui::EndTable();
     }
+    rects.hud = windowRect();
     ImGui::End();
 }
 

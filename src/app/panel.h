@@ -8,10 +8,25 @@
 
 namespace ro::app {
 
+/// Where the panel and the HUD were last drawn, in window pixels. ImGui 1.86 decides
+/// io.WantCaptureMouse from where the pointer is when a frame starts, not where a button went
+/// down, so a press on the panel followed by a quick move would otherwise reach the world.
+struct UiRects {
+    struct Rect {
+        float x = 0, y = 0, w = 0, h = 0;
+    };
+    Rect panel, hud;
+
+    [[nodiscard]] bool contains(float x, float y) const {
+        auto inside = [&](const Rect& r) { return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h; };
+        return inside(panel) || inside(hud);
+    }
+};
+
 /// Builds the panel; its widgets act on the lab and the overlay flags directly.
-void drawPanel(Lab& lab, OverlayFlags& overlays);
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects);
 
 /// Builds the HUD from the figures of the last frame.
-void drawHud(const FrameReport& report);
+void drawHud(const FrameReport& report, UiRects& rects);
 
 }  // namespace ro::app

@@ -88,6 +88,11 @@ click 200 19 1
 expect_entities "$count" "click on the panel's title bar"
 click 1180 150 1
 expect_entities "$count" "click on the HUD"
+# A press on an empty part of the panel that moves into the world before the app's next frame
+# (one xdotool call) adds nothing either: the press position decides, not the pointer's.
+xdotool mousemove --window "$wid" 200 300 mousedown 1 mousemove --window "$wid" 640 600 mouseup 1
+settle
+expect_entities "$count" "press on the panel, release in the world"
 echo "panel and HUD clicks: entities=$count"
 
 # --- Esc pauses: steps stop; a click adds one, a right click there removes it ---------------------

@@ -1,19 +1,36 @@
 // png_stats: prints what a test needs to know about a PNG without a golden image:
 //   width=W height=H colours=N non_background=F
 // where colours counts distinct RGB values and non_background is the fraction of pixels that
-// differ from the most common colour. Exit 1 if the file cannot be read.
+// differ from the most common colour. With X Y W H, only that rectangle is counted (so a test
+// can look at the world and not at the panel). Exit 1 if the file cannot be read, 2 on bad usage.
 
 #include <fmt/core.h>
 #include <stb_image.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <unordered_map>
 
+namespace {
+
+bool parseInt(const char* text, int& value) {
+    const char* end = text + std::strlen(text);
+    const auto [ptr, ec] = std::from_chars(text, end, value);
+    return ec == std::errc{} && ptr == end && value >= 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        fmt::print(stderr, "usage: png_stats FILE.png\n");
+    int region[4] = {0, 0, 0, 0};
+    const bool hasRegion = argc == 6;
+    if ((argc != 2 && !hasRegion) ||
+        (hasRegion && !(parseInt(argv[2], region[0]) && parseInt(argv[3], region[1]) && parseInt(argv[4], region[2]) &&
+                        parseInt(argv[5], region[3])))) {
+        fmt::print(stderr, "usage: png_stats FILE.png [X Y W H]\n");
         return 2;
     }
     int width = 0;
@@ -24,11 +41,18 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "png_stats: cannot read '{}': {}\n", argv[1], stbi_failure_reason());
         return 1;
     }
-    const std::size_t count = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    const int x0 = hasRegion ? std::min(region[0], width) : 0;
+    const int y0 = hasRegion ? std::min(region[1], height) : 0;
+    const int x1 = hasRegion ? std::min(x0 + region[2], width) : width;
+    const int y1 = hasRegion ? std::min(y0 + region[3], height) : height;
     std::unordered_map<std::uint32_t, std::size_t> histogram;
-    for (std::size_t i = 0; i < count; ++i) {
-        const unsigned char* p = pixels + 3 * i;
-        ++histogram[(std::uint32_t{p[0]} << 16) | (std::uint32_t{p[1]} << 8) | p[2]];
+    std::size_t count = 0;
+    for (int y = y0; y < y1; ++y) {
+        for (int x = x0; x < x1; ++x) {
+            const unsigned char* p = pixels + 3 * (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + x);
+            ++histogram[(std::uint32_t{p[0]} << 16) | (std::uint32_t{p[1]} << 8) | p[2]];
+            ++count;
+        }
     }
     stbi_image_free(pixels);
     std::size_t background = 0;
