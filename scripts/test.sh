@@ -10,10 +10,12 @@ run_suite() {  # name, extra CMake flags...
   local dir="build/$1"
   shift
   echo "=== build $dir"
-  cmake -S . -B "$dir" -G Ninja "$@"
+  # Tests and app are switched on explicitly: a cache left by another configure must not
+  # quietly drop them, and ctest fails rather than pass on zero tests.
+  cmake -S . -B "$dir" -G Ninja -DRO_BUILD_TESTS=ON -DRO_BUILD_APP=ON "$@"
   cmake --build "$dir" -j2
   echo "=== test $dir"
-  ctest --test-dir "$dir" -j2 --output-on-failure
+  ctest --test-dir "$dir" -j2 --output-on-failure --no-tests=error
 }
 
 run_suite release -DCMAKE_BUILD_TYPE=Release
