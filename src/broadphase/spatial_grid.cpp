@@ -46,7 +46,10 @@ std::uint32_t SpatialGrid::row(float y) const { return clampedCell(y, m_bounds.m
 void SpatialGrid::update(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
-    if (m_pending) apply(*m_pending), m_pending.reset();
+    if (m_pending) {
+        apply(*m_pending);
+        m_pending.reset();
+    }
     resizeWithHeadroom(m_ranges, boxes.count);
     m_oversized.clear();
     m_isOversized.assign(boxes.count, 0);

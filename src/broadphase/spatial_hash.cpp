@@ -81,7 +81,10 @@ void SpatialHash::resizeTable(std::uint32_t entityCount) {
 void SpatialHash::update(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
-    if (m_pending) apply(*m_pending), m_pending.reset();
+    if (m_pending) {
+        apply(*m_pending);
+        m_pending.reset();
+    }
     resizeTable(boxes.count);
     if (++m_frame == 0) {  // the frame stamp wrapped: forget every bucket once
         for (Bucket& b : m_buckets) b.frame = 0;
