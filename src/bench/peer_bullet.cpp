@@ -1,0 +1,73 @@
+// Bullet 3.24's broad phases, driven as btCollisionWorld drives them: setAabb for every
+// object, calculateOverlappingPairs, then the persistent pair cache holds the candidates.
+// Bullet is 3D: every box spans z in [-0.5, 0.5], so only x and y decide.
+#include <btBulletCollisionCommon.h>
+
+#include <cstdint>
+
+#include "bench/peers.h"
+
+namespace ro::bench {
+namespace {
+
+class BulletPeer final : public Contestant {
+public:
+    explicit BulletPeer(std::unique_ptr<btBroadphaseInterface> broadPhase) : m_broadPhase(std::move(broadPhase)) {}
+
+    ~BulletPeer() override {
+        for (btBroadphaseProxy* proxy : m_proxies) m_broadPhase->destroyProxy(proxy, &m_dispatcher);
+    }
+
+    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
+        if (m_proxies.empty()) {
+            m_proxies.resize(boxes.count);
+            for (std::uint32_t i = 0; i < boxes.count; ++i)
+                m_proxies[i] = m_broadPhase->createProxy(lower(boxes, i), upper(boxes, i), BOX_SHAPE_PROXYTYPE,
+                                                         reinterpret_cast<void*>(static_cast<std::uintptr_t>(i)),
+                                                         btBroadphaseProxy::DefaultFilter,
+                                                         btBroadphaseProxy::AllFilter, &m_dispatcher);
+        } else {
+            for (std::uint32_t i = 0; i < boxes.count; ++i)
+                m_broadPhase->setAabb(m_proxies[i], lower(boxes, i), upper(boxes, i), &m_dispatcher);
+        }
+        m_broadPhase->calculateOverlappingPairs(&m_dispatcher);
+        const btBroadphasePairArray& pairs = m_broadPhase->getOverlappingPairCache()->getOverlappingPairArray();
+        m_candidates.clear();
+        for (int k = 0; k < pairs.size(); ++k) {
+            const auto a = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pairs[k].m_pProxy0->m_clientObject));
+            const auto b = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pairs[k].m_pProxy1->m_clientObject));
+            m_candidates.push_back(makePair(a, b));
+        }
+        keepOverlapping(boxes, m_candidates, overlaps);
+    }
+
+    FrameFigures figures() const override { return {m_candidates.size(), std::nullopt, std::nullopt}; }
+
+private:
+    static btVector3 lower(const BoxView& b, std::uint32_t i) { return {b.minX[i], b.minY[i], -0.5f}; }
+    static btVector3 upper(const BoxView& b, std::uint32_t i) { return {b.maxX[i], b.maxY[i], 0.5f}; }
+
+    btDefaultCollisionConfiguration m_configuration;
+    btCollisionDispatcher m_dispatcher{&m_configuration};
+    std::unique_ptr<btBroadphaseInterface> m_broadPhase;
+    std::vector<btBroadphaseProxy*> m_proxies;
+    std::vector<Pair> m_candidates;
+};
+
+}  // namespace
+
+std::unique_ptr<Contestant> makeBulletDbvt(const PeerSetup&) {
+    return std::make_unique<BulletPeer>(std::make_unique<btDbvtBroadphase>());
+}
+
+std::unique_ptr<Contestant> makeBulletSweep(const PeerSetup& setup) {
+    // A margin keeps boxes that touch the walls inside the quantized world. The ray-cast
+    // accelerator (a second, dynamic tree) is off: the bench casts no rays.
+    const Aabb& w = setup.worldBounds;
+    const btVector3 lo{w.minX - 1.0f, w.minY - 1.0f, -1.0f};
+    const btVector3 hi{w.maxX + 1.0f, w.maxY + 1.0f, 1.0f};
+    return std::make_unique<BulletPeer>(
+        std::make_unique<bt32BitAxisSweep3>(lo, hi, setup.count + 2, nullptr, /*disableRaycastAccelerator=*/true));
+}
+
+}  // namespace ro::bench

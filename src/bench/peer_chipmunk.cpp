@@ -1,0 +1,78 @@
+// Chipmunk 7.0.3's spatial indexes, driven as cpSpace drives them: one
+// cpSpatialIndexReindexQuery per frame re-reads every box through the bounding-box callback
+// and reports the pairs that may collide.
+#include <chipmunk/chipmunk.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "bench/peers.h"
+
+namespace ro::bench {
+namespace {
+
+// Chipmunk asks for boxes through a plain function pointer with the object alone: the boxes
+// of the frame being indexed are reached through this pointer (the bench is single-threaded).
+const BoxView* g_boxes = nullptr;
+
+std::uint32_t indexOf(void* object) {
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(object) - 1);
+}
+
+cpBB boxOf(void* object) {
+    const std::uint32_t i = indexOf(object);
+    return cpBBNew(g_boxes->minX[i], g_boxes->minY[i], g_boxes->maxX[i], g_boxes->maxY[i]);
+}
+
+class ChipmunkPeer final : public Contestant {
+public:
+    explicit ChipmunkPeer(cpSpatialIndex* index) : m_index(index) {}
+    ~ChipmunkPeer() override { cpSpatialIndexFree(m_index); }
+    ChipmunkPeer(const ChipmunkPeer&) = delete;
+    ChipmunkPeer& operator=(const ChipmunkPeer&) = delete;
+
+    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
+        g_boxes = &boxes;
+        if (m_inserted == 0) {
+            for (std::uint32_t i = 0; i < boxes.count; ++i)
+                cpSpatialIndexInsert(m_index, reinterpret_cast<void*>(static_cast<std::uintptr_t>(i) + 1), i);
+            m_inserted = boxes.count;
+        }
+        m_candidates.clear();
+        cpSpatialIndexReindexQuery(m_index, &ChipmunkPeer::onPair, this);
+        keepOverlapping(boxes, m_candidates, overlaps);
+        g_boxes = nullptr;
+    }
+
+    FrameFigures figures() const override { return {m_candidates.size(), std::nullopt, std::nullopt}; }
+
+private:
+    static cpCollisionID onPair(void* a, void* b, cpCollisionID id, void* self) {
+        const std::uint32_t i = indexOf(a);
+        const std::uint32_t j = indexOf(b);
+        if (i != j) static_cast<ChipmunkPeer*>(self)->m_candidates.push_back(makePair(i, j));
+        return id;
+    }
+
+    cpSpatialIndex* m_index;
+    std::uint32_t m_inserted = 0;
+    std::vector<Pair> m_candidates;
+};
+
+}  // namespace
+
+std::unique_ptr<Contestant> makeChipmunkHash(const PeerSetup& setup) {
+    // Chipmunk's advice and seed 004's: cells the size of the objects, a table 10x the count.
+    const int cells = static_cast<int>(std::min<std::uint64_t>(10ull * setup.count + 1, 1u << 26));
+    return std::make_unique<ChipmunkPeer>(cpSpaceHashNew(setup.cellSize, cells, &boxOf, nullptr));
+}
+
+std::unique_ptr<Contestant> makeChipmunkTree(const PeerSetup&) {
+    return std::make_unique<ChipmunkPeer>(cpBBTreeNew(&boxOf, nullptr));
+}
+
+std::unique_ptr<Contestant> makeChipmunkSweep(const PeerSetup&) {
+    return std::make_unique<ChipmunkPeer>(cpSweep1DNew(&boxOf, nullptr));
+}
+
+}  // namespace ro::bench

@@ -1,0 +1,198 @@
+#include "bench/scenario.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+
+namespace ro::bench {
+namespace {
+
+constexpr float kSpeed = 0.05f;      // world units per frame
+constexpr float kHalf = 0.5f;        // boxes of side about 1
+constexpr float kHalfJitter = 0.1f;  // sides from 0.8 to 1.2
+constexpr std::uint32_t kClusterSize = 500;
+constexpr float kRingSpacing = 1.0f;  // adjacent counter-rotating rings just touch
+constexpr float kOnRingSpacing = 2.0f;
+constexpr float kDenseSpacing = 1.5f;
+
+constexpr std::array kScenarios{
+    ScenarioInfo{ScenarioKind::Uniform, "uniform", "boxes of side ~1 spread evenly, speed ~0.05", 10'000'000},
+    ScenarioInfo{ScenarioKind::Clustered, "clustered", "clusters of 500 boxes, dense inside, empty between", 10'000'000},
+    ScenarioInfo{ScenarioKind::Mixed, "mixed", "as uniform, but 10% of the boxes have side 10-40", 10'000'000},
+    ScenarioInfo{ScenarioKind::Static, "static", "a static field; 1% of the boxes move, 10x faster", 10'000'000},
+    ScenarioInfo{ScenarioKind::OneCell, "onecell", "every box in one 2 x 2 square: every pair overlaps", 5'000},
+    ScenarioInfo{ScenarioKind::Orbit, "orbit", "concentric rings turning in alternate directions", 10'000'000},
+    ScenarioInfo{ScenarioKind::Dense, "dense", "a jittered lattice at spacing 1.5, speed ~0.05", 10'000'000},
+};
+
+}  // namespace
+
+std::span<const ScenarioInfo> scenarios() { return kScenarios; }
+
+const ScenarioInfo* findScenario(std::string_view name) {
+    for (const ScenarioInfo& s : kScenarios)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+std::string_view motionName(Motion motion) { return motion == Motion::Steady ? "steady" : "varied"; }
+
+std::optional<Motion> findMotion(std::string_view name) {
+    if (name == "steady") return Motion::Steady;
+    if (name == "varied") return Motion::Varied;
+    return std::nullopt;
+}
+
+Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_t seed)
+    : m_kind(kind), m_motion(motion), m_count(count), m_rng(seed) {
+    for (auto* v : {&m_x, &m_y, &m_half, &m_vx, &m_vy, &m_minX, &m_minY, &m_maxX, &m_maxY}) v->resize(count);
+    m_ids.resize(count);
+    for (std::uint32_t i = 0; i < count; ++i) m_ids[i] = i;
+
+    const float side = kind == ScenarioKind::Dense
+                           ? kDenseSpacing * std::ceil(std::sqrt(static_cast<float>(count)))
+                           : 4.0f * std::sqrt(static_cast<float>(std::max(count, 4u)));
+    m_bounds = {0.0f, 0.0f, side, side};
+    const float centre = 0.5f * side;
+    auto randomVelocity = [&](float speed) {
+        const float angle = m_rng.range(0.0f, 2.0f * std::numbers::pi_v<float>);
+        const float s = speed * m_rng.range(0.5f, 1.5f);
+        return std::array{s * std::cos(angle), s * std::sin(angle)};
+    };
+
+    const std::uint32_t clusters = std::max(1u, count / kClusterSize);
+    std::vector<std::array<float, 2>> clusterCentres(clusters);
+    for (auto& c : clusterCentres) c = {m_rng.range(0.1f * side, 0.9f * side), m_rng.range(0.1f * side, 0.9f * side)};
+    const std::uint32_t rowLength = static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<float>(count))));
+    float ringRadius = kRingSpacing;
+    float ringAngle = 0.0f;
+
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const float half = kHalf + m_rng.range(-kHalfJitter, kHalfJitter);
+        auto [vx, vy] = randomVelocity(kSpeed);
+        switch (kind) {
+            case ScenarioKind::Uniform:
+                place(i, m_rng.range(0, side), m_rng.range(0, side), half);
+                break;
+            case ScenarioKind::Clustered: {
+                // A sum of two uniforms: dense in the middle of a cluster, thinning out.
+                const auto& c = clusterCentres[m_rng.below(clusters)];
+                const float spread = 0.6f * std::sqrt(static_cast<float>(kClusterSize));
+                place(i, c[0] + spread * (m_rng.unit() + m_rng.unit() - 1.0f),
+                      c[1] + spread * (m_rng.unit() + m_rng.unit() - 1.0f), half);
+                break;
+            }
+            case ScenarioKind::Mixed:
+                place(i, m_rng.range(0, side), m_rng.range(0, side), i % 10 == 0 ? m_rng.range(5.0f, 20.0f) : half);
+                break;
+            case ScenarioKind::Static: {
+                place(i, m_rng.range(0, side), m_rng.range(0, side), half);
+                const float factor = i % 100 == 0 ? 10.0f : 0.0f;
+                vx *= factor;
+                vy *= factor;
+                break;
+            }
+            case ScenarioKind::OneCell:
+                // Centres within 0.25 of the middle and sides >= 0.8: every pair overlaps.
+                place(i, centre + m_rng.range(-0.25f, 0.25f), centre + m_rng.range(-0.25f, 0.25f), half);
+                vx *= 0.1f;
+                vy *= 0.1f;
+                break;
+            case ScenarioKind::Orbit: {
+                // Boxes every kOnRingSpacing along rings kRingSpacing apart; vx holds the angle,
+                // vy the angular speed (alternating direction ring by ring).
+                const float step = kOnRingSpacing / ringRadius;
+                if (ringAngle + step > 2.0f * std::numbers::pi_v<float>) {
+                    ringRadius += kRingSpacing;
+                    ringAngle = 0.0f;
+                }
+                const int ring = static_cast<int>(std::lround(ringRadius / kRingSpacing));
+                vx = ringAngle;
+                vy = (ring % 2 == 0 ? 1.0f : -1.0f) * kSpeed / ringRadius;
+                place(i, centre + ringRadius * std::cos(ringAngle), centre + ringRadius * std::sin(ringAngle), kHalf);
+                ringAngle += kOnRingSpacing / ringRadius;
+                break;
+            }
+            case ScenarioKind::Dense:
+                place(i, kDenseSpacing * (static_cast<float>(i % rowLength) + 0.5f) + m_rng.range(-0.2f, 0.2f),
+                      kDenseSpacing * (static_cast<float>(i / rowLength) + 0.5f) + m_rng.range(-0.2f, 0.2f), half);
+                break;
+        }
+        m_vx[i] = vx;
+        m_vy[i] = vy;
+    }
+    updateBoxes();
+
+    std::vector<float> sides(m_half.begin(), m_half.end());
+    if (!sides.empty()) {
+        m_largestSide = 2.0f * *std::max_element(sides.begin(), sides.end());
+        std::nth_element(sides.begin(), sides.begin() + sides.size() / 2, sides.end());
+        m_medianSide = 2.0f * sides[sides.size() / 2];
+    }
+}
+
+void Scene::place(std::uint32_t i, float x, float y, float half) {
+    m_x[i] = std::clamp(x, m_bounds.minX + half, m_bounds.maxX - half);
+    m_y[i] = std::clamp(y, m_bounds.minY + half, m_bounds.maxY - half);
+    m_half[i] = half;
+}
+
+void Scene::advance() {
+    if (m_motion == Motion::Varied) {
+        // Incoherent motion: every frame a tenth of the boxes take a new random velocity.
+        for (std::uint32_t k = 0; k < m_count / 10; ++k) {
+            const std::uint32_t i = m_rng.below(m_count);
+            if (m_kind == ScenarioKind::Orbit) {
+                m_vy[i] = -m_vy[i];
+            } else {
+                const float angle = m_rng.range(0.0f, 2.0f * std::numbers::pi_v<float>);
+                const float speed = m_rng.range(0.0f, 2.0f * kSpeed);
+                m_vx[i] = speed * std::cos(angle);
+                m_vy[i] = speed * std::sin(angle);
+            }
+        }
+    }
+    if (m_kind == ScenarioKind::Orbit) {
+        const float cx = 0.5f * (m_bounds.minX + m_bounds.maxX);
+        const float cy = 0.5f * (m_bounds.minY + m_bounds.maxY);
+        for (std::uint32_t i = 0; i < m_count; ++i) {
+            const float radius = std::hypot(m_x[i] - cx, m_y[i] - cy);
+            m_vx[i] += m_vy[i];
+            m_x[i] = cx + radius * std::cos(m_vx[i]);
+            m_y[i] = cy + radius * std::sin(m_vx[i]);
+        }
+    } else {
+        // One-cell boxes bounce inside their 2 x 2 square, the rest off the world's walls.
+        const float c = 0.5f * (m_bounds.minX + m_bounds.maxX);
+        const Aabb walls = m_kind == ScenarioKind::OneCell ? Aabb{c - 1.0f, c - 1.0f, c + 1.0f, c + 1.0f} : m_bounds;
+        auto reflect = [](float& p, float& v, float half, float lo, float hi) {
+            p += v;
+            if (p - half < lo) {
+                p = lo + half;
+                v = std::abs(v);
+            } else if (p + half > hi) {
+                p = hi - half;
+                v = -std::abs(v);
+            }
+        };
+        for (std::uint32_t i = 0; i < m_count; ++i) {
+            reflect(m_x[i], m_vx[i], m_half[i], walls.minX, walls.maxX);
+            reflect(m_y[i], m_vy[i], m_half[i], walls.minY, walls.maxY);
+        }
+    }
+    updateBoxes();
+}
+
+void Scene::updateBoxes() {
+    for (std::uint32_t i = 0; i < m_count; ++i) {
+        m_minX[i] = m_x[i] - m_half[i];
+        m_maxX[i] = m_x[i] + m_half[i];
+        m_minY[i] = m_y[i] - m_half[i];
+        m_maxY[i] = m_y[i] + m_half[i];
+    }
+}
+
+BoxView Scene::boxes() const { return {m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), m_count}; }
+
+}  // namespace ro::bench

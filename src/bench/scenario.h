@@ -1,0 +1,67 @@
+#pragma once
+/// The bench's workloads. A scene is fully defined by its scenario, entity count, motion and
+/// seed: every technique and peer that replays it sees exactly the same boxes every frame.
+///
+/// Default scale: boxes of side about 1 in a square world of side 4 * sqrt(N) (about 6% of
+/// the area covered), moving about 0.05 per frame, reflected by the walls.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+#include "core/rng.h"
+
+namespace ro::bench {
+
+enum class ScenarioKind : std::uint8_t { Uniform, Clustered, Mixed, Static, OneCell, Orbit, Dense };
+enum class Motion : std::uint8_t { Steady, Varied };
+
+/// One row of the scenario table: what --scenario accepts and what --list prints.
+struct ScenarioInfo {
+    ScenarioKind kind;
+    std::string_view name;
+    std::string_view description;
+    std::uint32_t maxCount;  ///< larger counts are refused (onecell's pairs grow as n^2)
+};
+
+/// Every scenario, in --list order.
+[[nodiscard]] std::span<const ScenarioInfo> scenarios();
+[[nodiscard]] const ScenarioInfo* findScenario(std::string_view name);
+[[nodiscard]] std::string_view motionName(Motion motion);
+[[nodiscard]] std::optional<Motion> findMotion(std::string_view name);
+
+/// The boxes of one scene, as structure of arrays, and how they move from frame to frame.
+class Scene {
+public:
+    Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_t seed);
+
+    /// Moves every box by one frame (deterministic for the seed).
+    void advance();
+    [[nodiscard]] BoxView boxes() const;
+    [[nodiscard]] std::uint32_t size() const { return m_count; }
+    [[nodiscard]] const Aabb& bounds() const { return m_bounds; }
+    /// The largest box side: the cell size a grid needs to hold every box in 2 x 2 cells.
+    [[nodiscard]] float largestSide() const { return m_largestSide; }
+    /// The median box side, a cell size for scenes whose few large boxes should not set it.
+    [[nodiscard]] float medianSide() const { return m_medianSide; }
+
+private:
+    void place(std::uint32_t i, float x, float y, float half);
+    void updateBoxes();
+
+    ScenarioKind m_kind;
+    Motion m_motion;
+    std::uint32_t m_count;
+    Rng m_rng;
+    Aabb m_bounds;
+    float m_largestSide = 0.0f;
+    float m_medianSide = 0.0f;
+    std::vector<float> m_x, m_y, m_half, m_vx, m_vy;  ///< centres, half-extents, velocities
+    std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
+    std::vector<std::uint32_t> m_ids;
+};
+
+}  // namespace ro::bench
