@@ -49,13 +49,13 @@ struct Options {
     bool list = false;
 };
 
-std::vector<std::string_view> splitList(std::string_view text) {
+std::vector<std::string_view> splitList(std::string_view text, char separator = ',') {
     std::vector<std::string_view> items;
     while (true) {
-        const std::size_t comma = text.find(',');
-        items.push_back(text.substr(0, comma));
-        if (comma == std::string_view::npos) break;
-        text.remove_prefix(comma + 1);
+        const std::size_t at = text.find(separator);
+        items.push_back(text.substr(0, at));
+        if (at == std::string_view::npos) break;
+        text.remove_prefix(at + 1);
     }
     return items;
 }
@@ -82,7 +82,7 @@ std::string scenarioNames() {
 
 bool onPath(const char* program) {
     const char* path = std::getenv("PATH");
-    for (std::string_view dir : splitList(path ? path : ""))
+    for (std::string_view dir : splitList(path ? path : "", ':'))
         if (!dir.empty() && access(fmt::format("{}/{}", dir, program).c_str(), X_OK) == 0) return true;
     return false;
 }

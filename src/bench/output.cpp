@@ -101,7 +101,9 @@ bool writePlot(const std::string& path, std::span<const Row> rows, std::string& 
         script += fmt::format("set title '{}'\nplot ", title);
         bool first = true;
         for (const auto& [name, points] : lines) {
-            script += fmt::format("{}'-' with linespoints lw 2 title '{}'", first ? "" : ", ", name);
+            // Peers dashed, ro's techniques solid.
+            const bool peer = name.ends_with("(peer)");
+            script += fmt::format("{}'-' with linespoints lw 2 dt {} title '{}'", first ? "" : ", ", peer ? 2 : 1, name);
             first = false;
         }
         script += "\n";

@@ -4,6 +4,7 @@
 #include <chipmunk/chipmunk.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "bench/peers.h"
@@ -22,6 +23,16 @@ std::uint32_t indexOf(void* object) {
 cpBB boxOf(void* object) {
     const std::uint32_t i = indexOf(object);
     return cpBBNew(g_boxes->minX[i], g_boxes->minY[i], g_boxes->maxX[i], g_boxes->maxY[i]);
+}
+
+// cpSweep1D treats boxes that touch on its axis as apart (it stops at min < max, not <=);
+// ro's rule is closed intervals. Grown by one ulp, touching boxes become candidates, and the
+// exact test on the real boxes then keeps precisely the overlapping pairs.
+cpBB grownBoxOf(void* object) {
+    const cpBB b = boxOf(object);
+    constexpr double kDown = -HUGE_VAL, kUp = HUGE_VAL;
+    return cpBBNew(std::nextafter(b.l, kDown), std::nextafter(b.b, kDown), std::nextafter(b.r, kUp),
+                   std::nextafter(b.t, kUp));
 }
 
 class ChipmunkPeer final : public Contestant {
@@ -72,7 +83,7 @@ std::unique_ptr<Contestant> makeChipmunkTree(const PeerSetup&) {
 }
 
 std::unique_ptr<Contestant> makeChipmunkSweep(const PeerSetup&) {
-    return std::make_unique<ChipmunkPeer>(cpSweep1DNew(&boxOf, nullptr));
+    return std::make_unique<ChipmunkPeer>(cpSweep1DNew(&grownBoxOf, nullptr));
 }
 
 }  // namespace ro::bench

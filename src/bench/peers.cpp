@@ -22,7 +22,7 @@ const std::vector<PeerInfo>& table() {
         {"chipmunk-hash", "Chipmunk 7.0.3", "cpSpaceHash (cell as ro's, 10x cells): cpSpatialIndexReindexQuery",
          &makeChipmunkHash, 0, {}},
         {"chipmunk-tree", "Chipmunk 7.0.3", "cpBBTree: cpSpatialIndexReindexQuery", &makeChipmunkTree, 0, {}},
-        {"chipmunk-sweep", "Chipmunk 7.0.3", "cpSweep1D: cpSpatialIndexReindexQuery", &makeChipmunkSweep, 0, {}},
+        {"chipmunk-sweep", "Chipmunk 7.0.3", "cpSweep1D (boxes grown 1 ulp: it reads touching as apart): cpSpatialIndexReindexQuery", &makeChipmunkSweep, 0, {}},
 #endif
     };
     return rows;

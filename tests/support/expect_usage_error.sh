@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # A bad command line must print ONE message on stderr, nothing on stdout, and exit with 2.
-# usage: expect_usage_error.sh EXPECTED_TEXT RO_DEMO ARGS...   (EXPECTED_TEXT: part of the message)
+# usage: expect_usage_error.sh EXPECTED_TEXT PROGRAM ARGS...   (EXPECTED_TEXT: part of the message)
 set -euo pipefail
 
-expected=$1 demo=$2
+expected=$1 program=$2
 shift 2
 args=("$@")
-fail() { echo "FAIL [ro_demo ${args[*]}]: $*" >&2; exit 1; }
+fail() { echo "FAIL [$(basename "$program") ${args[*]}]: $*" >&2; exit 1; }
 out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
 rc=0
-timeout 20 "$demo" "${args[@]}" >"$out" 2>"$err" || rc=$?
+timeout 20 "$program" "${args[@]}" >"$out" 2>"$err" || rc=$?
 [[ $rc -eq 2 ]] || fail "exit code $rc, expected 2; stderr: $(<"$err")"
 lines=$(wc -l <"$err")
 [[ $lines -eq 1 ]] || fail "expected one line on stderr, got $lines: $(<"$err")"
