@@ -16,6 +16,12 @@ std::string orDash(const std::optional<T>& value, const char* format = "{}") {
     return value ? fmt::format(fmt::runtime(format), *value) : std::string("-");
 }
 
+/// "0" only when no frame allocated at all; a rare allocation still shows (0.03).
+std::string allocsText(const std::optional<double>& allocs) {
+    if (!allocs) return "-";
+    return *allocs == 0.0 ? std::string("0") : fmt::format("{:.2f}", *allocs);
+}
+
 std::string ratioText(const std::optional<double>& ratio) {
     return ratio ? fmt::format("{:.3f}x", *ratio) : std::string("-");
 }
@@ -31,7 +37,7 @@ void printTable(std::span<const Row> rows) {
     for (const Row& r : rows) {
         fmt::print("{:<16} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>10} {:>10} {:>11} {:>11} {:>7} {:>9}\n",
                    r.technique + (r.peer ? "*" : ""), r.buildMs, r.meanMs, r.medianMs, r.p99Ms, r.maxMs, r.candidates,
-                   r.overlaps, orDash(r.tests), orDash(r.bytes), orDash(r.allocsPerFrame, "{:.1f}"),
+                   r.overlaps, orDash(r.tests), orDash(r.bytes), allocsText(r.allocsPerFrame),
                    ratioText(r.ratioToBestPeer));
     }
     std::fflush(stdout);

@@ -1,7 +1,9 @@
 #include "broadphase/spatial_grid.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <stdexcept>
 
 #include "broadphase/oversized.h"
 #include "core/buffers.h"
@@ -38,6 +40,7 @@ void SpatialGrid::apply(const Settings& settings) {
     m_inverseCellSize = static_cast<float>(1.0 / cell);
     m_columns = static_cast<std::uint32_t>(std::max(1.0, std::ceil(width / cell)));
     m_rows = static_cast<std::uint32_t>(std::max(1.0, std::ceil(height / cell)));
+    m_cellBits = std::max(1u, static_cast<std::uint32_t>(std::bit_width(m_columns * m_rows - 1)));
 }
 
 std::uint32_t SpatialGrid::column(float x) const { return clampedCell(x, m_bounds.minX, m_inverseCellSize, m_columns - 1); }
@@ -50,6 +53,7 @@ void SpatialGrid::update(const BoxView& boxes) {
         apply(*m_pending);
         m_pending.reset();
     }
+    if (boxes.count > kMaxEntities) throw std::length_error("the spatial grid holds at most 2^30 entities");
     resizeWithHeadroom(m_ranges, boxes.count);
     m_oversized.clear();
     m_isOversized.assign(boxes.count, 0);
@@ -70,12 +74,14 @@ void SpatialGrid::update(const BoxView& boxes) {
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
         if (m_isOversized[i]) continue;
         const CellRange r = m_ranges[i];
-        const std::uint32_t tag = (r.x0 != r.x1 || r.y0 != r.y1) ? kSpansCells : 0;
-        for (std::uint32_t y = r.y0; y <= r.y1; ++y)
-            for (std::uint32_t x = r.x0; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | tag};
+        for (std::uint32_t y = r.y0; y <= r.y1; ++y) {
+            const std::uint32_t rowFlag = y == r.y0 ? kFirstRow : 0;
+            *entry++ = {y * m_columns + r.x0, i | rowFlag | kFirstColumn};
+            for (std::uint32_t x = r.x0 + 1; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | rowFlag};
+        }
     }
-    // Stable, so each cell keeps its entities in index order; cell indices fit 22 bits.
-    radixSort(m_entries, m_sortScratch, 22, [](const Entry& e) { return e.cell; });
+    // Stable, so each cell keeps its entities in index order.
+    radixSort(m_entries, m_sortScratch, m_cellBits, [](const Entry& e) { return e.cell; });
     m_counters.cellsTouched = insertions;
 }
 
@@ -92,15 +98,13 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
         tests += static_cast<std::uint64_t>(runEnd - run) * static_cast<std::uint64_t>(runEnd - run - 1) / 2;
         for (const Entry* p = run; p != runEnd; ++p) {
             for (const Entry* q = p + 1; q != runEnd; ++q) {
-                const std::uint32_t i = p->entity & ~kSpansCells;
-                const std::uint32_t j = q->entity & ~kSpansCells;
-                // Boxes that both span several cells may share more than this one: report the
-                // pair only in the first cell both cover, so it comes out once.
-                if ((p->entity & q->entity & kSpansCells) != 0) {
-                    const std::uint32_t firstX = std::max(m_ranges[i].x0, m_ranges[j].x0);
-                    const std::uint32_t firstY = std::max(m_ranges[i].y0, m_ranges[j].y0);
-                    if (firstY * m_columns + firstX != cell) continue;
-                }
+                // Two boxes may share several cells: the pair is reported only in the first
+                // one, (max x0, max y0). Both cover this cell, so it is in that column exactly
+                // when it is the first column of either box, and likewise for the row.
+                const std::uint32_t flags = p->entity | q->entity;
+                if ((flags & kFirstColumn) == 0 || (flags & kFirstRow) == 0) continue;
+                const std::uint32_t i = p->entity & kIndexMask;
+                const std::uint32_t j = q->entity & kIndexMask;
                 out.push_back({i, j});  // entries of a cell are in index order, so i < j
             }
         }

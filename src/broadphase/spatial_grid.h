@@ -6,7 +6,9 @@
 /// Each step lists (cell, entity) entries and radix-sorts them by cell, so a cell's entities
 /// end up contiguous and the pair scan reads memory in order (a counting sort straight into
 /// the cell array would miss the cache on every entity). A pair sharing several cells is
-/// reported only in the first cell both boxes cover: no pair cache, no string keys.
+/// reported only in the first cell both boxes cover: no pair cache, no string keys, and no
+/// lookup either, since two flag bits per entry say whether the cell is in the entity's first
+/// column and first row.
 /// An entity covering more than kMaxCellsPerEntity cells skips the grid (oversized.h).
 
 #include <cstdint>
@@ -19,9 +21,11 @@ namespace ro {
 
 class SpatialGrid final : public BroadPhase {
 public:
-    /// At most this many cells (cell indices fit the radix sort's 22 bits); a smaller cell size
+    /// At most this many cells (cell indices fit two 12-bit radix passes); a smaller cell size
     /// is widened to fit, and counters().cellSize reports the size in use.
-    static constexpr std::uint32_t kMaxCells = 1u << 22;
+    static constexpr std::uint32_t kMaxCells = 1u << 24;
+    /// Entity indices share their word with two flags.
+    static constexpr std::uint32_t kMaxEntities = 1u << 30;
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void configure(const Settings& settings) override;
@@ -32,12 +36,14 @@ public:
 private:
     struct Entry {
         std::uint32_t cell;
-        std::uint32_t entity;  ///< top bit set when the entity covers more than one cell
+        std::uint32_t entity;  ///< index | kFirstColumn | kFirstRow
     };
     struct CellRange {
         std::uint32_t x0, y0, x1, y1;
     };
-    static constexpr std::uint32_t kSpansCells = 1u << 31;
+    static constexpr std::uint32_t kFirstColumn = 1u << 31;  ///< the cell is in the entity's first column
+    static constexpr std::uint32_t kFirstRow = 1u << 30;     ///< the cell is in the entity's first row
+    static constexpr std::uint32_t kIndexMask = kFirstRow - 1;
 
     void apply(const Settings& settings);
     [[nodiscard]] std::uint32_t column(float x) const;
@@ -50,6 +56,7 @@ private:
     float m_inverseCellSize = 1.0f;
     std::uint32_t m_columns = 1;
     std::uint32_t m_rows = 1;
+    std::uint32_t m_cellBits = 1;  ///< bits of the largest cell index: what the radix sort sorts on
     std::vector<CellRange> m_ranges;  ///< each entity's cell range, this step
     std::vector<Entry> m_entries;     ///< (cell, entity), sorted by cell after update
     std::vector<Entry> m_sortScratch;

@@ -1,7 +1,8 @@
 #pragma once
-/// A stable LSD radix sort on 32-bit keys, 11 bits per pass: the histograms fit in L1 and
-/// every pass streams through memory, which beats comparison sorts and counting straight
-/// into large arrays for the (cell, entity) lists the grids sort every step.
+/// A stable LSD radix sort on 32-bit keys, at most 12 bits per pass: the histograms fit in L1
+/// and every pass streams through memory, which beats comparison sorts and counting straight
+/// into large arrays for the (cell, entity) lists the grids sort every step. Keys of up to 24
+/// bits take two passes.
 
 #include <array>
 #include <cstdint>
@@ -11,17 +12,19 @@
 
 namespace ro {
 
-/// Sorts `items` by keyOf(item) (an unsigned key below 2^keyBits, keyBits <= 33), keeping
+/// Sorts `items` by keyOf(item) (an unsigned key below 2^keyBits, keyBits <= 32), keeping
 /// the order of equal keys. `scratch` is reused between calls.
 template <typename T, typename KeyOf>
 void radixSort(std::vector<T>& items, std::vector<T>& scratch, std::uint32_t keyBits, KeyOf keyOf) {
-    constexpr std::uint32_t kDigitBits = 11;
-    constexpr std::uint32_t kDigits = 1u << kDigitBits;
-    const std::uint32_t passes = (keyBits + kDigitBits - 1) / kDigitBits;
-    std::array<std::array<std::uint32_t, kDigits>, 3> counts{};
+    constexpr std::uint32_t kMaxDigitBits = 12;
+    const std::uint32_t passes = (keyBits + kMaxDigitBits - 1) / kMaxDigitBits;
+    if (passes == 0) return;  // every key is 0
+    const std::uint32_t digitBits = (keyBits + passes - 1) / passes;  // digits as even as the passes allow
+    const std::uint32_t digitMask = (1u << digitBits) - 1;
+    std::array<std::array<std::uint32_t, 1u << kMaxDigitBits>, 3> counts{};
     for (const T& item : items) {
         const std::uint32_t key = keyOf(item);
-        for (std::uint32_t p = 0; p < passes; ++p) ++counts[p][(key >> (p * kDigitBits)) & (kDigits - 1)];
+        for (std::uint32_t p = 0; p < passes; ++p) ++counts[p][(key >> (p * digitBits)) & digitMask];
     }
     resizeWithHeadroom(scratch, items.size());
     for (std::uint32_t p = 0; p < passes; ++p) {
@@ -34,8 +37,8 @@ void radixSort(std::vector<T>& items, std::vector<T>& scratch, std::uint32_t key
             offset += n;
         }
         if (oneDigit) continue;
-        const std::uint32_t shift = p * kDigitBits;
-        for (const T& item : items) scratch[counts[p][(keyOf(item) >> shift) & (kDigits - 1)]++] = item;
+        const std::uint32_t shift = p * digitBits;
+        for (const T& item : items) scratch[counts[p][(keyOf(item) >> shift) & digitMask]++] = item;
         items.swap(scratch);
     }
 }
