@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
@@ -28,6 +29,8 @@ namespace {
 /// left out of "all"; --check then takes the grid as the reference.
 constexpr std::uint32_t kBruteLimit = 20'000;
 constexpr std::uint64_t kMaxCount = 10'000'000;
+constexpr float kMinCellSize = 0.05f;
+constexpr float kMaxCellSize = 10'000.0f;
 
 struct BadValue : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -46,6 +49,7 @@ struct Options {
     std::string csv, json, plot;
     bool check = false;
     bool peers = false;
+    bool slowPeers = false;
     bool list = false;
 };
 
@@ -87,6 +91,16 @@ bool onPath(const char* program) {
     return false;
 }
 
+/// True when `path` can be opened for writing; a file created to find out is removed again.
+bool canWrite(const std::string& path) {
+    const bool existed = access(path.c_str(), F_OK) == 0;
+    std::FILE* file = std::fopen(path.c_str(), "a");
+    if (!file) return false;
+    std::fclose(file);
+    if (!existed) std::remove(path.c_str());
+    return true;
+}
+
 void printList() {
     fmt::print("techniques (--technique):\n");
     for (const TechniqueInfo& t : techniques()) fmt::print("  {:<16} {} [{}]\n", t.id, t.label, t.cost);
@@ -120,17 +134,25 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
     cli.add_option("--plot", o.plot, "draw mean ms per frame against n (log-log) with gnuplot")->type_name("FILE.png");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
+    cli.add_flag("--slow-peers", o.slowPeers,
+                 "with --peers, keep peers whose build is too slow for large n (bullet-sap above 20000)");
     cli.footer(fmt::format("Techniques: {}\nScenarios: {}\nExit codes: 0 success, 1 a check failed or a file could "
                            "not be written, 2 bad command line.",
                            joinIds(techniques()), scenarioNames()));
     try {
         cli.parse(argc, argv);
         if (o.list) return 0;
+        for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--seed",
+                                 "--cell-size", "--csv", "--json", "--plot"})
+            if (cli.count(flag) > 0 && cli[flag]->as<std::string>().empty())
+                throw BadValue(fmt::format("{} was given an empty value", flag));
         if (technique != "all") {
             o.allTechniques = false;
             for (std::string_view id : splitList(technique)) {
                 const TechniqueInfo* t = findTechnique(id);
                 if (!t) throw BadValue(fmt::format("--technique: unknown '{}' (valid: {}, all)", id, joinIds(techniques())));
+                if (std::find(o.techniques.begin(), o.techniques.end(), t) != o.techniques.end())
+                    throw BadValue(fmt::format("--technique lists '{}' twice", id));
                 o.techniques.push_back(t);
             }
         } else {
@@ -142,13 +164,19 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
             for (std::string_view name : splitList(scenario)) {
                 const ScenarioInfo* s = findScenario(name);
                 if (!s) throw BadValue(fmt::format("--scenario: unknown '{}' (valid: {}, all)", name, scenarioNames()));
+                if (std::find(o.scenarios.begin(), o.scenarios.end(), s) != o.scenarios.end())
+                    throw BadValue(fmt::format("--scenario lists '{}' twice", name));
                 o.scenarios.push_back(s);
             }
         }
         if (!counts.empty()) {
             o.counts.clear();
-            for (std::string_view n : splitList(counts))
-                o.counts.push_back(static_cast<std::uint32_t>(parseWhole(n, "--n", 1, kMaxCount)));
+            for (std::string_view text : splitList(counts)) {
+                const auto n = static_cast<std::uint32_t>(parseWhole(text, "--n", 1, kMaxCount));
+                if (std::find(o.counts.begin(), o.counts.end(), n) != o.counts.end())
+                    throw BadValue(fmt::format("--n lists {} twice", n));
+                o.counts.push_back(n);
+            }
         }
         for (const ScenarioInfo* s : o.scenarios)
             for (const std::uint32_t n : o.counts)
@@ -166,14 +194,22 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         if (!cellSize.empty()) {
             float value = 0.0f;
             const auto [ptr, ec] = std::from_chars(cellSize.data(), cellSize.data() + cellSize.size(), value);
-            if (ec != std::errc{} || ptr != cellSize.data() + cellSize.size() || !std::isfinite(value) || !(value > 0))
-                throw BadValue(fmt::format("--cell-size expects a finite number greater than 0, got '{}'", cellSize));
+            // Boxes have sides near 1 (up to 40): a cell below 0.05 would put hundreds of cells
+            // under every box (Chipmunk's hash visits each), one above 10^4 every box in one.
+            if (ec != std::errc{} || ptr != cellSize.data() + cellSize.size() || !(value >= kMinCellSize) ||
+                !(value <= kMaxCellSize))
+                throw BadValue(fmt::format("--cell-size expects a number from {} to {}, got '{}'", kMinCellSize,
+                                           kMaxCellSize, cellSize));
             o.cellSize = value;
         }
         if (!o.plot.empty() && !o.plot.ends_with(".png"))
             throw BadValue(fmt::format("--plot expects a file name ending in .png, got '{}'", o.plot));
         if (!o.plot.empty() && !onPath("gnuplot"))
             throw BadValue("--plot needs gnuplot on the PATH (Debian: apt-get install gnuplot-nox)");
+        // Found now, not after a sweep of many minutes.
+        for (const auto& [flag, path] : {std::pair{"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}})
+            if (!path->empty() && !canWrite(*path))
+                throw BadValue(fmt::format("{}: cannot write '{}'", flag, *path));
     } catch (const CLI::CallForHelp&) {
         fmt::print("{}", cli.help());
         return 0;
@@ -185,6 +221,10 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         return 2;
     }
     return std::nullopt;
+}
+
+bool selected(const Options& o, const TechniqueInfo& technique) {
+    return std::find(o.techniques.begin(), o.techniques.end(), &technique) != o.techniques.end();
 }
 
 void showProgress(int done, int total, const Row& row) {
@@ -213,54 +253,70 @@ int runAll(const Options& o) {
             const Settings settings{o.cellSize.value_or(autoCellSize(probe)), probe.bounds(), 0};
             std::vector<Row> rows;
 
-            // The reference: brute force where n allows, else the grid, whose answers the
-            // conformance suite and smaller --check runs hold to brute force's.
+            // The reference: brute force where n allows, else the grid cross-checked on every
+            // frame by the hash, an independent technique (the conformance suite holds both to
+            // brute force's answers).
             Recording reference;
-            const TechniqueInfo& referenceTechnique = *findTechnique(n <= kBruteLimit ? "brute" : "grid");
-            if (o.check) {
-                auto contestant = makeTechniqueContestant(referenceTechnique, settings);
-                Row row = run(*contestant, std::string(referenceTechnique.id), false, spec, &reference, nullptr,
-                              nullptr, progress);
-                const bool selected = std::find(o.techniques.begin(), o.techniques.end(), &referenceTechnique) !=
-                                      o.techniques.end();
-                if (selected) rows.push_back(row);
-            }
+            const bool bruteReference = n <= kBruteLimit;
+            const TechniqueInfo& referenceTechnique = *findTechnique(bruteReference ? "brute" : "grid");
+            const TechniqueInfo& crossCheck = *findTechnique("hash");
+            const ReferenceAt referenceAt = [&](int frame) {
+                auto fresh = makeTechniqueContestant(referenceTechnique, settings);
+                return pairsAtFrame(*fresh, spec, frame);
+            };
             auto runOne = [&](Contestant& contestant, const std::string& name, bool peer) {
                 std::string mismatch;
-                rows.push_back(run(contestant, name, peer, spec, nullptr, o.check ? &reference : nullptr, &mismatch,
-                                   progress));
+                Row row = run(contestant, name, peer, spec, nullptr, o.check ? &reference : nullptr, referenceAt,
+                              &mismatch, progress);
                 if (!mismatch.empty())
                     failures.push_back(fmt::format("{} n={} {}: {} (reference: {})", scenario->name, n, name, mismatch,
                                                    referenceTechnique.id));
+                return row;
             };
+            std::optional<Row> referenceRow;
+            if (o.check) {
+                auto contestant = makeTechniqueContestant(referenceTechnique, settings);
+                referenceRow = run(*contestant, std::string(referenceTechnique.id), false, spec, &reference, nullptr,
+                                   referenceAt, nullptr, progress);
+                if (!bruteReference) {
+                    auto checker = makeTechniqueContestant(crossCheck, settings);
+                    const Row checked = runOne(*checker, std::string(crossCheck.id), false);
+                    referenceRow->check = checked.check == "ok" ? "ok" : "failed";
+                    if (selected(o, crossCheck)) rows.push_back(checked);
+                }
+                if (selected(o, referenceTechnique)) rows.insert(rows.begin(), *referenceRow);
+            }
             for (const TechniqueInfo* t : o.techniques) {
-                if (o.check && t == &referenceTechnique) continue;  // its row came from the reference run
+                // The reference's row (and the cross-check's) came from the runs above.
+                if (o.check && (t == &referenceTechnique || (!bruteReference && t == &crossCheck))) continue;
                 if (t->id == "brute" && o.allTechniques && n > kBruteLimit) {
                     fmt::print(stderr, "ro_bench: brute force left out at n={} ({} tests a frame); name it in "
                                        "--technique to run it anyway\n", n, static_cast<std::uint64_t>(n) * (n - 1) / 2);
                     continue;
                 }
                 auto contestant = makeTechniqueContestant(*t, settings);
-                runOne(*contestant, std::string(t->id), false);
+                rows.push_back(runOne(*contestant, std::string(t->id), false));
             }
             if (o.peers) {
                 const PeerSetup setup{probe.bounds(), settings.cellSize, n};
                 for (const PeerInfo& p : peers()) {
-                    if (p.maxCount != 0 && n > p.maxCount) {
-                        fmt::print(stderr, "ro_bench: {} left out at n={} (at most {}: {})\n", p.id, n, p.maxCount,
-                                   p.whyLimited);
+                    if (p.maxCount != 0 && n > p.maxCount && !o.slowPeers) {
+                        fmt::print(stderr, "ro_bench: {} left out at n={} (at most {} without --slow-peers: {})\n",
+                                   p.id, n, p.maxCount, p.whyLimited);
                         continue;
                     }
                     auto contestant = p.create(setup);
-                    runOne(*contestant, std::string(p.id), true);
+                    rows.push_back(runOne(*contestant, std::string(p.id), true));
                 }
             }
-            // Every row's ratio to the best peer of this scene.
+            // Every row's ratio to the best peer of this scene; a row that failed its check
+            // ran only part of the frames and takes no part.
             double bestPeer = std::numeric_limits<double>::infinity();
             for (const Row& r : rows)
-                if (r.peer) bestPeer = std::min(bestPeer, r.meanMs);
+                if (r.peer && r.check != "failed") bestPeer = std::min(bestPeer, r.meanMs);
             if (std::isfinite(bestPeer) && bestPeer > 0)
-                for (Row& r : rows) r.ratioToBestPeer = r.meanMs / bestPeer;
+                for (Row& r : rows)
+                    if (r.check != "failed") r.ratioToBestPeer = r.meanMs / bestPeer;
             printTable(rows);
             all.insert(all.end(), rows.begin(), rows.end());
         }

@@ -32,14 +32,16 @@ void printTable(std::span<const Row> rows) {
     if (rows.empty()) return;
     const Row& first = rows.front();
     fmt::print("\n{} ({} motion), n = {}\n", first.scenario, first.motion, first.n);
-    fmt::print("{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>11} {:>7} {:>9}\n", "technique", "build ms",
-               "mean ms", "median", "p99", "max", "candidates", "overlaps", "tests", "bytes", "allocs", "vs peer");
+    fmt::print("{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>11} {:>7} {:>9} {:>6}\n", "technique",
+               "build ms", "mean ms", "median", "p99", "max", "candidates", "overlaps", "tests", "bytes", "allocs",
+               "vs peer", "check");
     for (const Row& r : rows) {
-        fmt::print("{:<16} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>10} {:>10} {:>11} {:>11} {:>7} {:>9}\n",
+        fmt::print("{:<16} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>10} {:>10} {:>11} {:>11} {:>7} {:>9} {:>6}\n",
                    r.technique + (r.peer ? "*" : ""), r.buildMs, r.meanMs, r.medianMs, r.p99Ms, r.maxMs, r.candidates,
                    r.overlaps, orDash(r.tests), orDash(r.bytes), allocsText(r.allocsPerFrame),
-                   ratioText(r.ratioToBestPeer));
+                   ratioText(r.ratioToBestPeer), r.check == "unchecked" ? "-" : r.check);
     }
+    fmt::print("(* a peer; vs peer: mean / the best peer's mean; a failed check leaves a row out of the ratios)\n");
     std::fflush(stdout);
 }
 
@@ -51,12 +53,12 @@ bool writeCsv(const std::string& path, std::span<const Row> rows, std::string& e
     }
     fmt::print(file,
                "scenario,motion,n,technique,peer,build_ms,mean_ms,median_ms,p99_ms,max_ms,candidates,overlaps,tests,"
-               "bytes,allocs_per_frame,ratio_to_best_peer\n");
+               "bytes,allocs_per_frame,ratio_to_best_peer,check\n");
     auto cell = [](const auto& value) { return value ? fmt::format("{}", *value) : std::string(); };
     for (const Row& r : rows)
-        fmt::print(file, "{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{}\n", r.scenario, r.motion,
-                   r.n, r.technique, r.peer, r.buildMs, r.meanMs, r.medianMs, r.p99Ms, r.maxMs, r.candidates,
-                   r.overlaps, cell(r.tests), cell(r.bytes), cell(r.allocsPerFrame), cell(r.ratioToBestPeer));
+        fmt::print(file, "{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{},{}\n", r.scenario,
+                   r.motion, r.n, r.technique, r.peer, r.buildMs, r.meanMs, r.medianMs, r.p99Ms, r.maxMs, r.candidates,
+                   r.overlaps, cell(r.tests), cell(r.bytes), cell(r.allocsPerFrame), cell(r.ratioToBestPeer), r.check);
     const bool ok = std::fclose(file) == 0;
     if (!ok) error = fmt::format("cannot finish writing '{}'", path);
     return ok;
@@ -81,7 +83,8 @@ bool writeJson(const std::string& path, std::span<const Row> rows, std::string& 
                        {"tests", value(r.tests)},
                        {"bytes", value(r.bytes)},
                        {"allocs_per_frame", value(r.allocsPerFrame)},
-                       {"ratio_to_best_peer", value(r.ratioToBestPeer)}});
+                       {"ratio_to_best_peer", value(r.ratioToBestPeer)},
+                       {"check", r.check}});
     }
     std::ofstream file(path);
     file << out.dump(2) << '\n';

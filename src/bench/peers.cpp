@@ -21,7 +21,7 @@ const std::vector<PeerInfo>& table() {
 #ifdef RO_HAVE_CHIPMUNK
         {"chipmunk-hash", "Chipmunk 7.0.3", "cpSpaceHash (cell as ro's, 10x cells): cpSpatialIndexReindexQuery",
          &makeChipmunkHash, 0, {}},
-        {"chipmunk-tree", "Chipmunk 7.0.3", "cpBBTree: cpSpatialIndexReindexQuery", &makeChipmunkTree, 0, {}},
+        {"chipmunk-tree", "Chipmunk 7.0.3", "cpBBTree with cpSpace's velocity function: cpSpatialIndexReindexQuery", &makeChipmunkTree, 0, {}},
         {"chipmunk-sweep", "Chipmunk 7.0.3", "cpSweep1D (boxes grown 1 ulp: it reads touching as apart): cpSpatialIndexReindexQuery", &makeChipmunkSweep, 0, {}},
 #endif
     };

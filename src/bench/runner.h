@@ -3,6 +3,7 @@
 /// overlap pairs (for the reference) or checks them against a recording.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,19 +35,40 @@ struct Row {
     std::uint64_t candidates = 0, overlaps = 0;              ///< mean per measured frame
     std::optional<std::uint64_t> tests, bytes;  ///< of the last frame, where the contestant tells
     std::optional<double> allocsPerFrame;  ///< ro's techniques only: peers allocate with malloc
-    std::optional<double> ratioToBestPeer;
+    std::optional<double> ratioToBestPeer;  ///< left unset for a row whose check failed
+    std::string check = "unchecked";        ///< "ok", "failed" or "unchecked"
 };
 
-/// The sorted overlap pairs of every frame (build frame first).
-using Recording = std::vector<std::vector<Pair>>;
+/// What identifies a frame's set of overlap pairs, in 16 bytes whatever the count: the
+/// reference keeps one per frame, not the pairs (onecell at n=5000 has 12.5M a frame).
+struct Fingerprint {
+    std::uint64_t count = 0;
+    std::uint64_t sum = 0;  ///< order-independent sum of a 64-bit mix of each pair
+    friend bool operator==(const Fingerprint&, const Fingerprint&) = default;
+};
+[[nodiscard]] Fingerprint fingerprintOf(const std::vector<Pair>& pairs);
+
+/// The fingerprints of every frame (build frame first).
+using Recording = std::vector<Fingerprint>;
+
+/// The reference's sorted pairs of one frame, recomputed when a check fails to name the pair.
+using ReferenceAt = std::function<std::vector<Pair>(int frame)>;
+
+/// The first difference between a frame's pairs and the reference's (both sorted), or empty.
+[[nodiscard]] std::string firstDifference(const std::vector<Pair>& got, const std::vector<Pair>& expected);
 
 /// Called after each frame with (frames done, frames in all), e.g. for a progress bar.
 using ProgressFn = void (*)(int done, int total, const Row& row);
 
-/// Runs `contestant` on the frames of `spec`. With `record`, stores every frame's sorted
-/// pairs; with `reference`, compares them and returns the first difference in `mismatch`
-/// ("frame 12: pair (3, 17) missing"), stopping at it.
+/// Runs `contestant` on the frames of `spec`. With `record`, stores every frame's
+/// fingerprint; with `reference`, compares with it, and at the first differing frame stops,
+/// marks the row failed and describes the difference in `mismatch` ("frame 12: pair (3, 17)
+/// missing"), asking `referenceAt` for that frame's expected pairs.
 Row run(Contestant& contestant, const std::string& name, bool peer, const RunSpec& spec, Recording* record,
-        const Recording* reference, std::string* mismatch, ProgressFn progress = nullptr);
+        const Recording* reference, const ReferenceAt& referenceAt, std::string* mismatch,
+        ProgressFn progress = nullptr);
+
+/// The sorted overlap pairs `contestant` (freshly made) gives on frame `frame` of `spec`.
+[[nodiscard]] std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame);
 
 }  // namespace ro::bench

@@ -51,9 +51,11 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
     m_ids.resize(count);
     for (std::uint32_t i = 0; i < count; ++i) m_ids[i] = i;
 
-    const float side = kind == ScenarioKind::Dense
+    float side = kind == ScenarioKind::Dense
                            ? kDenseSpacing * std::ceil(std::sqrt(static_cast<float>(count)))
                            : 4.0f * std::sqrt(static_cast<float>(std::max(count, 4u)));
+    // Mixed sizes need room for their largest boxes (side 40) even when n is small.
+    if (kind == ScenarioKind::Mixed) side = std::max(side, 100.0f);
     m_bounds = {0.0f, 0.0f, side, side};
     const float centre = 0.5f * side;
     auto randomVelocity = [&](float speed) {
