@@ -273,18 +273,17 @@ int runAll(const Options& o) {
                                                    referenceTechnique.id));
                 return row;
             };
-            std::optional<Row> referenceRow;
             if (o.check) {
                 auto contestant = makeTechniqueContestant(referenceTechnique, settings);
-                referenceRow = run(*contestant, std::string(referenceTechnique.id), false, spec, &reference, nullptr,
-                                   referenceAt, nullptr, progress);
+                Row referenceRow = run(*contestant, std::string(referenceTechnique.id), false, spec, &reference,
+                                       nullptr, referenceAt, nullptr, progress);
                 if (!bruteReference) {
                     auto checker = makeTechniqueContestant(crossCheck, settings);
                     const Row checked = runOne(*checker, std::string(crossCheck.id), false);
-                    referenceRow->check = checked.check == "ok" ? "ok" : "failed";
+                    referenceRow.check = checked.check;
                     if (selected(o, crossCheck)) rows.push_back(checked);
                 }
-                if (selected(o, referenceTechnique)) rows.insert(rows.begin(), *referenceRow);
+                if (selected(o, referenceTechnique)) rows.insert(rows.begin(), referenceRow);
             }
             for (const TechniqueInfo* t : o.techniques) {
                 // The reference's row (and the cross-check's) came from the runs above.
