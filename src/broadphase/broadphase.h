@@ -9,7 +9,10 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <algorithm>
 #include <vector>
 
 #include "core/aabb.h"
@@ -40,28 +43,109 @@ struct Counters {
     float cellSize = 0.0f;                 ///< cell size in use (0 where the technique has no cells)
 };
 
-/// Parameters a person can change from the panel or the command line.
+/// Which axis a sweep sorts along; Auto picks the one along which the centres vary most.
+enum class SweepAxis : std::uint8_t { Auto, X, Y };
+
+/// Parameters a person can change from the panel or the command line. Each technique reads
+/// the fields it has a use for and ignores the rest.
 struct Settings {
     float cellSize = 16.0f;            ///< grid and hash cell side, world units
-    Aabb gridBounds{0, 0, 1600, 1000}; ///< the bounded grid's extent; boxes outside clamp to edge cells
+    Aabb gridBounds{0, 0, 1600, 1000}; ///< the bounded grid's (and quadtree's) extent; boxes outside clamp to the edge
     std::uint32_t hashTableSize = 0;   ///< buckets of the spatial hash; 0 picks a prime near 10x the count
+    float hshgFactor = 2.0f;           ///< HSHG: cell size ratio between one level and the next
+    float treeMargin = 2.0f;           ///< dynamic tree: how far a fat box reaches beyond its box, world units
+    std::uint32_t quadCapacity = 8;    ///< quadtree: entities a leaf holds before it splits
+    std::uint32_t quadMaxDepth = 10;   ///< quadtree: levels below the root at most
+    SweepAxis sweepAxis = SweepAxis::Auto;  ///< sweeps: the axis to sort along
 };
 
-/// Throws std::invalid_argument unless the cell size is finite and positive, and, where
-/// `needsBounds` (a bounded technique), the grid bounds have a finite, non-empty area.
-/// Every technique's configure() calls it first.
+/// The limits checkSettings enforces, for the panel's sliders and the command line.
+struct SettingsLimits {
+    static constexpr float kMinHshgFactor = 1.5f;
+    static constexpr float kMaxHshgFactor = 16.0f;
+    static constexpr float kMaxTreeMargin = 1.0e6f;
+    static constexpr std::uint32_t kMaxQuadCapacity = 4096;
+    static constexpr std::uint32_t kMaxQuadDepth = 20;
+    static constexpr std::uint32_t kMaxHashTableSize = 1u << 28;
+};
+
+/// Throws std::invalid_argument unless every field is in range: a finite, positive cell size;
+/// where `needsBounds` (a bounded technique), grid bounds with a finite, non-empty area; an
+/// HSHG factor in [1.5, 16]; a finite tree margin >= 0; a quadtree capacity in [1, 4096] and
+/// depth in [1, 20]; a hash table of at most 2^28 buckets. Every technique's configure() calls it first.
 inline void checkSettings(const Settings& settings, bool needsBounds = false) {
+    using L = SettingsLimits;
     if (!std::isfinite(settings.cellSize) || !(settings.cellSize > 0.0f))
         throw std::invalid_argument("cell size must be finite and positive");
     if (needsBounds && !settings.gridBounds.hasFiniteArea())
         throw std::invalid_argument("grid bounds must be finite with max > min");
+    if (!(settings.hshgFactor >= L::kMinHshgFactor && settings.hshgFactor <= L::kMaxHshgFactor))
+        throw std::invalid_argument("HSHG factor must be between 1.5 and 16");
+    if (!(settings.treeMargin >= 0.0f && settings.treeMargin <= L::kMaxTreeMargin))
+        throw std::invalid_argument("tree margin must be finite and >= 0");
+    if (settings.quadCapacity < 1 || settings.quadCapacity > L::kMaxQuadCapacity)
+        throw std::invalid_argument("quadtree capacity must be between 1 and 4096");
+    if (settings.quadMaxDepth < 1 || settings.quadMaxDepth > L::kMaxQuadDepth)
+        throw std::invalid_argument("quadtree depth must be between 1 and 20");
+    if (settings.hashTableSize > L::kMaxHashTableSize)
+        throw std::invalid_argument("hash table size must be at most 2^28 buckets");
 }
 
-/// One cell of a technique's structure, for the overlay.
+/// One element of a technique's structure, for the overlays and the structure tests.
 struct CellView {
+    enum class Kind : std::uint8_t {
+        Cell,       ///< a grid, hash or HSHG cell, or a quadtree leaf: `bounds`, `count` entities
+        Node,       ///< an inner node of a tree: `bounds` (a quadtree's region or an AABB tree's box)
+        FatBox,     ///< a fattened box a technique keeps for an entity: `bounds`
+        Delimiter,  ///< a sweep's begin or end delimiter at `bounds.minX` on the sweep axis (`level`: 0 x, 1 y)
+    };
     Aabb bounds;
-    std::uint32_t count = 0;  ///< entities in the cell (for the hash: in its bucket)
+    std::uint32_t count = 0;   ///< entities in the cell (for the hash: in its bucket)
+    std::uint32_t level = 0;   ///< HSHG level, tree depth, or the sweep's axis for a delimiter
+    Kind kind = Kind::Cell;
+    bool isBegin = false;      ///< Delimiter: a begin (min) rather than an end (max)
+    bool touchesVoid = false;  ///< Delimiter: no interval is open between this delimiter and the next (seed 003)
 };
+
+/// A segment query from `from` to `to`: hits are reported at t in [0, 1] along it.
+struct Segment {
+    Vec2 from;
+    Vec2 to;
+};
+
+/// One box a segment touches: its index and the t where the segment enters it (0 if it starts inside).
+struct RayHit {
+    std::uint32_t index = 0;
+    float t = 0.0f;
+    friend bool operator==(const RayHit&, const RayHit&) = default;
+};
+
+/// What a query cost: cells, buckets, nodes or delimiters visited, and exact box tests run.
+struct QueryCost {
+    std::uint64_t visited = 0;
+    std::uint64_t tests = 0;
+};
+
+/// The exact segment-box test every technique's ray query is judged by (closed box, slab method).
+/// Returns the entry t in [0, 1], or nothing when the segment misses the box.
+[[nodiscard]] inline std::optional<float> segmentEntry(const Aabb& box, const Segment& s) {
+    float enter = 0.0f;
+    float leave = 1.0f;
+    // Clips [enter, leave] to the parameter range where the segment lies inside [lo, hi] on one axis.
+    const auto clip = [&](float from, float to, float lo, float hi) {
+        const float d = to - from;
+        if (d == 0.0f) return from >= lo && from <= hi;
+        float t0 = (lo - from) / d;
+        float t1 = (hi - from) / d;
+        if (t0 > t1) std::swap(t0, t1);
+        enter = std::max(enter, t0);
+        leave = std::min(leave, t1);
+        return enter <= leave;
+    };
+    if (!clip(s.from.x, s.to.x, box.minX, box.maxX) || !clip(s.from.y, s.to.y, box.minY, box.maxY))
+        return std::nullopt;
+    return enter;
+}
 
 /// A broad-phase technique. Implementations are `final` and listed in the registry table.
 class BroadPhase {
@@ -75,8 +159,24 @@ public:
     virtual void update(const BoxView& boxes) = 0;
     /// Clears `out` and fills it with candidate pairs, each once, a < b.
     virtual void findPairs(std::vector<Pair>& out) = 0;
-    /// Visits the cells that hold entities (techniques without cells visit none).
+    /// Visits the elements of the structure built by the last update (cells that hold entities,
+    /// tree nodes, fat boxes, delimiters); brute force has none.
     virtual void forEachCell(const std::function<void(const CellView&)>& visit) const { (void)visit; }
+    /// Checks every invariant of the structure built by the last update; returns the first broken
+    /// one, or an empty string. Techniques that keep no structure between steps have none to break.
+    [[nodiscard]] virtual std::string validate() const { return {}; }
+
+    // Queries run on the boxes of the last update(); they report dense indices, each at most once.
+    // A non-finite coordinate throws std::invalid_argument.
+
+    /// Clears `out` and fills it with the boxes that contain `point` (closed), in any order.
+    QueryCost queryPoint(Vec2 point, std::vector<std::uint32_t>& out);
+    /// Clears `out` and fills it with the boxes that overlap `box` (closed), in any order.
+    QueryCost queryBox(const Aabb& box, std::vector<std::uint32_t>& out);
+    /// Clears `out` and fills it with every box the segment touches, sorted by t, then index.
+    QueryCost queryRay(const Segment& segment, std::vector<RayHit>& out);
+    /// The first box the segment touches (least t, then least index), in `hit`; nothing if none.
+    QueryCost raycastFirst(const Segment& segment, std::optional<RayHit>& hit);
 
     /// Counters of the last update + findPairs.
     [[nodiscard]] const Counters& counters() const { return m_counters; }
@@ -84,7 +184,18 @@ public:
     void setHeapAllocations(std::uint64_t count) { m_counters.heapAllocations = count; }
 
 protected:
+    // What each technique implements; the public wrappers above check the input and sort ray hits.
+    virtual QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) = 0;
+    virtual QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) = 0;
+    virtual QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) = 0;
+    virtual QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) = 0;
+
     Counters m_counters;
 };
+
+/// Orders hits by t, then index: the order queryRay reports and raycastFirst picks from.
+[[nodiscard]] inline bool hitBefore(const RayHit& a, const RayHit& b) {
+    return a.t < b.t || (a.t == b.t && a.index < b.index);
+}
 
 }  // namespace ro

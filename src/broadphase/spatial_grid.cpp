@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <utility>
 
+#include "broadphase/cell_walk.h"
 #include "broadphase/oversized.h"
 #include "core/buffers.h"
 #include "core/radix_sort.h"
@@ -129,6 +132,95 @@ void SpatialGrid::forEachCell(const std::function<void(const CellView&)>& visit)
         visit({{x, y, x + m_cellSize, y + m_cellSize}, static_cast<std::uint32_t>(runEnd - run)});
         run = runEnd;
     }
+}
+
+}  // namespace ro
+
+// Queries (seed 005) look up a row's span of cells by binary search in the sorted entries.
+
+namespace ro {
+
+template <typename Visit>
+std::uint64_t SpatialGrid::forEachEntry(std::uint32_t firstCell, std::uint32_t lastCell, Visit visit) const {
+    const auto byCell = [](const Entry& e, std::uint32_t cell) { return e.cell < cell; };
+    auto it = std::lower_bound(m_entries.begin(), m_entries.end(), firstCell, byCell);
+    std::uint64_t visited = 0;
+    for (; it != m_entries.end() && it->cell <= lastCell; ++it, ++visited) visit(*it);
+    return visited;
+}
+
+QueryCost SpatialGrid::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
+    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
+}
+
+QueryCost SpatialGrid::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
+    QueryCost cost;
+    const CellRange q{column(box.minX), row(box.minY), column(box.maxX), row(box.maxY)};
+    for (std::uint32_t y = q.y0; y <= q.y1; ++y) {
+        cost.visited += q.x1 - q.x0 + 1;
+        forEachEntry(y * m_columns + q.x0, y * m_columns + q.x1, [&](const Entry& e) {
+            const std::uint32_t i = e.entity & kIndexMask;
+            const CellRange& r = m_ranges[i];
+            // An entity is met in every cell it shares with the query: report it in the first.
+            if (e.cell != std::max(r.y0, q.y0) * m_columns + std::max(r.x0, q.x0)) return;
+            ++cost.tests;
+            if (overlaps(m_boxes.box(i), box)) out.push_back(i);
+        });
+    }
+    for (const std::uint32_t i : m_oversized) {
+        ++cost.tests;
+        if (overlaps(m_boxes.box(i), box)) out.push_back(i);
+    }
+    return cost;
+}
+
+template <typename OnHit, typename KeepGoing>
+QueryCost SpatialGrid::walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing) {
+    QueryCost cost;
+    if (m_queryMark.size() != m_boxes.count || ++m_queryStamp == 0) {
+        m_queryMark.assign(m_boxes.count, 0);
+        m_queryStamp = 1;
+    }
+    const auto rowBand = [this](std::int64_t r) {
+        constexpr float kInf = std::numeric_limits<float>::infinity();
+        const float lo = r == 0 ? -kInf : m_bounds.minY + static_cast<float>(r) * m_cellSize;
+        const float hi = r + 1 == m_rows ? kInf : m_bounds.minY + static_cast<float>(r + 1) * m_cellSize;
+        return std::pair{lo, hi};
+    };
+    const auto onRow = [&](std::int64_t y, std::int64_t x0, std::int64_t x1, float enterT) {
+        if (!keepGoing(enterT)) return false;
+        const auto rowStart = static_cast<std::uint32_t>(y) * m_columns;
+        cost.visited += static_cast<std::uint64_t>(x1 - x0 + 1);
+        forEachEntry(rowStart + static_cast<std::uint32_t>(x0), rowStart + static_cast<std::uint32_t>(x1),
+                     [&](const Entry& e) {
+                         const std::uint32_t i = e.entity & kIndexMask;
+                         if (m_queryMark[i] == m_queryStamp) return;
+                         m_queryMark[i] = m_queryStamp;
+                         ++cost.tests;
+                         if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
+                     });
+        return true;
+    };
+    walkSegmentRows(
+        segment, m_cellSize, [this](float y) { return row(y); }, rowBand, [this](float x) { return column(x); }, onRow);
+    for (const std::uint32_t i : m_oversized) {
+        ++cost.tests;
+        if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
+    }
+    return cost;
+}
+
+QueryCost SpatialGrid::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
+    return walkSegment(segment, [&](std::uint32_t i, float t) { out.push_back({i, t}); }, [](float) { return true; });
+}
+
+QueryCost SpatialGrid::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
+    return walkSegment(
+        segment,
+        [&](std::uint32_t i, float t) {
+            if (!hit || hitBefore({i, t}, *hit)) hit = RayHit{i, t};
+        },
+        [&](float enterT) { return !hit || enterT <= hit->t; });  // rows come in order of t
 }
 
 }  // namespace ro

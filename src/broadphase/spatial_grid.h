@@ -33,6 +33,12 @@ public:
     void findPairs(std::vector<Pair>& out) override;
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;
 
+protected:
+    QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
+    QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
+
 private:
     struct Entry {
         std::uint32_t cell;
@@ -48,6 +54,14 @@ private:
     void apply(const Settings& settings);
     [[nodiscard]] std::uint32_t column(float x) const;
     [[nodiscard]] std::uint32_t row(float y) const;
+    /// Calls visit(entry) for the entries of cells [firstCell, lastCell] (one row's span);
+    /// returns how many it visited.
+    template <typename Visit>
+    std::uint64_t forEachEntry(std::uint32_t firstCell, std::uint32_t lastCell, Visit visit) const;
+    /// Walks the cells along a segment, calling hit(entity, t) once per entity it touches;
+    /// stops early when keepGoing(enterT) says a row cannot hold a better hit.
+    template <typename OnHit, typename KeepGoing>
+    QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
 
     BoxView m_boxes;
     std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
@@ -62,6 +76,8 @@ private:
     std::vector<Entry> m_sortScratch;
     std::vector<std::uint32_t> m_oversized;   ///< entities that skip the grid
     std::vector<std::uint8_t> m_isOversized;  ///< by entity index
+    std::vector<std::uint32_t> m_queryMark;   ///< by entity: the last ray query that met it
+    std::uint32_t m_queryStamp = 0;
 };
 
 }  // namespace ro

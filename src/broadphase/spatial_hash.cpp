@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
+#include "broadphase/cell_walk.h"
 #include "broadphase/oversized.h"
 #include "core/buffers.h"
 #include "core/radix_sort.h"
@@ -86,10 +88,7 @@ void SpatialHash::update(const BoxView& boxes) {
         m_pending.reset();
     }
     resizeTable(boxes.count);
-    if (++m_frame == 0) {  // the frame stamp wrapped: forget every bucket once
-        for (Bucket& b : m_buckets) b.frame = 0;
-        m_frame = 1;
-    }
+    m_tableBuilt = false;
     orderByCell();
     resizeWithHeadroom(m_ranges, boxes.count);
     resizeWithHeadroom(m_seen, boxes.count);
@@ -107,6 +106,14 @@ void SpatialHash::update(const BoxView& boxes) {
         }
     }
     m_queryStamp = 0;
+}
+
+void SpatialHash::newFrame() {
+    if (++m_frame == 0) {  // the frame stamp wrapped: forget every bucket once
+        for (Bucket& b : m_buckets) b.frame = 0;
+        m_frame = 1;
+    }
+    m_nodes.clear();
 }
 
 void SpatialHash::orderByCell() {
@@ -162,7 +169,8 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
 
 void SpatialHash::findPairs(std::vector<Pair>& out) {
     out.clear();
-    m_nodes.clear();
+    newFrame();
+    m_tableBuilt = true;
     for (std::uint32_t rank = 0; rank < m_boxes.count; ++rank)
         if (!m_isOversized[m_order[rank].entity]) insertAndQuery(rank, out);
     m_counters.pairTests += pairOversized(m_boxes, m_oversized, m_isOversized, out);
@@ -189,6 +197,137 @@ void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit)
         const float y = static_cast<float>(node.cellY) * m_cellSize;
         visit({{x, y, x + m_cellSize, y + m_cellSize}, count});
     }
+}
+
+}  // namespace ro
+
+// Queries (seed 005) read the table findPairs built; a cell's nodes are told apart from the
+// other cells of their bucket by their cell coordinates, so no false positive reaches the test.
+
+namespace ro {
+
+void SpatialHash::ensureTable() {
+    if (m_tableBuilt) return;
+    newFrame();
+    for (std::uint32_t rank = 0; rank < m_boxes.count; ++rank) {
+        if (m_isOversized[m_order[rank].entity]) continue;
+        const CellRange r = m_ranges[rank];
+        for (std::int32_t y = r.y0; y <= r.y1; ++y) {
+            for (std::int32_t x = r.x0; x <= r.x1; ++x) {
+                Bucket& bucket = m_buckets[bucketOf(x, y)];
+                if (bucket.frame != m_frame) bucket = {kEnd, m_frame};
+                m_nodes.push_back({rank, bucket.head, x, y});
+                bucket.head = static_cast<std::uint32_t>(m_nodes.size() - 1);
+            }
+        }
+    }
+    m_tableBuilt = true;
+}
+
+std::uint32_t SpatialHash::nextQueryStamp() {
+    if (++m_queryStamp == 0) {
+        std::fill(m_seen.begin(), m_seen.end(), 0u);
+        m_queryStamp = 1;
+    }
+    return m_queryStamp;
+}
+
+template <typename OnNode>
+void SpatialHash::forEachNodeInCell(std::int32_t x, std::int32_t y, OnNode visit) const {
+    const Bucket& bucket = m_buckets[bucketOf(x, y)];
+    if (bucket.frame != m_frame) return;
+    for (std::uint32_t n = bucket.head; n != kEnd; n = m_nodes[n].next)
+        if (m_nodes[n].cellX == x && m_nodes[n].cellY == y) visit(m_nodes[n].rank);
+}
+
+QueryCost SpatialHash::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
+    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
+}
+
+QueryCost SpatialHash::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
+    QueryCost cost;
+    const CellRange q{cellOf(box.minX), cellOf(box.minY), cellOf(box.maxX), cellOf(box.maxY)};
+    const std::uint64_t cells =
+        static_cast<std::uint64_t>(q.x1 - q.x0 + 1) * static_cast<std::uint64_t>(q.y1 - q.y0 + 1);
+    if (cells > std::uint64_t{m_boxes.count} + 64) {
+        // The box covers more cells than there are entities: testing them all is cheaper.
+        for (std::uint32_t i = 0; i < m_boxes.count; ++i)
+            if (overlaps(m_boxes.box(i), box)) out.push_back(i);
+        return {0, m_boxes.count};
+    }
+    ensureTable();
+    for (std::int32_t y = q.y0; y <= q.y1; ++y) {
+        for (std::int32_t x = q.x0; x <= q.x1; ++x) {
+            ++cost.visited;
+            forEachNodeInCell(x, y, [&](std::uint32_t rank) {
+                const CellRange& r = m_ranges[rank];
+                // An entity is met in every cell it shares with the query: report it in the first.
+                if (x != std::max(r.x0, q.x0) || y != std::max(r.y0, q.y0)) return;
+                const std::uint32_t i = m_order[rank].entity;
+                ++cost.tests;
+                if (overlaps(m_boxes.box(i), box)) out.push_back(i);
+            });
+        }
+    }
+    for (const std::uint32_t i : m_oversized) {
+        ++cost.tests;
+        if (overlaps(m_boxes.box(i), box)) out.push_back(i);
+    }
+    return cost;
+}
+
+template <typename OnHit, typename KeepGoing>
+QueryCost SpatialHash::walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing) {
+    QueryCost cost;
+    const float length = std::fabs(segment.to.x - segment.from.x) + std::fabs(segment.to.y - segment.from.y);
+    if (length * m_inverseCellSize > static_cast<float>(m_boxes.count) + 64.0f) {
+        // The segment crosses more cells than there are entities: testing them all is cheaper.
+        for (std::uint32_t i = 0; i < m_boxes.count; ++i)
+            if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
+        return {0, m_boxes.count};
+    }
+    ensureTable();
+    const std::uint32_t stamp = nextQueryStamp();
+    const auto band = [this](std::int64_t c) {
+        constexpr float kInf = std::numeric_limits<float>::infinity();
+        const float lo = c <= static_cast<std::int64_t>(-kCellLimit) ? -kInf : static_cast<float>(c) * m_cellSize;
+        const float hi = c >= static_cast<std::int64_t>(kCellLimit) ? kInf : static_cast<float>(c + 1) * m_cellSize;
+        return std::pair{lo, hi};
+    };
+    const auto cellAt = [this](float v) { return cellOf(v); };
+    const auto onRow = [&](std::int64_t y, std::int64_t x0, std::int64_t x1, float enterT) {
+        if (!keepGoing(enterT)) return false;
+        for (std::int64_t x = x0; x <= x1; ++x) {
+            ++cost.visited;
+            forEachNodeInCell(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), [&](std::uint32_t rank) {
+                if (m_seen[rank] == stamp) return;
+                m_seen[rank] = stamp;
+                const std::uint32_t i = m_order[rank].entity;
+                ++cost.tests;
+                if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
+            });
+        }
+        return true;
+    };
+    walkSegmentRows(segment, m_cellSize, cellAt, band, cellAt, onRow);
+    for (const std::uint32_t i : m_oversized) {
+        ++cost.tests;
+        if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
+    }
+    return cost;
+}
+
+QueryCost SpatialHash::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
+    return walkSegment(segment, [&](std::uint32_t i, float t) { out.push_back({i, t}); }, [](float) { return true; });
+}
+
+QueryCost SpatialHash::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
+    return walkSegment(
+        segment,
+        [&](std::uint32_t i, float t) {
+            if (!hit || hitBefore({i, t}, *hit)) hit = RayHit{i, t};
+        },
+        [&](float enterT) { return !hit || enterT <= hit->t; });  // rows come in order of t
 }
 
 }  // namespace ro

@@ -42,6 +42,12 @@ public:
     void findPairs(std::vector<Pair>& out) override;
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;
 
+protected:
+    QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
+    QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
+
 private:
     struct CellRange {
         std::int32_t x0, y0, x1, y1;
@@ -64,6 +70,14 @@ private:
     void resizeTable(std::uint32_t entityCount);
     void orderByCell();
     void insertAndQuery(std::uint32_t rank, std::vector<Pair>& out);
+    void newFrame();
+    /// Queries need the table: builds it (insert only) when findPairs has not since the update.
+    void ensureTable();
+    std::uint32_t nextQueryStamp();
+    template <typename OnNode>
+    void forEachNodeInCell(std::int32_t x, std::int32_t y, OnNode visit) const;
+    template <typename OnHit, typename KeepGoing>
+    QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
     void apply(const Settings& settings);
 
     BoxView m_boxes;
@@ -74,6 +88,7 @@ private:
     std::uint32_t m_tableSize = 0;
     std::uint64_t m_moduloMagic = 0;  ///< for an exact modulo by m_tableSize without a division
     std::uint32_t m_frame = 0;        ///< stamps the buckets used this step
+    bool m_tableBuilt = false;        ///< the table holds the boxes of the last update
     std::uint32_t m_queryStamp = 0;   ///< unique per query; m_seen[rank] == it once reported
     std::vector<Bucket> m_buckets;
     std::vector<Node> m_nodes;
