@@ -201,7 +201,7 @@ void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit)
 
 }  // namespace ro
 
-// Queries (seed 005) read the table findPairs built; a cell's nodes are told apart from the
+// Queries (seed 004) read the table findPairs built; a cell's nodes are told apart from the
 // other cells of their bucket by their cell coordinates, so no false positive reaches the test.
 
 namespace ro {
