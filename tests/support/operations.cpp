@@ -1,0 +1,296 @@
+#include "support/operations.h"
+
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "broadphase/brute_force.h"
+#include "broadphase/registry.h"
+#include "core/rng.h"
+
+namespace ro::test {
+namespace {
+
+using Kind = Operation::Kind;
+
+// ---- Generating ----------------------------------------------------------------------------
+
+/// Choices from a seeded generator.
+struct RngChoices {
+    Rng rng;
+    std::uint32_t below(std::uint32_t n) { return rng.below(n); }
+};
+
+/// Choices from fuzzer bytes: one byte each, zeros once the bytes run out.
+struct ByteChoices {
+    std::span<const std::uint8_t> bytes;
+    std::size_t at = 0;
+    std::uint32_t below(std::uint32_t n) { return at < bytes.size() ? bytes[at++] % n : 0; }
+    [[nodiscard]] bool done() const { return at >= bytes.size(); }
+};
+
+template <typename Choices>
+float coordinate(Choices& c) {
+    return static_cast<float>(c.below(161)) * 0.5f - 8.0f;  // -8 .. 72 around a 64 x 64 grid
+}
+
+template <typename Choices>
+Aabb randomBox(Choices& c) {
+    const float x = coordinate(c);
+    const float y = coordinate(c);
+    auto side = [&c] {
+        const std::uint32_t k = c.below(20);
+        if (k == 0) return 0.0f;     // a zero-size box: still overlaps what it touches
+        if (k == 19) return 100.0f;  // larger than the grid
+        return static_cast<float>(c.below(17)) * 0.5f;
+    };
+    return {x, y, x + side(), y + side()};
+}
+
+template <typename Choices>
+Settings randomSettings(Choices& c) {
+    Settings s;
+    s.cellSize = std::array{1.5f, 4.0f, 8.0f, 16.0f}[c.below(4)];
+    s.gridBounds = {0, 0, 64, 64};
+    s.hashTableSize = std::array{0u, 7u, 101u}[c.below(3)];
+    s.hshgFactor = std::array{2.0f, 3.0f, 1.5f}[c.below(3)];
+    s.treeMargin = std::array{0.0f, 1.0f, 4.0f}[c.below(3)];
+    s.quadCapacity = std::array{1u, 2u, 4u, 8u}[c.below(4)];
+    s.quadMaxDepth = std::array{1u, 3u, 6u}[c.below(3)];
+    s.sweepAxis = std::array{SweepAxis::Auto, SweepAxis::X, SweepAxis::Y}[c.below(3)];
+    return s;
+}
+
+template <typename Choices>
+Operation randomOperation(Choices& c) {
+    Operation op;
+    op.pick = c.below(256);
+    const std::uint32_t k = c.below(100);
+    if (k < 30) op.kind = Kind::Insert;
+    else if (k < 40) op.kind = Kind::Remove;
+    else if (k < 65) op.kind = Kind::Move;
+    else if (k < 70) op.kind = Kind::FindPairs;
+    else if (k < 78) op.kind = Kind::QueryPoint;
+    else if (k < 86) op.kind = Kind::QueryBox;
+    else if (k < 94) op.kind = Kind::QueryRay;
+    else op.kind = Kind::RaycastFirst;
+    op.box = randomBox(c);
+    if (op.kind == Kind::QueryRay || op.kind == Kind::RaycastFirst) {
+        op.box.maxX = coordinate(c);  // a segment may run in any direction, or be a point
+        op.box.maxY = c.below(4) == 0 ? op.box.minY : coordinate(c);  // often horizontal
+    }
+    return op;
+}
+
+// ---- Running -------------------------------------------------------------------------------
+
+/// The boxes of a sequence, held as the World holds them: stable ids, swap-remove.
+struct Population {
+    std::vector<float> minX, minY, maxX, maxY;
+    std::vector<std::uint32_t> ids;
+    std::uint32_t nextId = 0;
+
+    [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(ids.size()); }
+    void insert(const Aabb& b) {
+        minX.push_back(b.minX), minY.push_back(b.minY), maxX.push_back(b.maxX), maxY.push_back(b.maxY);
+        ids.push_back(nextId++);
+    }
+    void remove(std::uint32_t i) {
+        for (auto* v : {&minX, &minY, &maxX, &maxY}) {
+            (*v)[i] = v->back();
+            v->pop_back();
+        }
+        ids[i] = ids.back();
+        ids.pop_back();
+    }
+    void move(std::uint32_t i, const Aabb& b) { minX[i] = b.minX, minY[i] = b.minY, maxX[i] = b.maxX, maxY[i] = b.maxY; }
+    [[nodiscard]] BoxView view() const { return {minX.data(), minY.data(), maxX.data(), maxY.data(), ids.data(), size()}; }
+};
+
+std::string str(const std::vector<std::uint32_t>& v) {
+    std::ostringstream s;
+    s << "{";
+    for (std::size_t i = 0; i < v.size(); ++i) s << (i ? ", " : "") << v[i];
+    return s.str() + "}";
+}
+
+std::string str(const std::vector<RayHit>& v) {
+    std::ostringstream s;
+    s << "{";
+    for (std::size_t i = 0; i < v.size(); ++i) s << (i ? ", " : "") << v[i].index << "@" << v[i].t;
+    return s.str() + "}";
+}
+
+std::string str(const std::optional<RayHit>& h) { return h ? str(std::vector<RayHit>{*h}) : "none"; }
+
+/// Sorted, or a message if an index repeats.
+std::string sortUnique(std::vector<std::uint32_t>& v) {
+    std::sort(v.begin(), v.end());
+    if (std::adjacent_find(v.begin(), v.end()) != v.end()) return "reported an entity twice: " + str(v);
+    return {};
+}
+
+/// The technique's exact overlap pairs, or a message about malformed candidates.
+std::string overlapPairs(BroadPhase& technique, const BoxView& boxes, std::vector<Pair>& scratch, std::set<Pair>& out) {
+    technique.findPairs(scratch);
+    out.clear();
+    std::set<Pair> seen;
+    for (const Pair& p : scratch) {
+        if (p.a >= p.b || p.b >= boxes.count)
+            return "malformed pair (" + std::to_string(p.a) + ", " + std::to_string(p.b) + ")";
+        if (!seen.insert(p).second) return "pair (" + std::to_string(p.a) + ", " + std::to_string(p.b) + ") twice";
+        if (overlaps(boxes.box(p.a), boxes.box(p.b))) out.insert(p);
+    }
+    return {};
+}
+
+std::string comparePairs(BroadPhase& technique, BruteForce& reference, const BoxView& boxes) {
+    std::vector<Pair> scratch;
+    std::set<Pair> got, expected;
+    if (std::string e = overlapPairs(technique, boxes, scratch, got); !e.empty()) return e;
+    (void)overlapPairs(reference, boxes, scratch, expected);
+    for (const Pair& p : expected)
+        if (!got.contains(p)) return "missed pair (" + std::to_string(p.a) + ", " + std::to_string(p.b) + ")";
+    return {};  // extra pairs cannot survive the exact filter, so the sets are equal
+}
+
+/// Runs the operation's query on both and compares.
+std::string compareQuery(const Operation& op, BroadPhase& technique, BroadPhase& reference) {
+    const Vec2 from{op.box.minX, op.box.minY};
+    const Segment segment{from, {op.box.maxX, op.box.maxY}};
+    switch (op.kind) {
+        case Kind::QueryPoint:
+        case Kind::QueryBox: {
+            std::vector<std::uint32_t> got, expected;
+            if (op.kind == Kind::QueryPoint) {
+                (void)technique.queryPoint(from, got);
+                (void)reference.queryPoint(from, expected);
+            } else {
+                (void)technique.queryBox(op.box, got);
+                (void)reference.queryBox(op.box, expected);
+            }
+            if (std::string e = sortUnique(got); !e.empty()) return e;
+            (void)sortUnique(expected);
+            if (got != expected) return "query found " + str(got) + ", brute force " + str(expected);
+            return {};
+        }
+        case Kind::QueryRay: {
+            std::vector<RayHit> got, expected;
+            (void)technique.queryRay(segment, got);
+            (void)reference.queryRay(segment, expected);
+            if (got != expected) return "ray found " + str(got) + ", brute force " + str(expected);
+            return {};
+        }
+        case Kind::RaycastFirst: {
+            std::optional<RayHit> got, expected;
+            (void)technique.raycastFirst(segment, got);
+            (void)reference.raycastFirst(segment, expected);
+            if (got != expected) return "first hit " + str(got) + ", brute force " + str(expected);
+            return {};
+        }
+        default:
+            return {};
+    }
+}
+
+std::string runChecked(const Sequence& sequence) {
+    const TechniqueInfo* info = findTechnique(sequence.technique);
+    if (info == nullptr) return "no technique " + std::string(sequence.technique);
+    std::unique_ptr<BroadPhase> technique = info->create();
+    BruteForce reference;
+    technique->configure(sequence.settings);
+    reference.configure(sequence.settings);
+    Population population;
+    for (std::size_t k = 0; k < sequence.operations.size(); ++k) {
+        const Operation& op = sequence.operations[k];
+        const std::uint32_t n = population.size();
+        if (op.kind == Kind::Insert) population.insert(op.box);
+        if (op.kind == Kind::Remove && n > 0) population.remove(op.pick % n);
+        if (op.kind == Kind::Move && n > 0) population.move(op.pick % n, op.box);
+
+        const BoxView view = population.view();
+        technique->update(view);
+        reference.update(view);
+        const std::string where = "after operation " + std::to_string(k) + " (" + describe(op) + "): ";
+        if (std::string e = technique->validate(); !e.empty()) return where + "validate: " + e;
+        // The query runs before findPairs and again after it: techniques may build lazily.
+        if (std::string e = compareQuery(op, *technique, reference); !e.empty()) return where + e;
+        if (std::string e = comparePairs(*technique, reference, view); !e.empty()) return where + e;
+        if (std::string e = compareQuery(op, *technique, reference); !e.empty()) return where + "after findPairs: " + e;
+        if (std::string e = technique->validate(); !e.empty()) return where + "validate after findPairs: " + e;
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string describe(const Operation& op) {
+    std::ostringstream s;
+    const Aabb& b = op.box;
+    switch (op.kind) {
+        case Kind::Insert: s << "insert [" << b.minX << ", " << b.minY << ", " << b.maxX << ", " << b.maxY << "]"; break;
+        case Kind::Remove: s << "remove #" << op.pick; break;
+        case Kind::Move: s << "move #" << op.pick << " to [" << b.minX << ", " << b.minY << ", " << b.maxX << ", " << b.maxY << "]"; break;
+        case Kind::FindPairs: s << "find-pairs"; break;
+        case Kind::QueryPoint: s << "query-point (" << b.minX << ", " << b.minY << ")"; break;
+        case Kind::QueryBox: s << "query-box [" << b.minX << ", " << b.minY << ", " << b.maxX << ", " << b.maxY << "]"; break;
+        case Kind::QueryRay: s << "query-ray (" << b.minX << ", " << b.minY << ") -> (" << b.maxX << ", " << b.maxY << ")"; break;
+        case Kind::RaycastFirst: s << "raycast-first (" << b.minX << ", " << b.minY << ") -> (" << b.maxX << ", " << b.maxY << ")"; break;
+    }
+    return s.str();
+}
+
+std::string describe(const Sequence& sequence) {
+    const Settings& s = sequence.settings;
+    std::ostringstream out;
+    out << sequence.technique << " with cell " << s.cellSize << ", table " << s.hashTableSize << ", factor "
+        << s.hshgFactor << ", margin " << s.treeMargin << ", capacity " << s.quadCapacity << ", depth "
+        << s.quadMaxDepth << ", axis " << static_cast<int>(s.sweepAxis) << ":\n";
+    for (std::size_t k = 0; k < sequence.operations.size(); ++k)
+        out << "  " << k << ": " << describe(sequence.operations[k]) << "\n";
+    return out.str();
+}
+
+Sequence randomSequence(std::string_view technique, std::uint64_t seed, std::size_t length) {
+    RngChoices choices{Rng(seed)};
+    Sequence sequence{technique, randomSettings(choices), {}};
+    for (std::size_t k = 0; k < length; ++k) sequence.operations.push_back(randomOperation(choices));
+    return sequence;
+}
+
+Sequence sequenceFromBytes(std::span<const std::uint8_t> bytes) {
+    ByteChoices choices{bytes};
+    const auto all = techniques();
+    Sequence sequence{all[choices.below(static_cast<std::uint32_t>(all.size()))].id, randomSettings(choices), {}};
+    while (!choices.done() && sequence.operations.size() < 200) sequence.operations.push_back(randomOperation(choices));
+    return sequence;
+}
+
+std::string runSequence(const Sequence& sequence) {
+    try {
+        return runChecked(sequence);
+    } catch (const std::exception& e) {
+        return std::string("threw: ") + e.what();
+    }
+}
+
+Sequence shrink(Sequence failing) {
+    for (bool smaller = true; smaller;) {
+        smaller = false;
+        for (std::size_t k = failing.operations.size(); k-- > 0;) {
+            Sequence candidate = failing;
+            candidate.operations.erase(candidate.operations.begin() + static_cast<std::ptrdiff_t>(k));
+            if (!runSequence(candidate).empty()) {
+                failing = std::move(candidate);
+                smaller = true;
+            }
+        }
+    }
+    return failing;
+}
+
+}  // namespace ro::test

@@ -1,0 +1,51 @@
+#pragma once
+// Random operation sequences on one technique, each step checked against brute force.
+// Shared by the property test (fixed seeds, shrinking) and the libFuzzer target (fuzzer bytes),
+// so neither depends on GoogleTest.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+
+namespace ro::test {
+
+/// One operation. Coordinates are small multiples of 0.5 so edges touch often; `pick` chooses
+/// an entity as pick % count, so a sequence stays valid when the shrinker drops operations.
+struct Operation {
+    enum class Kind : std::uint8_t { Insert, Remove, Move, FindPairs, QueryPoint, QueryBox, QueryRay, RaycastFirst };
+    Kind kind = Kind::FindPairs;
+    std::uint32_t pick = 0;
+    Aabb box;  ///< Insert and Move: the new box; QueryBox: the query; QueryPoint: (minX, minY);
+               ///< QueryRay and RaycastFirst: from (minX, minY) to (maxX, maxY)
+};
+
+/// What a sequence runs with: technique, settings, operations.
+struct Sequence {
+    std::string_view technique;
+    Settings settings;
+    std::vector<Operation> operations;
+};
+
+/// Reads as `insert [1, 2.5, 4, 6]`, `query-ray (0, 0) -> (8, 3)`, ...
+[[nodiscard]] std::string describe(const Operation& op);
+[[nodiscard]] std::string describe(const Sequence& sequence);
+
+/// A random sequence of `length` operations (fixed by the seed) for one technique.
+[[nodiscard]] Sequence randomSequence(std::string_view technique, std::uint64_t seed, std::size_t length);
+
+/// A sequence decoded from arbitrary bytes (the fuzzer's input); every byte string is valid.
+[[nodiscard]] Sequence sequenceFromBytes(std::span<const std::uint8_t> bytes);
+
+/// Runs the sequence. After every operation the technique is updated, validated, and its pairs
+/// (and the operation's query, if any) compared with brute force on the same boxes. Returns the
+/// first difference, with the operation's position, or an empty string.
+[[nodiscard]] std::string runSequence(const Sequence& sequence);
+
+/// The shortest failing sequence found by dropping operations one at a time while it still fails.
+[[nodiscard]] Sequence shrink(Sequence failing);
+
+}  // namespace ro::test
