@@ -81,6 +81,12 @@ std::vector<Scene> conformanceScenes() {
                   {64.0f, 16.0f}};
     scenes.push_back(crowded);
 
+    // Sizes that differ by 40x: the case a single cell size cannot fit (seed 002).
+    Scene spread{"sizes_differ_40x", randomBoxes(17, 1500, world, 0.5f, 0.5f), world, {1.0f, 4.0f, 40.0f}};
+    BoxSet large = randomBoxes(18, 60, world, 20, 20);
+    for (std::uint32_t i = 0; i < large.size(); ++i) spread.boxes.add(large.view().box(i));
+    scenes.push_back(spread);
+
     Scene dense{"random_dense", randomBoxes(16, 2000, world, 1, 6), world, cells};
     scenes.push_back(dense);
     return scenes;
