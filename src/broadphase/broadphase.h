@@ -57,6 +57,7 @@ struct Settings {
     std::uint32_t quadCapacity = 8;    ///< quadtree: entities a leaf holds before it splits
     std::uint32_t quadMaxDepth = 10;   ///< quadtree: levels below the root at most
     SweepAxis sweepAxis = SweepAxis::Auto;  ///< sweeps: the axis to sort along
+    friend bool operator==(const Settings&, const Settings&) = default;
 };
 
 /// The limits checkSettings enforces, for the panel's sliders and the command line.

@@ -3,6 +3,7 @@
 /// (An explicit table, not self-registration: static initialisers in a static library
 /// are silently dropped by the linker.)
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -11,12 +12,24 @@
 
 namespace ro {
 
+/// The Settings fields a technique reads, so the panel shows only those.
+enum Parameter : std::uint32_t {
+    kUsesCellSize = 1u << 0,
+    kUsesGridBounds = 1u << 1,
+    kUsesHashTableSize = 1u << 2,
+    kUsesHshgFactor = 1u << 3,
+    kUsesTreeMargin = 1u << 4,
+    kUsesQuadTree = 1u << 5,  ///< capacity and depth
+    kUsesSweepAxis = 1u << 6,
+};
+
 /// One row of the registry.
 struct TechniqueInfo {
     std::string_view id;     ///< command-line name, e.g. "grid"
     std::string_view label;  ///< what the panel shows
     std::string_view cost;   ///< complexity, e.g. "O(n + k)"
     std::string_view seed;   ///< which source article describes it
+    std::uint32_t parameters;  ///< Parameter bits: the settings it reads
     std::unique_ptr<BroadPhase> (*create)();
 };
 

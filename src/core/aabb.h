@@ -31,6 +31,7 @@ struct Aabb {
     [[nodiscard]] bool hasFiniteArea() const {
         return isFinite() && maxX > minX && maxY > minY && std::isfinite(width()) && std::isfinite(height());
     }
+    friend bool operator==(const Aabb&, const Aabb&) = default;
 };
 
 /// Closed-interval overlap test: the one AABB test every technique is judged by.
