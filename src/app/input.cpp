@@ -15,7 +15,8 @@ void Input::poll() {
     }
 }
 
-void Input::apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view, const UiRects& ui) {
+void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, const ViewTransform& view,
+                  const UiRects& ui) {
     const ImGuiIO& io = ImGui::GetIO();
     for (const SDL_Event& event : m_events) {
         switch (event.type) {
@@ -23,16 +24,27 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view, c
                 m_quit = true;
                 break;
             case SDL_KEYDOWN:
-                if (!io.WantCaptureKeyboard) onKey(event.key, lab, overlays);
+                if (!io.WantCaptureKeyboard) onKey(event.key, lab, overlays, queries);
                 break;
             case SDL_MOUSEBUTTONDOWN: {
                 const bool onUi = ui.contains(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
-                if (!io.WantCaptureMouse && !onUi) onMouse(event, lab, view);
+                if (!io.WantCaptureMouse && !onUi) onMouse(event, lab, queries, view);
                 break;
             }
-            case SDL_MOUSEMOTION:
+            case SDL_MOUSEMOTION: {
+                // The point query follows the cursor while it is over the world, not the UI.
+                const float x = static_cast<float>(event.motion.x), y = static_cast<float>(event.motion.y);
+                const Vec2 p = view.toWorld(x, y);
+                const bool overWorld = !io.WantCaptureMouse && !ui.contains(x, y) && lab.world().config().bounds.contains(p);
+                queries.hover(overWorld ? std::optional<Vec2>(p) : std::nullopt);
+                onMouse(event, lab, queries, view);  // a spray or drag started in the world continues over the UI
+                break;
+            }
             case SDL_MOUSEBUTTONUP:
-                onMouse(event, lab, view);  // a spray started in the world continues over the UI
+                onMouse(event, lab, queries, view);
+                break;
+            case SDL_WINDOWEVENT:
+                if (event.window.event == SDL_WINDOWEVENT_LEAVE) queries.hover(std::nullopt);
                 break;
             default:
                 break;
@@ -40,7 +52,7 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view, c
     }
 }
 
-void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays) {
+void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays, QueryTool& queries) {
     const SDL_Keycode code = key.keysym.sym;
     // Holding a step key steps repeatedly; every other key acts once per press.
     if (code == SDLK_SPACE || code == SDLK_n) {
@@ -54,13 +66,24 @@ void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays
         case SDLK_p: overlays.pairs = !overlays.pairs; break;
         case SDLK_b: overlays.bounds = !overlays.bounds; break;
         case SDLK_TAB: lab.nextTechnique(); break;
+        case SDLK_c: queries.clear(); break;
         case SDLK_q: m_quit = true; break;
         default: break;
     }
 }
 
-void Input::onMouse(const SDL_Event& event, Lab& lab, const ViewTransform& view) {
-    if (event.type == SDL_MOUSEBUTTONDOWN && event.button.button == SDL_BUTTON_LEFT) {
+void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, const ViewTransform& view) {
+    const SDL_Keymod mods = SDL_GetModState();
+    const bool left = event.button.button == SDL_BUTTON_LEFT;
+    if (event.type == SDL_MOUSEBUTTONDOWN && left && (mods & (KMOD_SHIFT | KMOD_CTRL)) != 0) {
+        const Vec2 p = view.toWorld(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
+        queries.beginDrag((mods & KMOD_CTRL) != 0 ? QueryTool::Shape::Ray : QueryTool::Shape::Box, p);
+    } else if (event.type == SDL_MOUSEMOTION && queries.dragging()) {
+        queries.drag(view.toWorld(static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)));
+    } else if (event.type == SDL_MOUSEBUTTONUP && left && queries.dragging()) {
+        queries.drag(view.toWorld(static_cast<float>(event.button.x), static_cast<float>(event.button.y)));
+        queries.endDrag();
+    } else if (event.type == SDL_MOUSEBUTTONDOWN && left) {
         spawn(lab, view, event.button.x, event.button.y);
         m_spraying = true;
     } else if (event.type == SDL_MOUSEBUTTONDOWN && event.button.button == SDL_BUTTON_RIGHT) {

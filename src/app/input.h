@@ -11,6 +11,7 @@
 #include "app/lab.h"
 #include "app/options.h"
 #include "app/panel.h"
+#include "app/queries.h"
 #include "app/screen.h"
 
 namespace ro::app {
@@ -21,13 +22,13 @@ public:
     void poll();
     /// Applies the polled events that ImGui did not capture (call after Gui::beginFrame); a
     /// button pressed inside `ui` (the panel and HUD as last drawn) never reaches the world.
-    void apply(Lab& lab, OverlayFlags& overlays, const ViewTransform& view, const UiRects& ui);
+    void apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, const ViewTransform& view, const UiRects& ui);
     /// True once the window was closed or Q pressed.
     [[nodiscard]] bool quitRequested() const { return m_quit; }
 
 private:
-    void onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays);
-    void onMouse(const SDL_Event& event, Lab& lab, const ViewTransform& view);
+    void onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays, QueryTool& queries);
+    void onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, const ViewTransform& view);
     void spawn(Lab& lab, const ViewTransform& view, int x, int y);
 
     /// Pixels the cursor must move, with the button held, before the spray adds another entity.

@@ -24,6 +24,7 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
     resizePopulation(m_world, m_rng, entities, m_sizes);
     if (cellSize) setCellSize(*cellSize);
     else useAutoCellSize();
+    m_world.refreshPairs();  // a lab started paused shows its pairs before the first tick
 }
 
 const TechniqueInfo& Lab::technique() const { return techniques()[m_technique]; }
@@ -31,6 +32,8 @@ const TechniqueInfo& Lab::technique() const { return techniques()[m_technique]; 
 void Lab::setTechnique(std::size_t index) {
     m_technique = index % techniques().size();
     m_world.setBroadPhase(technique().create());
+    // The HUD's pairs become the new technique's at once, even while paused.
+    m_world.refreshPairs();
 }
 
 void Lab::nextTechnique() { setTechnique(m_technique + 1); }
@@ -56,14 +59,16 @@ void Lab::setHashTableSize(std::uint32_t buckets) {
     applySettings(settings);
 }
 
+void Lab::setSettings(const Settings& settings) {
+    Settings next = settings;
+    if (m_autoCellSize) next.cellSize = m_world.broadPhaseSettings().cellSize;
+    applySettings(next);
+}
+
 void Lab::applySettings(Settings settings) {
     // Reconfiguring rebuilds the technique's tables: skip it when nothing changed (auto mode
     // calls this on every spawned entity).
-    const Settings& current = m_world.broadPhaseSettings();
-    const Aabb& a = current.gridBounds;
-    const Aabb& b = settings.gridBounds;
-    const bool sameBounds = a.minX == b.minX && a.minY == b.minY && a.maxX == b.maxX && a.maxY == b.maxY;
-    if (sameBounds && current.cellSize == settings.cellSize && current.hashTableSize == settings.hashTableSize) return;
+    if (settings == m_world.broadPhaseSettings()) return;
     m_world.setBroadPhaseSettings(settings);
 }
 

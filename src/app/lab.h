@@ -36,6 +36,9 @@ public:
     void useAutoCellSize();
     [[nodiscard]] bool autoCellSize() const { return m_autoCellSize; }
     void setHashTableSize(std::uint32_t buckets);
+    /// Every other technique parameter (factor, margin, capacity, depth, axis) at once; the
+    /// cell size keeps following auto mode when it is on.
+    void setSettings(const Settings& settings);
 
     // ---- population -----------------------------------------------------------------------------
     /// Adds or removes entities to reach `count`.

@@ -15,6 +15,7 @@
 #include "app/options.h"
 #include "app/overlays.h"
 #include "app/panel.h"
+#include "app/queries.h"
 #include "app/report.h"
 #include "app/screen.h"
 
@@ -43,6 +44,14 @@ int run(const ro::app::Options& options) {
     OverlayRenderer overlayRenderer;
     Input input;
     UiRects uiRects;
+    QueryTool queries;
+    if (options.queryPoint) queries.hover(options.queryPoint);
+    if (options.queryBox) {
+        const ro::Aabb& b = *options.queryBox;
+        queries.set(QueryTool::Shape::Box, {b.minX, b.minY}, {b.maxX, b.maxY});
+    }
+    if (options.queryRay) queries.set(QueryTool::Shape::Ray, options.queryRay->from, options.queryRay->to);
+    if (options.paused) lab.togglePause();
 
     // With --frames the clock is virtual (one tick per frame), so headless runs are deterministic.
     const bool virtualClock = options.frames.has_value();
@@ -57,12 +66,13 @@ int run(const ro::app::Options& options) {
         screen.fitView(lab.world().config().bounds);
         input.poll();
         gui.beginFrame();
-        input.apply(lab, overlays, screen.view(), uiRects);  // after beginFrame: clicks on the UI are known
+        input.apply(lab, overlays, queries, screen.view(), uiRects);  // after beginFrame: clicks on the UI are known
         const bool lastFrame =
             input.quitRequested() || (virtualClock && frame >= static_cast<std::uint64_t>(*options.frames));
 
         lab.update(ImGui::GetIO().DeltaTime, virtualClock);
-        report = makeReport(lab, screen.rendererName(), msDraw, ImGui::GetIO().Framerate, frame);
+        queries.run(lab.world());
+        report = makeReport(lab, queries, screen.rendererName(), msDraw, ImGui::GetIO().Framerate, frame);
         drawPanel(lab, overlays, uiRects);
         drawHud(report, uiRects);
 
@@ -71,10 +81,11 @@ int run(const ro::app::Options& options) {
         //----------------------------------------------------------------------------------------
         const auto drawStart = std::chrono::steady_clock::now();
         screen.beginFrame();
-        if (overlays.grid) overlayRenderer.drawCells(screen.renderer(), screen.view(), lab.world().broadPhase());
+        if (overlays.grid) overlayRenderer.drawStructure(screen.renderer(), screen.view(), lab.world().broadPhase(), overlays);
         screen.drawEntities(lab.world());
         if (overlays.bounds) overlayRenderer.drawBounds(screen.renderer(), screen.view(), lab.world());
         if (overlays.pairs) overlayRenderer.drawPairs(screen.renderer(), screen.view(), lab.world());
+        overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
         Gui::render();
         // SDL queues draw calls; flushing makes the timing include the rasterisation itself.
         SDL_RenderFlush(screen.renderer());

@@ -9,6 +9,8 @@
 #include <limits>
 #include <stdexcept>
 #include <string_view>
+#include <vector>
+#include <algorithm>
 
 #include "broadphase/registry.h"
 
@@ -28,12 +30,16 @@ constexpr std::string_view kFooter = R"(Clock:
 Mouse:
   left click        add one entity at the cursor (hold and drag to spray more)
   right click       remove the entity under the cursor
+  hover             point query: the entities under the cursor are outlined
+  shift + drag      box query from the press point to the cursor
+  ctrl + drag       ray query from the press point to the cursor (first hit in white)
 
 Keys:
   Esc               pause / resume
   Space or N        single step while paused
   G / P / B         toggle grid cells / candidate pairs / AABB overlays
   Tab               next technique
+  C                 clear the box or ray query
   Q                 quit (closing the window quits too)
 
 Exit codes: 0 success, 1 runtime failure (SDL, screenshot), 2 bad command line.
@@ -53,6 +59,26 @@ T parseWhole(const std::string& text, std::string_view flag, std::uint64_t lo, s
     if (text.empty() || ec != std::errc{} || ptr != end || value < lo || value > hi)
         throw BadValue(fmt::format("{} expects a whole number from {} to {}, got '{}'", flag, lo, hi, text));
     return static_cast<T>(value);
+}
+
+/// Comma-separated finite numbers, exactly `count` of them.
+std::vector<float> parseNumbers(const std::string& text, std::string_view flag, std::size_t count) {
+    std::vector<float> values;
+    std::string_view rest = text;
+    while (true) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        float value = 0.0f;
+        const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (item.empty() || ec != std::errc{} || ptr != item.data() + item.size() || !std::isfinite(value))
+            throw BadValue(fmt::format("{} expects {} finite numbers separated by commas, got '{}'", flag, count, text));
+        values.push_back(value);
+        if (comma == std::string_view::npos) break;
+        rest = rest.substr(comma + 1);
+    }
+    if (values.size() != count)
+        throw BadValue(fmt::format("{} expects {} finite numbers separated by commas, got '{}'", flag, count, text));
+    return values;
 }
 
 float parsePositive(const std::string& text, std::string_view flag) {
@@ -91,7 +117,7 @@ ParseResult parseOptions(int argc, char** argv) {
     ParseResult result;
     Options& o = result.options;
     // Numbers are taken as text and checked here, so every bad value gets the same clear message.
-    std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height;
+    std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height, queryPoint, queryBox, queryRay;
 
     CLI::App cli{"Ro Broadphase Lab: watch broad-phase techniques find candidate pairs, live.", "ro_demo"};
     cli.footer(std::string(kFooter));
@@ -109,6 +135,14 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--width", width, "window width in pixels (default 1280)")->type_name("W");
     cli.add_option("--height", height, "window height in pixels (default 800)")->type_name("H");
     cli.add_flag("--list-techniques", o.listTechniques, "print the technique ids, one per line, and exit");
+    cli.add_option("--query-point", queryPoint, "point query at world X,Y, as if hovering there")->type_name("X,Y");
+    cli.add_option("--query-box", queryBox, "box query over world X0,Y0,X1,Y1, as if shift-dragged")
+        ->type_name("X0,Y0,X1,Y1");
+    auto* boxFlag = cli.get_option("--query-box");
+    cli.add_option("--query-ray", queryRay, "ray query from world X0,Y0 to X1,Y1, as if ctrl-dragged")
+        ->type_name("X0,Y0,X1,Y1")
+        ->excludes(boxFlag);
+    cli.add_flag("--paused", o.paused, "start paused (Esc resumes)");
 
     try {
         cli.parse(argc, argv);
@@ -123,6 +157,18 @@ ParseResult parseOptions(int argc, char** argv) {
         if (!width.empty()) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
         if (!height.empty()) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
         if (!overlays.empty()) o.overlays = parseOverlays(overlays);
+        if (!queryPoint.empty()) {
+            const auto v = parseNumbers(queryPoint, "--query-point", 2);
+            o.queryPoint = Vec2{v[0], v[1]};
+        }
+        if (!queryBox.empty()) {
+            const auto v = parseNumbers(queryBox, "--query-box", 4);
+            o.queryBox = Aabb{std::min(v[0], v[2]), std::min(v[1], v[3]), std::max(v[0], v[2]), std::max(v[1], v[3])};
+        }
+        if (!queryRay.empty()) {
+            const auto v = parseNumbers(queryRay, "--query-ray", 4);
+            o.queryRay = Segment{{v[0], v[1]}, {v[2], v[3]}};
+        }
         const std::string_view shot = o.screenshot;
         if (cli.count("--screenshot") && (shot.size() <= 4 || !shot.ends_with(".png")))
             throw BadValue(fmt::format("--screenshot expects a file name ending in .png, got '{}'", shot));

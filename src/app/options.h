@@ -5,13 +5,17 @@
 #include <optional>
 #include <string>
 
+#include "broadphase/broadphase.h"
+
 namespace ro::app {
 
 /// Which debug overlays are drawn on top of the world.
 struct OverlayFlags {
-    bool grid = false;    ///< occupied cells of the technique, shaded by how many entities they hold
+    bool grid = false;    ///< the technique's structure: cells, nodes, fat boxes, delimiters
     bool pairs = false;   ///< a line per candidate pair; true overlaps in another colour
     bool bounds = false;  ///< every entity's AABB
+    std::uint32_t hiddenLevels = 0;  ///< bit L set: the structure's level (or depth) L is not drawn
+    std::uint32_t levelsSeen = 0;    ///< levels in the structure last drawn (set by the overlay)
 };
 
 /// Everything the command line can set.
@@ -27,6 +31,10 @@ struct Options {
     int width = 1280;
     int height = 800;
     bool listTechniques = false;
+    std::optional<Vec2> queryPoint;  ///< a fixed point query (as if hovering there), world units
+    std::optional<Aabb> queryBox;    ///< a box query set at start (as if shift-dragged)
+    std::optional<Segment> queryRay; ///< a ray query set at start (as if ctrl-dragged)
+    bool paused = false;             ///< start paused (with --frames: the first frame's state stays)
 };
 
 /// The parsed options, or the exit code to leave with at once (0 after --help and

@@ -19,6 +19,17 @@ inline constexpr SDL_Color kCandidate{250, 222, 110, 170};  ///< candidate pair 
 inline constexpr SDL_Color kLongCandidate{120, 108, 56, 255};
 inline constexpr SDL_Color kOverlap{255, 64, 96, 255};     ///< candidate pair whose AABBs overlap
 inline constexpr SDL_Color kBounds{140, 240, 150, 120};
+/// Levels of a hierarchical structure (HSHG levels, tree depths), cycling; alpha set per use.
+inline constexpr SDL_Color kLevels[] = {{120, 140, 255, 0}, {90, 220, 160, 0}, {240, 200, 90, 0}, {240, 120, 200, 0},
+                                        {150, 110, 250, 0}, {100, 210, 240, 0}, {250, 150, 100, 0}, {200, 230, 120, 0}};
+inline constexpr SDL_Color kFatBox{220, 120, 255, 110};
+inline constexpr SDL_Color kStripBackground{8, 9, 12, 220};
+inline constexpr SDL_Color kStripDepth{120, 140, 255, 200};
+inline constexpr SDL_Color kVoidMark{255, 255, 255, 255};  ///< a delimiter that touches void
+inline constexpr SDL_Color kPointHit{255, 235, 80, 255};
+inline constexpr SDL_Color kQueryShape{120, 255, 240, 230};
+inline constexpr SDL_Color kQueryHit{255, 150, 60, 255};
+inline constexpr SDL_Color kFirstHit{255, 255, 255, 255};
 
 /// Sets the renderer's draw colour from a palette entry.
 inline void setDrawColor(SDL_Renderer* renderer, SDL_Color c) { SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, c.a); }

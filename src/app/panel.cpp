@@ -85,20 +85,50 @@ void techniqueSection(Lab& lab) {
     }
     hint(lab.technique().cost);
 
-    float cellSize = lab.world().broadPhaseSettings().cellSize;
-    if (ImGui::SliderFloat("Cell size", &cellSize, Lab::kMinAutoCellSize, 400.0f, "%.1f",
-                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-        lab.setCellSize(cellSize);
-    ImGui::SameLine();
-    if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size (follows the population)");
-
-    if (lab.technique().id == "hash") {
+    // Only the parameters this technique reads (its registry row says which).
+    const std::uint32_t uses = lab.technique().parameters;
+    if (uses & kUsesCellSize) {
+        float cellSize = lab.world().broadPhaseSettings().cellSize;
+        if (ImGui::SliderFloat("Cell size", &cellSize, Lab::kMinAutoCellSize, 400.0f, "%.1f",
+                               ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+            lab.setCellSize(cellSize);
+        ImGui::SameLine();
+        if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size (follows the population)");
+    }
+    if (uses & kUsesHashTableSize) {
         int buckets = static_cast<int>(lab.world().broadPhaseSettings().hashTableSize);
         if (ImGui::InputInt("Buckets", &buckets, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
-            lab.setHashTableSize(static_cast<std::uint32_t>(std::max(buckets, 0)));
+            lab.setHashTableSize(static_cast<std::uint32_t>(std::clamp(buckets, 0, 1 << 26)));
         hint("hash table size, 0 = auto (Enter applies)");
     }
+
+    using L = SettingsLimits;
+    Settings s = lab.world().broadPhaseSettings();
+    bool changed = false;
+    if (uses & kUsesHshgFactor)
+        changed |= ImGui::SliderFloat("Level factor", &s.hshgFactor, L::kMinHshgFactor, 8.0f, "%.2f",
+                                      ImGuiSliderFlags_AlwaysClamp);
+    if (uses & kUsesTreeMargin)
+        changed |= ImGui::SliderFloat("Fat margin", &s.treeMargin, 0.0f, 50.0f, "%.1f", ImGuiSliderFlags_AlwaysClamp);
+    if (uses & kUsesQuadTree) {
+        int capacity = static_cast<int>(s.quadCapacity);
+        int depth = static_cast<int>(s.quadMaxDepth);
+        changed |= ImGui::SliderInt("Leaf capacity", &capacity, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
+        changed |= ImGui::SliderInt("Max depth", &depth, 1, static_cast<int>(L::kMaxQuadDepth), "%d",
+                                    ImGuiSliderFlags_AlwaysClamp);
+        s.quadCapacity = static_cast<std::uint32_t>(capacity);
+        s.quadMaxDepth = static_cast<std::uint32_t>(depth);
+    }
+    if (uses & kUsesSweepAxis) {
+        constexpr const char* kAxes[] = {"auto (most spread)", "x", "y"};
+        int axis = static_cast<int>(s.sweepAxis);
+        if (ImGui::Combo("Sweep axis", &axis, kAxes, 3)) {
+            s.sweepAxis = static_cast<SweepAxis>(axis);
+            changed = true;
+        }
+    }
+    if (changed) lab.setSettings(s);
 }
 
 void populationSection(Lab& lab) {
@@ -130,7 +160,20 @@ void clockSection(Lab& lab) {
 }
 
 void overlaySection(OverlayFlags& overlays) {
-    ImGui::Checkbox("Grid cells (G)", &overlays.grid);
+    ImGui::Checkbox("Structure (G)", &overlays.grid);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cells, tree nodes, fat boxes or the sweep's delimiters");
+    if (overlays.grid && overlays.levelsSeen > 1) {
+        // One toggle per level (HSHG levels, tree depths), in that level's colour.
+        for (std::uint32_t level = 0; level < overlays.levelsSeen; ++level) {
+            if (level % 8 != 0) ImGui::SameLine();
+            bool shown = (overlays.hiddenLevels >> level & 1u) == 0;
+            fmt::memory_buffer label;
+            fmt::format_to(std::back_inserter(label), "{}##level{}", level, level);
+            label.push_back('\0');
+            if (ImGui::Checkbox(label.data(), &shown)) overlays.hiddenLevels ^= 1u << level;
+        }
+        hint("levels (HSHG) or depths (trees) shown");
+    }
     ImGui::Checkbox("Candidate pairs (P)", &overlays.pairs);
     ImGui::Checkbox("AABBs (B)", &overlays.bounds);
 }
@@ -160,6 +203,8 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects) {
     ImGui::PopItemWidth();
     ImGui::Separator();
     hint("Click: add, drag: spray, right click: remove");
+    hint("Hover: point query, Shift-drag: box query,");
+    hint("Ctrl-drag: ray query, C: clear the query");
     hint("Tab: next technique, Q: quit");
     rects.panel = windowRect();
     ImGui::End();
@@ -193,6 +238,18 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         const HumanBytes memory = humanBytes(r.bytes);
         row("technique mem.", "{:.1f} {}", memory.value, memory.unit);
         row("heap allocs/step", "{}", r.allocs);
+        if (r.pointActive)
+            row("point query", "{} hits, {} visited, {} tests", r.pointHits, r.pointCost.visited, r.pointCost.tests);
+        if (!r.shape.empty())
+            row(r.shape == "box" ? "box query" : "ray query", "{} hits, {} visited, {} tests", r.shapeHits,
+                r.shapeCost.visited, r.shapeCost.tests);
+        if (r.shape == "ray") {
+            if (r.firstHit >= 0)
+                row("first hit", "#{} at t={:.3f}, {} visited, {} tests", r.firstHit, r.firstHitT,
+                    r.firstHitCost.visited, r.firstHitCost.tests);
+            else
+                row("first hit", "none, {} visited, {} tests", r.firstHitCost.visited, r.firstHitCost.tests);
+        }
         row("steps", "{}", r.steps);
         row("state", "{}", r.paused ? "PAUSED" : "running");
         ImGui::EndTable();

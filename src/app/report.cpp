@@ -7,7 +7,8 @@
 
 namespace ro::app {
 
-FrameReport makeReport(const Lab& lab, std::string_view renderer, double msDraw, float fps, std::uint64_t frame) {
+FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_view renderer, double msDraw, float fps,
+                       std::uint64_t frame) {
     const World& world = lab.world();
     const Counters& counters = world.broadPhase().counters();
     const StepStats& stats = world.lastStats();
@@ -34,6 +35,19 @@ FrameReport makeReport(const Lab& lab, std::string_view renderer, double msDraw,
     r.renderer = renderer;
     r.paused = lab.paused();
     r.frame = frame;
+    r.pointActive = queries.hoverPoint().has_value();
+    r.pointHits = queries.pointHits().size();
+    r.pointCost = queries.pointCost();
+    if (queries.shape() == QueryTool::Shape::Box) {
+        r.shape = "box";
+        r.shapeHits = queries.boxHits().size();
+    } else if (queries.shape() == QueryTool::Shape::Ray) {
+        r.shape = "ray";
+        r.shapeHits = queries.rayHits().size();
+        if (const auto& first = queries.firstHit()) r.firstHit = first->index, r.firstHitT = first->t;
+        r.firstHitCost = queries.firstHitCost();
+    }
+    r.shapeCost = queries.shapeCost();
     return r;
 }
 
@@ -41,10 +55,19 @@ void printReport(const FrameReport& r) {
     fmt::print(
         "frame={} technique={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} hash_fp={} "
         "cell={:.3f} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
-        "allocs={} fps={:.1f} video_driver={} renderer={} paused={}\n",
+        "allocs={} fps={:.1f} video_driver={} renderer={} paused={}",
         r.frame, r.technique, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.hashFalsePositives,
         r.cellSize, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
         r.renderer, r.paused ? 1 : 0);
+    if (r.pointActive)
+        fmt::print(" point_hits={} point_visited={} point_tests={}", r.pointHits, r.pointCost.visited, r.pointCost.tests);
+    if (!r.shape.empty())
+        fmt::print(" query={} query_hits={} query_visited={} query_tests={}", r.shape, r.shapeHits,
+                   r.shapeCost.visited, r.shapeCost.tests);
+    if (r.shape == "ray")
+        fmt::print(" first_hit={} first_t={:.4f} first_visited={} first_tests={}", r.firstHit, r.firstHitT,
+                   r.firstHitCost.visited, r.firstHitCost.tests);
+    fmt::print("\n");
     std::fflush(stdout);
 }
 

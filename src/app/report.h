@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "app/lab.h"
+#include "app/queries.h"
 
 namespace ro::app {
 
@@ -31,6 +32,17 @@ struct FrameReport {
     bool paused = false;
     std::uint64_t frame = 0;
 
+    // The query tools (see QueryTool): what each found and what it cost the technique.
+    bool pointActive = false;
+    std::uint64_t pointHits = 0;
+    QueryCost pointCost;
+    std::string_view shape;  ///< "box", "ray" or "" when no box or ray is set
+    std::uint64_t shapeHits = 0;
+    QueryCost shapeCost;
+    std::int64_t firstHit = -1;  ///< the ray's first hit (dense index), -1 for none
+    float firstHitT = 0.0f;
+    QueryCost firstHitCost;
+
     /// (candidates - overlaps) / candidates: the share of candidates the exact test rejects.
     [[nodiscard]] double falsePositiveRatio() const {
         return candidates == 0 ? 0.0 : static_cast<double>(candidates - overlaps) / static_cast<double>(candidates);
@@ -38,8 +50,8 @@ struct FrameReport {
 };
 
 /// Gathers the figures of the frame just simulated and drawn.
-[[nodiscard]] FrameReport makeReport(const Lab& lab, std::string_view renderer, double msDraw, float fps,
-                                     std::uint64_t frame);
+[[nodiscard]] FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_view renderer,
+                                     double msDraw, float fps, std::uint64_t frame);
 
 /// Prints the report as one line of key=value pairs on stdout and flushes it (tests read it live).
 void printReport(const FrameReport& report);

@@ -98,7 +98,8 @@ struct CellView {
         Cell,       ///< a grid, hash or HSHG cell, or a quadtree leaf: `bounds`, `count` entities
         Node,       ///< an inner node of a tree: `bounds` (a quadtree's region or an AABB tree's box)
         FatBox,     ///< a fattened box a technique keeps for an entity: `bounds`
-        Delimiter,  ///< a sweep's begin or end delimiter at `bounds.minX` on the sweep axis (`level`: 0 x, 1 y)
+        Delimiter,  ///< a sweep's begin or end delimiter at `bounds.minX` on the sweep axis (`level`: 0 x, 1 y),
+                    ///< visited in sorted order
     };
     Aabb bounds;
     std::uint32_t count = 0;   ///< entities in the cell (for the hash: in its bucket)

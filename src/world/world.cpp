@@ -110,6 +110,7 @@ EntityId World::add(const EntityDesc& d) {
     m_minY.push_back(d.position.y - hh);
     m_maxX.push_back(d.position.x + hw);
     m_maxY.push_back(d.position.y + hh);
+    m_pairsCurrent = false;
     return id;
 }
 
@@ -133,6 +134,7 @@ bool World::remove(EntityId id) {
     // Pairs of the last tick name dense indices that may now be stale.
     m_candidates.clear();
     m_overlaps.clear();
+    m_pairsCurrent = false;
     return true;
 }
 
@@ -170,12 +172,21 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> technique) {
     if (!technique) throw std::invalid_argument("broad phase must not be null");
     m_broadPhase = std::move(technique);
     m_broadPhase->configure(m_settings);
+    m_pairsCurrent = false;
 }
 
 void World::setBroadPhaseSettings(const Settings& settings) {
     checkSettings(settings, /*needsBounds=*/true);  // the world always hands its technique bounds
     m_settings = settings;
     m_broadPhase->configure(m_settings);
+    m_pairsCurrent = false;
+}
+
+void World::refreshPairs() {
+    m_broadPhase->update(boxes());
+    m_broadPhase->findPairs(m_candidates);
+    findOverlaps();
+    m_pairsCurrent = true;
 }
 
 int World::advance(double realSeconds) {
@@ -195,6 +206,7 @@ int World::advance(double realSeconds) {
 
 void World::tick() {
     m_stats = {};
+    m_pairsCurrent = false;  // the boxes move after the broad phase has seen them
     const int subSteps = std::max(1, m_config.subSteps);
     const float dt = 1.0f / (m_config.tickHz * static_cast<float>(subSteps));
     for (int s = 0; s < subSteps; ++s) subStep(dt);

@@ -95,6 +95,13 @@ public:
     [[nodiscard]] const BroadPhase& broadPhase() const { return *m_broadPhase; }
     void setBroadPhaseSettings(const Settings& settings);
     [[nodiscard]] const Settings& broadPhaseSettings() const { return m_settings; }
+    /// Runs the broad phase on the current boxes without advancing the clock (after a technique
+    /// switch while paused, say): the candidate and overlap pairs, and their counts in
+    /// lastStats(), become those of the technique in use. Contacts keep the last tick's count.
+    void refreshPairs();
+    /// True while the technique holds the current boxes (after refreshPairs, until the world
+    /// moves, adds, removes or swaps the technique): queries then need no refresh.
+    [[nodiscard]] bool pairsCurrent() const { return m_pairsCurrent; }
     /// Candidate and overlap pairs of the last tick's final sub-step, canonical order.
     [[nodiscard]] const std::vector<Pair>& candidatePairs() const { return m_candidates; }
     [[nodiscard]] const std::vector<Pair>& overlapPairs() const { return m_overlaps; }
@@ -124,6 +131,7 @@ private:
     Settings m_settings;
     std::unique_ptr<BroadPhase> m_broadPhase;
     double m_accumulator = 0.0;
+    bool m_pairsCurrent = false;
     std::uint64_t m_ticks = 0;
     StepStats m_stats;
 

@@ -1,0 +1,61 @@
+#pragma once
+/// The query tools: hovering runs a point query under the cursor, shift-drag a box query and
+/// ctrl-drag a segment (ray) query from the press point to the cursor. The last box or ray
+/// stays and is re-run every frame, so entities can be watched passing through it; C clears it.
+/// Queries go through the technique in use, so their cost (cells, nodes or delimiters
+/// visited, box tests) is that technique's, shown in the HUD.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+#include "world/world.h"
+
+namespace ro::app {
+
+class QueryTool {
+public:
+    enum class Shape : std::uint8_t { None, Box, Ray };
+
+    /// The cursor is over the world at `p` (nothing: it left the world or is over the UI).
+    void hover(std::optional<Vec2> p) { m_hover = p; }
+    /// A box or ray drag starts at `p`; drag() follows the cursor until the button is released.
+    void beginDrag(Shape shape, Vec2 p);
+    void drag(Vec2 p);
+    void endDrag() { m_dragging = false; }
+    [[nodiscard]] bool dragging() const { return m_dragging; }
+    /// Sets a finished box or ray (the --query-box and --query-ray flags).
+    void set(Shape shape, Vec2 from, Vec2 to);
+    void clear() { m_shape = Shape::None; }
+
+    /// Runs the queries on the world's current boxes (call after the world ticks); when the
+    /// boxes moved since the technique saw them, the world's pairs are found again first.
+    void run(World& world);
+
+    [[nodiscard]] Shape shape() const { return m_shape; }
+    [[nodiscard]] Vec2 from() const { return m_from; }
+    [[nodiscard]] Vec2 to() const { return m_to; }
+    [[nodiscard]] Aabb box() const;
+    [[nodiscard]] const std::optional<Vec2>& hoverPoint() const { return m_hover; }
+    [[nodiscard]] const std::vector<std::uint32_t>& pointHits() const { return m_pointHits; }
+    [[nodiscard]] const std::vector<std::uint32_t>& boxHits() const { return m_boxHits; }
+    [[nodiscard]] const std::vector<RayHit>& rayHits() const { return m_rayHits; }
+    [[nodiscard]] const std::optional<RayHit>& firstHit() const { return m_firstHit; }
+    [[nodiscard]] const QueryCost& pointCost() const { return m_pointCost; }
+    /// The box query's cost, or the ray's (all hits) and first hit's.
+    [[nodiscard]] const QueryCost& shapeCost() const { return m_shapeCost; }
+    [[nodiscard]] const QueryCost& firstHitCost() const { return m_firstCost; }
+
+private:
+    std::optional<Vec2> m_hover;
+    Shape m_shape = Shape::None;
+    bool m_dragging = false;
+    Vec2 m_from, m_to;
+    std::vector<std::uint32_t> m_pointHits, m_boxHits;
+    std::vector<RayHit> m_rayHits;
+    std::optional<RayHit> m_firstHit;
+    QueryCost m_pointCost, m_shapeCost, m_firstCost;
+};
+
+}  // namespace ro::app
