@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Headless run of one technique (SDL_VIDEODRIVER=offscreen): the app must exit 0, print a
-# counters line with steps equal to the frames run, and write a screenshot that is not blank.
+# counters line with steps equal to the frames run and the ray query's figures, and write a
+# screenshot that is not blank.
 # usage: headless.sh RO_DEMO PNG_STATS TECHNIQUE OUT_DIR
 set -euo pipefail
 
@@ -17,20 +18,23 @@ rm -f "$png"
 
 rc=0
 "$demo" --technique "$technique" --entities "$entities" --frames "$frames" --screenshot "$png" \
-    --overlays grid,pairs >"$log" 2>"$err" || rc=$?
+    --overlays grid,pairs --query-ray 100,100,1500,900 >"$log" 2>"$err" || rc=$?
 [[ $rc -eq 0 ]] || fail "exit code $rc, stderr: $(cat "$err")"
 
 line=$(grep 'steps=' "$log" | tail -n 1 || true)
 [[ -n $line ]] || fail "no counters line on stdout: $(cat "$log")"
 value() { tr ' ' '\n' <<<"$line" | sed -n "s/^$1=//p"; }
 for key in technique entities steps candidates tests overlaps contacts ms_broad ms_pairs ms_narrow \
-           ms_integrate ms_draw bytes allocs fps video_driver paused; do
+           ms_integrate ms_draw bytes allocs fps video_driver paused query query_hits query_visited query_tests \
+           first_hit; do
     [[ -n $(value "$key") ]] || fail "counters line lacks $key=: $line"
 done
 [[ $(value technique) == "$technique" ]] || fail "technique=$(value technique), expected $technique"
 [[ $(value entities) == "$entities" ]] || fail "entities=$(value entities), expected $entities"
 [[ $(value steps) == "$frames" ]] || fail "steps=$(value steps), expected $frames (one tick per frame)"
 [[ $(value paused) == 0 ]] || fail "paused=$(value paused)"
+[[ $(value query) == ray ]] || fail "query=$(value query), expected ray"
+(( $(value query_tests) >= $(value query_hits) )) || fail "the ray reported more hits than it tested: $line"
 
 [[ -s $png ]] || fail "no screenshot at $png"
 # Only the world below the panel and left of the HUD counts (window 1280x800: the panel covers
