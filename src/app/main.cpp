@@ -45,7 +45,7 @@ int run(const ro::app::Options& options) {
     Input input;
     UiRects uiRects;
     QueryTool queries;
-    if (options.queryPoint) queries.hover(options.queryPoint);
+    if (options.queryPoint) queries.pinPoint(*options.queryPoint);
     if (options.queryBox) {
         const ro::Aabb& b = *options.queryBox;
         queries.set(QueryTool::Shape::Box, {b.minX, b.minY}, {b.maxX, b.maxY});

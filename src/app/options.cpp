@@ -135,7 +135,7 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--width", width, "window width in pixels (default 1280)")->type_name("W");
     cli.add_option("--height", height, "window height in pixels (default 800)")->type_name("H");
     cli.add_flag("--list-techniques", o.listTechniques, "print the technique ids, one per line, and exit");
-    cli.add_option("--query-point", queryPoint, "point query at world X,Y, as if hovering there")->type_name("X,Y");
+    cli.add_option("--query-point", queryPoint, "point query fixed at world X,Y (hovering no longer moves it)")->type_name("X,Y");
     cli.add_option("--query-box", queryBox, "box query over world X0,Y0,X1,Y1, as if shift-dragged")
         ->type_name("X0,Y0,X1,Y1");
     auto* boxFlag = cli.get_option("--query-box");

@@ -19,7 +19,15 @@ public:
     enum class Shape : std::uint8_t { None, Box, Ray };
 
     /// The cursor is over the world at `p` (nothing: it left the world or is over the UI).
-    void hover(std::optional<Vec2> p) { m_hover = p; }
+    /// Ignored once the point is pinned.
+    void hover(std::optional<Vec2> p) {
+        if (!m_pinned) m_hover = p;
+    }
+    /// Fixes the point query at `p`; the cursor no longer moves it (--query-point).
+    void pinPoint(Vec2 p) {
+        m_hover = p;
+        m_pinned = true;
+    }
     /// A box or ray drag starts at `p`; drag() follows the cursor until the button is released.
     void beginDrag(Shape shape, Vec2 p);
     void drag(Vec2 p);
@@ -49,6 +57,7 @@ public:
 
 private:
     std::optional<Vec2> m_hover;
+    bool m_pinned = false;
     Shape m_shape = Shape::None;
     bool m_dragging = false;
     Vec2 m_from, m_to;
