@@ -15,10 +15,11 @@ constexpr std::uint32_t kSparseCount = 100;
 
 }  // namespace
 
-Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, std::optional<float> cellSize)
+Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, std::optional<float> cellSize,
+         std::optional<SizeRange> sizes)
     : m_rng(seed),
       // An empty world gets the sizes of a sparse one, so clicked entities look sensible.
-      m_sizes(defaultSizeRange(std::max(entities, kSparseCount), m_world.config().bounds)),
+      m_sizes(sizes.value_or(defaultSizeRange(std::max(entities, kSparseCount), m_world.config().bounds))),
       m_technique(indexOf(technique)) {
     m_world.setBroadPhase(technique.create());
     resizePopulation(m_world, m_rng, entities, m_sizes);

@@ -18,8 +18,10 @@ public:
     /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory.
     static constexpr float kMinAutoCellSize = 1.0f;
 
-    /// Builds the world with `entities` random entities from `seed`; `cellSize` unset means auto.
-    Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, std::optional<float> cellSize);
+    /// Builds the world with `entities` random entities from `seed`; `cellSize` unset means auto,
+    /// `sizes` unset means sizes that fit the count.
+    Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, std::optional<float> cellSize,
+        std::optional<SizeRange> sizes = std::nullopt);
 
     [[nodiscard]] World& world() { return m_world; }
     [[nodiscard]] const World& world() const { return m_world; }

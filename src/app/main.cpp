@@ -38,7 +38,7 @@ int run(const ro::app::Options& options) {
     // 3. Dear ImGui on top of them.
     Gui gui(screen);
     // 4. The world, its technique and its population.
-    Lab lab(*ro::findTechnique(options.technique), options.entities, options.seed, options.cellSize);
+    Lab lab(*ro::findTechnique(options.technique), options.entities, options.seed, options.cellSize, options.sizes);
     // 5. What the person can toggle and do.
     OverlayFlags overlays = options.overlays;
     OverlayRenderer overlayRenderer;

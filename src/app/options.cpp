@@ -117,7 +117,8 @@ ParseResult parseOptions(int argc, char** argv) {
     ParseResult result;
     Options& o = result.options;
     // Numbers are taken as text and checked here, so every bad value gets the same clear message.
-    std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height, queryPoint, queryBox, queryRay;
+    std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height, queryPoint, queryBox, queryRay,
+        halfExtents;
 
     CLI::App cli{"Ro Broadphase Lab: watch broad-phase techniques find candidate pairs, live.", "ro_demo"};
     cli.footer(std::string(kFooter));
@@ -135,6 +136,8 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--width", width, "window width in pixels (default 1280)")->type_name("W");
     cli.add_option("--height", height, "window height in pixels (default 800)")->type_name("H");
     cli.add_flag("--list-techniques", o.listTechniques, "print the technique ids, one per line, and exit");
+    cli.add_option("--half-extents", halfExtents, "entities' half-extent range MIN,MAX in world units (0 < MIN <= MAX <= 100)")
+        ->type_name("MIN,MAX");
     cli.add_option("--query-point", queryPoint, "point query fixed at world X,Y (hovering no longer moves it)")->type_name("X,Y");
     cli.add_option("--query-box", queryBox, "box query over world X0,Y0,X1,Y1, as if shift-dragged")
         ->type_name("X0,Y0,X1,Y1");
@@ -157,6 +160,12 @@ ParseResult parseOptions(int argc, char** argv) {
         if (!width.empty()) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
         if (!height.empty()) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
         if (!overlays.empty()) o.overlays = parseOverlays(overlays);
+        if (!halfExtents.empty()) {
+            const auto v = parseNumbers(halfExtents, "--half-extents", 2);
+            if (!(v[0] > 0.0f && v[0] <= v[1] && v[1] <= 100.0f))
+                throw BadValue(fmt::format("--half-extents expects 0 < MIN <= MAX <= 100, got '{}'", halfExtents));
+            o.sizes = SizeRange{v[0], v[1]};
+        }
         if (!queryPoint.empty()) {
             const auto v = parseNumbers(queryPoint, "--query-point", 2);
             o.queryPoint = Vec2{v[0], v[1]};

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "broadphase/broadphase.h"
+#include "world/scene.h"
 
 namespace ro::app {
 
@@ -34,6 +35,7 @@ struct Options {
     std::optional<Vec2> queryPoint;  ///< a fixed point query (as if hovering there), world units
     std::optional<Aabb> queryBox;    ///< a box query set at start (as if shift-dragged)
     std::optional<Segment> queryRay; ///< a ray query set at start (as if ctrl-dragged)
+    std::optional<SizeRange> sizes;  ///< entities' half-extent range (unset: fit the count)
     bool paused = false;             ///< start paused (with --frames: the first frame's state stays)
 };
 
