@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Regenerates the screenshots under assets/ that the README links: one per technique, each
+# with its structure overlay and one of the query tools. Headless (no display needed); every
+# image is the app's own last frame, the command that made it printed beside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/release -j2 --target ro_demo
+demo=build/release/src/app/ro_demo
+export SDL_VIDEODRIVER=offscreen SDL_RENDER_VSYNC=0
+
+shot() {  # name, then ro_demo flags
+    local name=$1
+    shift
+    echo "assets/$name.png: ro_demo $*"
+    "$demo" "$@" --frames 90 --screenshot "assets/$name.png" >/dev/null
+}
+
+# The query tools, as a person would use them: hover (point), shift-drag (box), ctrl-drag (ray).
+ray="--query-ray 120,880,1500,140"
+box="--query-box 700,300,1100,650"
+point="--query-point 820,520"
+
+shot technique-brute    --technique brute    --entities 600  --overlays pairs $point
+shot technique-grid     --technique grid     --entities 3000 --overlays grid $box
+shot technique-hash     --technique hash     --entities 3000 --overlays grid,pairs $point
+shot technique-hshg     --technique hshg     --entities 1500 --half-extents 1,40 --overlays grid $ray
+shot technique-sap      --technique sap      --entities 2000 --overlays grid $box
+shot technique-sweep    --technique sweep    --entities 2000 --overlays grid $ray
+shot technique-tree     --technique tree     --entities 1200 --overlays grid $ray
+shot technique-quadtree --technique quadtree --entities 2000 --overlays grid $box
