@@ -40,6 +40,7 @@ struct Counters {
     std::uint64_t bytesHeld = 0;           ///< heap memory held by the technique's structures
     std::uint64_t heapAllocations = 0;     ///< heap allocations during the last update + findPairs
     std::uint64_t hashFalsePositives = 0;  ///< candidates found only because two cells share a bucket
+    std::uint64_t sortSwaps = 0;           ///< sweeps: adjacent swaps insertion sort made in the last update
     float cellSize = 0.0f;                 ///< cell size in use (0 where the technique has no cells)
 };
 

@@ -1,0 +1,84 @@
+#pragma once
+/// What the two sweeps (seeds 003 and 004) share: following entities from one step to the next
+/// by their stable ids, choosing the sweep axis by the variance of the centres, an order-keeping
+/// key for floats, and a segment's span on an axis widened so no box the exact test would hit
+/// is left out.
+
+#include <bit>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+
+namespace ro::sweep {
+
+/// Maps last step's dense indices to this step's, through the stable ids, and lists the
+/// entities that are new. O(n) per step; O(1) extra when the ids are those of the last step.
+class EntityTracker {
+public:
+    static constexpr std::uint32_t kGone = 0xFFFFFFFFu;
+
+    /// Compares the ids of `boxes` with the last call's. Throws std::invalid_argument when an
+    /// id appears twice.
+    void track(const BoxView& boxes);
+    /// Forgets the last step: at the next track() every entity is new.
+    void forget() { m_previousIds.clear(); }
+    /// This step's index of the entity that had `oldIndex` last step, or kGone if it was removed.
+    [[nodiscard]] std::uint32_t newIndex(std::uint32_t oldIndex) const {
+        return m_unchanged ? oldIndex : m_newIndexOfOld[oldIndex];
+    }
+    /// Dense indices (ascending) of the entities the last step did not have.
+    [[nodiscard]] const std::vector<std::uint32_t>& added() const { return m_added; }
+    /// The same ids in the same order as last step: nothing to remap.
+    [[nodiscard]] bool unchanged() const { return m_unchanged; }
+    [[nodiscard]] std::uint64_t bytesHeld() const;
+
+private:
+    std::vector<std::uint32_t> m_previousIds;    ///< by last step's dense index
+    std::vector<std::uint32_t> m_denseOfId;      ///< by id: dense index when last seen (maybe stale)
+    std::vector<std::uint32_t> m_newIndexOfOld;  ///< by last step's dense index
+    std::vector<std::uint32_t> m_added;
+    bool m_unchanged = false;
+};
+
+/// Chooses the sweep axis (0 x, 1 y). Auto picks the axis along which the centres vary most
+/// (seed 003: fewer boxes share a stretch of it, so more delimiters touch void), and
+/// reconsiders every kCheckInterval steps; it switches only when the other axis varies
+/// kSwitchRatio times more, since each switch rebuilds the sorted order from scratch.
+class AxisChooser {
+public:
+    static constexpr std::uint32_t kCheckInterval = 32;
+    static constexpr double kSwitchRatio = 1.25;
+
+    /// The axis for this step. `setting` X or Y forces it.
+    std::uint32_t choose(const BoxView& boxes, SweepAxis setting);
+    /// The next choose() decides afresh (after new settings).
+    void reset() { m_decided = false; }
+
+private:
+    std::uint32_t m_axis = 0;
+    std::uint32_t m_stepsSinceCheck = 0;
+    bool m_decided = false;
+};
+
+/// Throws std::invalid_argument unless every box has min <= max on both axes (a NaN fails too):
+/// a sweep's order and its set of open intervals rely on every begin preceding its end.
+void checkIntervals(const BoxView& boxes);
+
+/// Variance of the box centres along x and y (in double: coordinates may be huge).
+[[nodiscard]] std::pair<double, double> centreVariance(const BoxView& boxes);
+
+/// An unsigned key that orders like the float (finite or infinite; -0 and +0 share a key).
+[[nodiscard]] inline std::uint32_t sortableKey(float value) {
+    const auto bits = std::bit_cast<std::uint32_t>(value + 0.0f);  // -0 + 0 is +0
+    return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+}
+
+/// The segment's extent along one axis, widened by a few ulps of its coordinates: segmentEntry
+/// divides rounded differences, so it can hit a box that lies a rounding error beyond the
+/// segment's end (a box at 1.5 from a segment from -1e8 to 1, say). The widened span is a
+/// superset of the exact test's hits; every candidate in it still gets the exact test.
+[[nodiscard]] std::pair<float, float> segmentSpan(float from, float to);
+
+}  // namespace ro::sweep
