@@ -5,6 +5,7 @@
 #include "broadphase/brute_force.h"
 #include "broadphase/spatial_grid.h"
 #include "broadphase/spatial_hash.h"
+#include "broadphase/sweep_and_prune.h"
 
 namespace ro {
 namespace {
@@ -20,6 +21,8 @@ constexpr std::array kTechniques{
                   kUsesCellSize | kUsesGridBounds, &make<SpatialGrid>},
     TechniqueInfo{"hash", "Spatial hash", "O(n + k) when the cell fits the entities", "001, 004",
                   kUsesCellSize | kUsesHashTableSize, &make<SpatialHash>},
+    TechniqueInfo{"sap", "Sweep and prune (delimiters)", "O(n + k_axis) when coherent, radix rebuild when not", "003",
+                  kUsesSweepAxis, &make<SweepAndPrune>},
 };
 
 }  // namespace

@@ -1,0 +1,295 @@
+#include "broadphase/sweep_and_prune.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/buffers.h"
+#include "core/radix_sort.h"
+
+namespace ro {
+
+void SweepAndPrune::configure(const Settings& settings) {
+    checkSettings(settings);
+    m_pending = settings;
+}
+
+void SweepAndPrune::forgetAll() {
+    m_boxes = {};
+    m_delimiters.clear();
+    m_built = false;
+    m_tracker.forget();
+}
+
+void SweepAndPrune::update(const BoxView& boxes) {
+    m_counters = {};
+    if (boxes.count > kMaxEntities) {
+        forgetAll();
+        throw std::length_error("sweep and prune holds at most 2^30 entities");
+    }
+    if (m_pending) {
+        m_axisSetting = m_pending->sweepAxis;
+        m_axisChooser.reset();
+        m_pending.reset();
+    }
+    try {
+        sweep::checkIntervals(boxes);
+        m_tracker.track(boxes);
+    } catch (...) {
+        forgetAll();  // the array no longer matches what the tracker remembers
+        throw;
+    }
+    m_boxes = boxes;
+    const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
+    m_rebuilt = !m_built || axis != m_axis;
+    m_axis = axis;
+    if (!m_rebuilt) {
+        refresh();
+        m_rebuilt = !insertionSort();
+    }
+    if (m_rebuilt) {
+        rebuild();
+    } else {
+        mergeAdded();
+    }
+    m_built = true;
+    markVoid();
+}
+
+void SweepAndPrune::rebuild() {
+    // Begins first, then ends: the radix sort is stable, so at equal coordinates begins stay
+    // before ends without a tie bit in the key.
+    const std::uint32_t n = m_boxes.count;
+    resizeWithHeadroom(m_delimiters, 2 * static_cast<std::size_t>(n));
+    for (std::uint32_t i = 0; i < n; ++i) {
+        m_delimiters[i] = beginOf(i);
+        m_delimiters[n + i] = endOf(i);
+    }
+    radixSort(m_delimiters, m_scratch, 32, [](const Delimiter& d) { return sweep::sortableKey(d.value); });
+}
+
+void SweepAndPrune::refresh() {
+    const float* lo = axisMin();
+    const float* hi = axisMax();
+    std::size_t kept = 0;
+    for (const Delimiter& d : m_delimiters) {
+        const std::uint32_t entity = m_tracker.newIndex(d.entity());
+        if (entity == sweep::EntityTracker::kGone) continue;
+        m_delimiters[kept++] = d.isBegin() ? Delimiter{lo[entity] + 0.0f, entity | kBegin} : Delimiter{hi[entity] + 0.0f, entity};
+    }
+    m_delimiters.resize(kept);
+}
+
+bool SweepAndPrune::insertionSort() {
+    const std::uint64_t budget = kSwapBudgetPerDelimiter * m_delimiters.size();
+    std::uint64_t swaps = 0;
+    Delimiter* const a = m_delimiters.data();
+    for (std::size_t i = 1; i < m_delimiters.size(); ++i) {
+        const Delimiter d = a[i];
+        std::size_t j = i;
+        for (; j > 0 && sortsBefore(d, a[j - 1]); --j) a[j] = a[j - 1];
+        a[j] = d;
+        swaps += i - j;
+        if (swaps > budget) {
+            m_counters.sortSwaps = swaps;
+            return false;
+        }
+    }
+    m_counters.sortSwaps = swaps;
+    return true;
+}
+
+void SweepAndPrune::mergeAdded() {
+    const std::vector<std::uint32_t>& added = m_tracker.added();
+    if (added.empty()) return;
+    m_added.clear();
+    for (const std::uint32_t i : added) {
+        m_added.push_back(beginOf(i));
+        m_added.push_back(endOf(i));
+    }
+    std::sort(m_added.begin(), m_added.end(), sortsBefore);
+    resizeWithHeadroom(m_scratch, m_delimiters.size() + m_added.size());
+    std::merge(m_delimiters.begin(), m_delimiters.end(), m_added.begin(), m_added.end(), m_scratch.begin(), sortsBefore);
+    m_delimiters.swap(m_scratch);
+}
+
+void SweepAndPrune::markVoid() {
+    // The seed's stack: +1 at a begin, -1 at an end; at zero no interval is open until the next delimiter.
+    std::uint32_t depth = 0;
+    for (Delimiter& d : m_delimiters) {
+        depth = d.isBegin() ? depth + 1 : depth - 1;
+        d.bits = depth == 0 ? d.bits | kTouchesVoid : d.bits & ~kTouchesVoid;
+    }
+}
+
+void SweepAndPrune::findPairs(std::vector<Pair>& out) {
+    out.clear();
+    const float* oMin = otherMin();
+    const float* oMax = otherMax();
+    resizeWithHeadroom(m_openSlot, m_boxes.count);
+    m_open.clear();
+    std::uint64_t tests = 0;
+    for (const Delimiter& d : m_delimiters) {
+        const std::uint32_t e = d.entity();
+        if (d.isBegin()) {
+            // Every open interval overlaps this one on the sweep axis; the other axis decides.
+            const float lo = oMin[e];
+            const float hi = oMax[e];
+            tests += m_open.size();
+            for (const Open& o : m_open)
+                if (o.otherMin <= hi && lo <= o.otherMax) out.push_back(makePair(e, o.entity));
+            m_openSlot[e] = static_cast<std::uint32_t>(m_open.size());
+            m_open.push_back({e, lo, hi});
+        } else {
+            const std::uint32_t slot = m_openSlot[e];
+            m_open[slot] = m_open.back();
+            m_openSlot[m_open[slot].entity] = slot;
+            m_open.pop_back();
+        }
+    }
+    m_counters.pairTests = tests;
+    m_counters.candidatePairs = out.size();
+    m_counters.bytesHeld = bytesHeld(m_delimiters) + bytesHeld(m_scratch) + bytesHeld(m_added) + bytesHeld(m_open) +
+                           bytesHeld(m_openSlot) + m_tracker.bytesHeld();
+}
+
+void SweepAndPrune::forEachCell(const std::function<void(const CellView&)>& visit) const {
+    for (const Delimiter& d : m_delimiters) {
+        CellView view;
+        view.bounds = {d.value, 0.0f, d.value, 0.0f};
+        view.count = 1;
+        view.level = m_axis;
+        view.kind = CellView::Kind::Delimiter;
+        view.isBegin = d.isBegin();
+        view.touchesVoid = d.touchesVoid();
+        visit(view);
+    }
+}
+
+std::string SweepAndPrune::validate() const {
+    const std::uint32_t n = m_boxes.count;
+    if (m_delimiters.size() != 2 * static_cast<std::size_t>(n))
+        return "expected 2 delimiters per entity, found " + std::to_string(m_delimiters.size()) + " for " +
+               std::to_string(n);
+    std::vector<std::uint8_t> seen(n, 0);  // bit 0: begin seen, bit 1: end seen
+    std::uint32_t depth = 0;
+    for (std::size_t k = 0; k < m_delimiters.size(); ++k) {
+        const Delimiter& d = m_delimiters[k];
+        const std::uint32_t e = d.entity();
+        const std::string at = "delimiter " + std::to_string(k) + " (entity " + std::to_string(e) + ")";
+        if (e >= n) return at + " names no entity";
+        if (k > 0 && sortsBefore(d, m_delimiters[k - 1])) return at + " is out of order";
+        const std::uint8_t bit = d.isBegin() ? 1 : 2;
+        if (seen[e] & bit) return at + " is a second " + (d.isBegin() ? "begin" : "end");
+        if (!d.isBegin() && !(seen[e] & 1)) return at + " ends before it begins";
+        seen[e] |= bit;
+        const float expected = d.isBegin() ? axisMin()[e] : axisMax()[e];
+        if (d.value != expected) return at + " is at " + std::to_string(d.value) + ", its box at " + std::to_string(expected);
+        depth = d.isBegin() ? depth + 1 : depth - 1;
+        if (d.touchesVoid() != (depth == 0))
+            return at + (depth == 0 ? " should touch void" : " is marked touching void with intervals open");
+    }
+    return {};
+}
+
+}  // namespace ro
+
+// Queries (seed 003): binary search on the sweep axis, void markers bound how far to look.
+
+namespace ro {
+
+template <typename Visit>
+std::uint64_t SweepAndPrune::forEachOnAxis(float lo, float hi, Visit visit) const {
+    const float* axisEnd = axisMax();
+    // The first delimiter at or past lo. Intervals that begin in [lo, hi] have their begin
+    // from here on; those that began before lo and are still open began after the last
+    // delimiter that touches void before here (at it, nothing was open).
+    const auto first = std::partition_point(m_delimiters.begin(), m_delimiters.end(),
+                                            [lo](const Delimiter& d) { return d.value < lo; });
+    std::uint64_t visited = 0;
+    for (auto it = first; it != m_delimiters.begin();) {
+        const Delimiter& d = *--it;
+        if (d.touchesVoid()) break;
+        ++visited;
+        if (d.isBegin() && axisEnd[d.entity()] >= lo) visit(d.entity());
+    }
+    for (auto it = first; it != m_delimiters.end() && it->value <= hi; ++it) {
+        ++visited;
+        if (it->isBegin()) visit(it->entity());
+    }
+    return visited;
+}
+
+QueryCost SweepAndPrune::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
+    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
+}
+
+QueryCost SweepAndPrune::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
+    QueryCost cost;
+    const float lo = m_axis == 0 ? box.minX : box.minY;
+    const float hi = m_axis == 0 ? box.maxX : box.maxY;
+    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
+        ++cost.tests;
+        if (overlaps(m_boxes.box(e), box)) out.push_back(e);
+    });
+    return cost;
+}
+
+QueryCost SweepAndPrune::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
+    QueryCost cost;
+    const auto [lo, hi] = m_axis == 0 ? sweep::segmentSpan(segment.from.x, segment.to.x)
+                                      : sweep::segmentSpan(segment.from.y, segment.to.y);
+    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
+        ++cost.tests;
+        if (const auto t = segmentEntry(m_boxes.box(e), segment)) out.push_back({e, *t});
+    });
+    return cost;
+}
+
+QueryCost SweepAndPrune::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
+    QueryCost cost;
+    const auto [lo, hi] = m_axis == 0 ? sweep::segmentSpan(segment.from.x, segment.to.x)
+                                      : sweep::segmentSpan(segment.from.y, segment.to.y);
+    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
+        ++cost.tests;
+        const auto t = segmentEntry(m_boxes.box(e), segment);
+        if (t && (!hit || hitBefore({e, *t}, *hit))) hit = RayHit{e, *t};
+    });
+    return cost;
+}
+
+QueryCost SweepAndPrune::interferingWith(std::uint32_t entity, std::vector<std::uint32_t>& out) const {
+    out.clear();
+    if (entity >= m_boxes.count)
+        throw std::out_of_range("entity " + std::to_string(entity) + " is not among the " +
+                                std::to_string(m_boxes.count) + " of the last update");
+    // The seed's rules: from the binary search for its begin, a begin before its end is an
+    // interference; an end whose begin lies before the search's position is one too (it was
+    // open across our begin). Past our own end, stop at the first delimiter touching void.
+    QueryCost cost;
+    const float begin = axisMin()[entity];
+    const float* lo = axisMin();
+    const Aabb box = m_boxes.box(entity);
+    const auto test = [&](std::uint32_t other) {
+        ++cost.tests;
+        if (overlaps(m_boxes.box(other), box)) out.push_back(other);
+    };
+    bool pastOwnEnd = false;
+    auto it = std::partition_point(m_delimiters.begin(), m_delimiters.end(),
+                                   [begin](const Delimiter& d) { return d.value < begin; });
+    for (; it != m_delimiters.end(); ++it) {
+        ++cost.visited;
+        const std::uint32_t other = it->entity();
+        if (other == entity) {
+            pastOwnEnd = !it->isBegin();
+        } else if (it->isBegin()) {
+            if (!pastOwnEnd) test(other);
+        } else if (lo[other] < begin) {
+            test(other);
+        }
+        if (pastOwnEnd && it->touchesVoid()) break;
+    }
+    return cost;
+}
+
+}  // namespace ro

@@ -1,0 +1,117 @@
+#pragma once
+/// Sweep and prune with delimiters (seed 003): each entity's interval on one axis is a begin
+/// and an end delimiter in one sorted array; sweeping the array with the set of open intervals
+/// finds every pair that overlaps on the axis, and the other axis prunes it to the overlaps.
+/// O(n + s + k_axis) per step: s the delimiters' reorderings, k_axis the pairs that overlap
+/// on the sweep axis (up to n^2 when everything lines up along it).
+///
+/// - Begins sort before ends at equal coordinates, so boxes that touch overlap.
+/// - "Touches void" markers (the seed's dotted lines): a running depth count while sorting
+///   marks each delimiter after which no interval is open. Queries and interferingWith() stop
+///   their scans there instead of walking the rest of the array.
+/// - Temporal coherence: the array is kept from the last step and re-sorted by insertion sort,
+///   O(n + swaps). When motion is incoherent the swaps grow towards n^2, so insertion sort
+///   stops after kSwapBudgetPerDelimiter swaps per delimiter and the array is rebuilt and
+///   radix-sorted in O(n) instead: the price of a coherent step, never the price of chaos.
+///   Entities added since the last step are sorted apart and merged in.
+/// - The axis is the one along which the centres vary most (sweep_common.h), or the setting's.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+#include "broadphase/sweep_common.h"
+
+namespace ro {
+
+class SweepAndPrune final : public BroadPhase {
+public:
+    /// Entity indices share their word with two flags.
+    static constexpr std::uint32_t kMaxEntities = 1u << 30;
+    /// Insertion sort gives up past this many swaps per delimiter; the array is rebuilt and
+    /// radix-sorted (three passes over the array, about what this many swaps cost).
+    static constexpr std::uint64_t kSwapBudgetPerDelimiter = 8;
+
+    /// The seed's "which objects interfere with this one?": clears `out` and fills it with the
+    /// entities whose boxes overlap entity `entity`'s (itself excluded), from a binary search
+    /// for its begin delimiter and a scan to the first delimiter past its end that touches void.
+    /// Throws std::out_of_range for an index the last update did not have.
+    QueryCost interferingWith(std::uint32_t entity, std::vector<std::uint32_t>& out) const;
+    /// The axis of the last update (0 x, 1 y).
+    [[nodiscard]] std::uint32_t axis() const { return m_axis; }
+    /// Whether the last update rebuilt the array (first step, new axis, or too many swaps).
+    [[nodiscard]] bool lastUpdateRebuilt() const { return m_rebuilt; }
+
+    // Implementing interface of BroadPhase (see BroadPhase for documentation).
+    void configure(const Settings& settings) override;
+    void update(const BoxView& boxes) override;
+    void findPairs(std::vector<Pair>& out) override;
+    /// One Delimiter view per delimiter, in sorted order; bounds.minX (== maxX) is its coordinate.
+    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    [[nodiscard]] std::string validate() const override;
+
+protected:
+    QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
+    QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
+
+private:
+    static constexpr std::uint32_t kBegin = 1u << 31;
+    static constexpr std::uint32_t kTouchesVoid = 1u << 30;
+    static constexpr std::uint32_t kIndexMask = kTouchesVoid - 1;
+
+    struct Delimiter {
+        float value;         ///< the box's min (begin) or max (end) on the sweep axis
+        std::uint32_t bits;  ///< entity index | kBegin | kTouchesVoid
+        [[nodiscard]] std::uint32_t entity() const { return bits & kIndexMask; }
+        [[nodiscard]] bool isBegin() const { return (bits & kBegin) != 0; }
+        [[nodiscard]] bool touchesVoid() const { return (bits & kTouchesVoid) != 0; }
+    };
+    /// An open interval during the sweep, with its box's extent on the other axis.
+    struct Open {
+        std::uint32_t entity;
+        float otherMin, otherMax;
+    };
+
+    /// Sort order: by coordinate, begins before ends at equal coordinates.
+    [[nodiscard]] static bool sortsBefore(const Delimiter& a, const Delimiter& b) {
+        return a.value < b.value || (a.value == b.value && a.isBegin() && !b.isBegin());
+    }
+    [[nodiscard]] const float* axisMin() const { return m_axis == 0 ? m_boxes.minX : m_boxes.minY; }
+    [[nodiscard]] const float* axisMax() const { return m_axis == 0 ? m_boxes.maxX : m_boxes.maxY; }
+    [[nodiscard]] const float* otherMin() const { return m_axis == 0 ? m_boxes.minY : m_boxes.minX; }
+    [[nodiscard]] const float* otherMax() const { return m_axis == 0 ? m_boxes.maxY : m_boxes.maxX; }
+    [[nodiscard]] Delimiter beginOf(std::uint32_t entity) const { return {axisMin()[entity] + 0.0f, entity | kBegin}; }
+    [[nodiscard]] Delimiter endOf(std::uint32_t entity) const { return {axisMax()[entity] + 0.0f, entity}; }
+
+    void forgetAll();
+    void rebuild();
+    /// Drops the delimiters of removed entities, renumbers the rest, reads their new coordinates.
+    void refresh();
+    /// Insertion sort from last step's order; false (array unsorted) when it ran out of budget.
+    bool insertionSort();
+    void mergeAdded();
+    void markVoid();
+    /// Calls visit(entity) once for every entity whose interval on the sweep axis meets
+    /// [lo, hi]; returns the delimiters visited.
+    template <typename Visit>
+    std::uint64_t forEachOnAxis(float lo, float hi, Visit visit) const;
+
+    BoxView m_boxes;
+    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
+    SweepAxis m_axisSetting = SweepAxis::Auto;
+    sweep::AxisChooser m_axisChooser;
+    sweep::EntityTracker m_tracker;
+    std::uint32_t m_axis = 0;
+    bool m_built = false;    ///< m_delimiters holds last step's entities
+    bool m_rebuilt = false;
+    std::vector<Delimiter> m_delimiters;  ///< sorted after update
+    std::vector<Delimiter> m_scratch;     ///< radix sort and merge
+    std::vector<Delimiter> m_added;       ///< delimiters of new entities, sorted apart
+    std::vector<Open> m_open;
+    std::vector<std::uint32_t> m_openSlot;  ///< by entity: its place in m_open
+};
+
+}  // namespace ro
