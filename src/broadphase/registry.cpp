@@ -3,6 +3,7 @@
 #include <array>
 
 #include "broadphase/brute_force.h"
+#include "broadphase/single_axis_sweep.h"
 #include "broadphase/spatial_grid.h"
 #include "broadphase/spatial_hash.h"
 #include "broadphase/sweep_and_prune.h"
@@ -23,6 +24,8 @@ constexpr std::array kTechniques{
                   kUsesCellSize | kUsesHashTableSize, &make<SpatialHash>},
     TechniqueInfo{"sap", "Sweep and prune (delimiters)", "O(n + k_axis) when coherent, radix rebuild when not", "003",
                   kUsesSweepAxis, &make<SweepAndPrune>},
+    TechniqueInfo{"sweep", "Single-axis sweep (insertion sort)", "O(n + k_axis) when coherent, O(n^2) sort when not",
+                  "004", kUsesSweepAxis, &make<SingleAxisSweep>},
 };
 
 }  // namespace

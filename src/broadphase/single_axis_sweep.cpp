@@ -1,0 +1,267 @@
+#include "broadphase/single_axis_sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+
+#include "core/buffers.h"
+
+namespace ro {
+
+void SingleAxisSweep::configure(const Settings& settings) {
+    checkSettings(settings);
+    m_pending = settings;
+}
+
+void SingleAxisSweep::forgetAll() {
+    m_boxes = {};
+    m_order.clear();
+    m_built = false;
+    m_tracker.forget();
+    gather();
+}
+
+void SingleAxisSweep::update(const BoxView& boxes) {
+    m_counters = {};
+    if (m_pending) {
+        m_axisSetting = m_pending->sweepAxis;
+        m_axisChooser.reset();
+        m_pending.reset();
+    }
+    try {
+        sweep::checkIntervals(boxes);
+        m_tracker.track(boxes);
+    } catch (...) {
+        forgetAll();  // the order no longer matches what the tracker remembers
+        throw;
+    }
+    m_boxes = boxes;
+    const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
+    // A new axis invalidates the order: every entity is merged in afresh.
+    const bool fresh = !m_built || axis != m_axis;
+    m_axis = axis;
+    if (fresh) {
+        m_order.clear();
+    } else {
+        refresh();
+        m_counters.sortSwaps = insertionSort();
+    }
+    mergeAdded(fresh);
+    m_built = true;
+    gather();
+}
+
+void SingleAxisSweep::refresh() {
+    const float* lo = axisMin();
+    std::size_t kept = 0;
+    for (const Entry& e : m_order) {
+        const std::uint32_t entity = m_tracker.newIndex(e.entity);
+        if (entity != sweep::EntityTracker::kGone) m_order[kept++] = {lo[entity], entity};
+    }
+    m_order.resize(kept);
+}
+
+std::uint64_t SingleAxisSweep::insertionSort() {
+    // Seed 004: "insertion sort is recommended as the list should already be mostly sorted".
+    // Each shift is one swap of neighbours; their number is the inversions of last step's order.
+    std::uint64_t swaps = 0;
+    Entry* const a = m_order.data();
+    for (std::size_t i = 1; i < m_order.size(); ++i) {
+        const Entry e = a[i];
+        std::size_t j = i;
+        for (; j > 0 && e.min < a[j - 1].min; --j) a[j] = a[j - 1];
+        a[j] = e;
+        swaps += i - j;
+    }
+    return swaps;
+}
+
+void SingleAxisSweep::mergeAdded(bool all) {
+    const float* lo = axisMin();
+    m_added.clear();
+    if (all) {
+        for (std::uint32_t i = 0; i < m_boxes.count; ++i) m_added.push_back({lo[i], i});
+    } else {
+        for (const std::uint32_t i : m_tracker.added()) m_added.push_back({lo[i], i});
+    }
+    if (m_added.empty()) return;
+    const auto byMin = [](const Entry& a, const Entry& b) { return a.min < b.min; };
+    std::sort(m_added.begin(), m_added.end(),
+              [](const Entry& a, const Entry& b) { return a.min < b.min || (a.min == b.min && a.entity < b.entity); });
+    resizeWithHeadroom(m_scratch, m_order.size() + m_added.size());
+    std::merge(m_order.begin(), m_order.end(), m_added.begin(), m_added.end(), m_scratch.begin(), byMin);
+    m_order.swap(m_scratch);
+}
+
+void SingleAxisSweep::gather() {
+    const std::size_t n = m_order.size();
+    for (auto* v : {&m_min, &m_max, &m_otherMin, &m_otherMax}) resizeWithHeadroom(*v, n);
+    resizeWithHeadroom(m_entity, n);
+    resizeWithHeadroom(m_endTouchesVoid, n);
+    const float* hi = axisMax();
+    const float* oMin = otherMin();
+    const float* oMax = otherMax();
+    double largest = 0.0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t e = m_order[k].entity;
+        m_min[k] = m_order[k].min;
+        m_max[k] = hi[e];
+        m_otherMin[k] = oMin[e];
+        m_otherMax[k] = oMax[e];
+        m_entity[k] = e;
+        largest = std::max(largest, static_cast<double>(hi[e]) - static_cast<double>(m_min[k]));
+    }
+    // Rounded up, so min + extent never falls short of a box's max.
+    m_largestExtent = largest > 0.0 ? std::nextafter(largest, std::numeric_limits<double>::infinity()) : 0.0;
+
+    // The ends that touch void: where the largest end so far lies before the next begin, no
+    // interval is open in between. Of equal ends the last in delimiter order (highest entity
+    // index) is the one after which the depth count reaches zero.
+    std::fill(m_endTouchesVoid.begin(), m_endTouchesVoid.end(), 0);
+    std::size_t reach = 0;  // position of the entity with the largest end so far
+    for (std::size_t k = 0; k < n; ++k) {
+        if (k == 0 || m_max[k] > m_max[reach] || (m_max[k] == m_max[reach] && m_entity[k] > m_entity[reach])) reach = k;
+        if (k + 1 == n || m_max[reach] < m_min[k + 1]) {
+            m_endTouchesVoid[reach] = 1;
+            reach = k + 1;
+        }
+    }
+}
+
+void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
+    out.clear();
+    const std::size_t n = m_min.size();
+    std::uint64_t tests = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float hi = m_max[i];
+        const float lo = m_otherMin[i];
+        const float top = m_otherMax[i];
+        // The seed's inner loop: later entities overlap this one on the axis until one begins past its max.
+        for (std::size_t j = i + 1; j < n && m_min[j] <= hi; ++j) {
+            ++tests;
+            if (m_otherMin[j] <= top && lo <= m_otherMax[j]) out.push_back(makePair(m_entity[i], m_entity[j]));
+        }
+    }
+    m_counters.pairTests = tests;
+    m_counters.candidatePairs = out.size();
+    m_counters.bytesHeld = bytesHeld(m_order) + bytesHeld(m_added) + bytesHeld(m_scratch) + bytesHeld(m_min) +
+                           bytesHeld(m_max) + bytesHeld(m_otherMin) + bytesHeld(m_otherMax) + bytesHeld(m_entity) +
+                           bytesHeld(m_endTouchesVoid) + m_tracker.bytesHeld();
+}
+
+void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& visit) const {
+    for (std::size_t k = 0; k < m_min.size(); ++k) {
+        CellView view;
+        view.count = 1;
+        view.level = m_axis;
+        view.kind = CellView::Kind::Delimiter;
+        view.bounds = {m_min[k], 0.0f, m_min[k], 0.0f};
+        view.isBegin = true;
+        visit(view);
+        view.bounds = {m_max[k], 0.0f, m_max[k], 0.0f};
+        view.isBegin = false;
+        view.touchesVoid = m_endTouchesVoid[k] != 0;
+        visit(view);
+    }
+}
+
+std::string SingleAxisSweep::validate() const {
+    const std::uint32_t n = m_boxes.count;
+    if (m_order.size() != n || m_min.size() != n)
+        return "the order holds " + std::to_string(m_order.size()) + " entities, the last update had " + std::to_string(n);
+    std::vector<std::uint8_t> seen(n, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t e = m_order[k].entity;
+        const std::string at = "position " + std::to_string(k) + " (entity " + std::to_string(e) + ")";
+        if (e >= n) return at + " names no entity";
+        if (seen[e]++) return at + " appears twice";
+        if (k > 0 && m_order[k].min < m_order[k - 1].min) return at + " is out of order";
+        if (m_order[k].min != axisMin()[e] || m_min[k] != axisMin()[e] || m_max[k] != axisMax()[e] ||
+            m_otherMin[k] != otherMin()[e] || m_otherMax[k] != otherMax()[e] || m_entity[k] != e)
+            return at + " holds coordinates other than its box's";
+        if (static_cast<double>(m_min[k]) + m_largestExtent < static_cast<double>(m_max[k]))
+            return at + " is longer than the largest extent";
+    }
+    // Void markers, recomputed from the seed's depth count over all delimiters in sort order.
+    std::vector<std::tuple<float, bool, std::uint32_t>> delimiters;  // (value, isEnd, entity)
+    for (std::size_t k = 0; k < n; ++k) {
+        delimiters.emplace_back(m_min[k], false, m_entity[k]);
+        delimiters.emplace_back(m_max[k], true, m_entity[k]);
+    }
+    std::sort(delimiters.begin(), delimiters.end());
+    std::vector<std::uint8_t> touchesVoid(n, 0);
+    std::uint32_t depth = 0;
+    for (const auto& [value, isEnd, entity] : delimiters) {
+        depth = isEnd ? depth - 1 : depth + 1;
+        if (depth == 0) touchesVoid[entity] = 1;
+    }
+    for (std::size_t k = 0; k < n; ++k)
+        if ((m_endTouchesVoid[k] != 0) != (touchesVoid[m_entity[k]] != 0))
+            return "the end of entity " + std::to_string(m_entity[k]) + (touchesVoid[m_entity[k]] ? " should" : " should not") +
+                   " touch void";
+    return {};
+}
+
+}  // namespace ro
+
+// Queries (seed 004): binary search on the sorted minima, bounded by the largest extent.
+
+namespace ro {
+
+template <typename Visit>
+std::uint64_t SingleAxisSweep::forEachOnAxis(float lo, float hi, Visit visit) const {
+    // A box reaching lo began no earlier than lo minus the largest extent (in double, so the
+    // bound is never rounded past a box that reaches).
+    const double reach = m_largestExtent;
+    const auto first = std::partition_point(m_min.begin(), m_min.end(), [&](float min) {
+        return static_cast<double>(min) + reach < static_cast<double>(lo);
+    });
+    std::uint64_t visited = 0;
+    for (auto k = static_cast<std::size_t>(first - m_min.begin()); k < m_min.size() && m_min[k] <= hi; ++k) {
+        ++visited;
+        if (m_max[k] >= lo) visit(m_entity[k]);
+    }
+    return visited;
+}
+
+QueryCost SingleAxisSweep::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
+    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
+}
+
+QueryCost SingleAxisSweep::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
+    QueryCost cost;
+    const float lo = m_axis == 0 ? box.minX : box.minY;
+    const float hi = m_axis == 0 ? box.maxX : box.maxY;
+    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
+        ++cost.tests;
+        if (overlaps(m_boxes.box(e), box)) out.push_back(e);
+    });
+    return cost;
+}
+
+QueryCost SingleAxisSweep::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
+    QueryCost cost;
+    const auto [lo, hi] = m_axis == 0 ? sweep::segmentSpan(segment.from.x, segment.to.x)
+                                      : sweep::segmentSpan(segment.from.y, segment.to.y);
+    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
+        ++cost.tests;
+        if (const auto t = segmentEntry(m_boxes.box(e), segment)) out.push_back({e, *t});
+    });
+    return cost;
+}
+
+QueryCost SingleAxisSweep::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
+    QueryCost cost;
+    const auto [lo, hi] = m_axis == 0 ? sweep::segmentSpan(segment.from.x, segment.to.x)
+                                      : sweep::segmentSpan(segment.from.y, segment.to.y);
+    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
+        ++cost.tests;
+        const auto t = segmentEntry(m_boxes.box(e), segment);
+        if (t && (!hit || hitBefore({e, *t}, *hit))) hit = RayHit{e, *t};
+    });
+    return cost;
+}
+
+}  // namespace ro

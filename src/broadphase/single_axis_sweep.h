@@ -1,0 +1,87 @@
+#pragma once
+/// Single-axis sweep (seed 004): entities ordered by their minimum on one axis; each one is
+/// paired with those after it whose minimum is at most its maximum. The order is kept from
+/// the last step and re-sorted by insertion sort, which is O(n) when motion is coherent (few
+/// entities overtake one another). Per step O(n + swaps + k_axis): k_axis the pairs that
+/// overlap on the axis.
+///
+/// The seed's caveat is kept on purpose, and counted: when motion is incoherent the swaps
+/// (counters().sortSwaps) grow towards n^2 / 4 and the sweep is no better than brute force.
+/// It stays correct, only slow; sweep and prune (sweep_and_prune.h) falls back to a radix
+/// sort instead. Entities added since the last step are sorted apart and merged in (not
+/// counted as swaps); removed ones are dropped, both by stable id.
+///
+/// Queries: binary search on the sorted minima. A box that reaches position p began at or
+/// before p, and no earlier than p minus the largest extent on the axis, kept per step.
+/// Overlay: a begin and an end Delimiter per entity; the end's touchesVoid is computed (a gap
+/// in the prefix maximum of the ends), begins never touch void.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+#include "broadphase/sweep_common.h"
+
+namespace ro {
+
+class SingleAxisSweep final : public BroadPhase {
+public:
+    /// The axis of the last update (0 x, 1 y).
+    [[nodiscard]] std::uint32_t axis() const { return m_axis; }
+
+    // Implementing interface of BroadPhase (see BroadPhase for documentation).
+    void configure(const Settings& settings) override;
+    void update(const BoxView& boxes) override;
+    void findPairs(std::vector<Pair>& out) override;
+    /// For each entity in sorted order, its begin then its end; bounds.minX (== maxX) is the coordinate.
+    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    [[nodiscard]] std::string validate() const override;
+
+protected:
+    QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
+    QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
+
+private:
+    struct Entry {
+        float min;  ///< on the sweep axis
+        std::uint32_t entity;
+    };
+
+    [[nodiscard]] const float* axisMin() const { return m_axis == 0 ? m_boxes.minX : m_boxes.minY; }
+    [[nodiscard]] const float* axisMax() const { return m_axis == 0 ? m_boxes.maxX : m_boxes.maxY; }
+    [[nodiscard]] const float* otherMin() const { return m_axis == 0 ? m_boxes.minY : m_boxes.minX; }
+    [[nodiscard]] const float* otherMax() const { return m_axis == 0 ? m_boxes.maxY : m_boxes.maxX; }
+
+    void forgetAll();
+    /// Drops removed entities, renumbers the rest, reads their new minima.
+    void refresh();
+    /// Insertion sort from last step's order; returns the swaps it made.
+    std::uint64_t insertionSort();
+    void mergeAdded(bool all);
+    /// Copies each entity's extents into sorted order, finds the largest extent and the ends that touch void.
+    void gather();
+    /// Calls visit(entity) for every entity whose interval on the axis meets [lo, hi];
+    /// returns the entities visited.
+    template <typename Visit>
+    std::uint64_t forEachOnAxis(float lo, float hi, Visit visit) const;
+
+    BoxView m_boxes;
+    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
+    SweepAxis m_axisSetting = SweepAxis::Auto;
+    sweep::AxisChooser m_axisChooser;
+    sweep::EntityTracker m_tracker;
+    std::uint32_t m_axis = 0;
+    bool m_built = false;  ///< m_order holds last step's entities
+    std::vector<Entry> m_order;  ///< sorted by min after update
+    std::vector<Entry> m_added, m_scratch;
+    // By sorted position: the sweep reads these in order, never the world's arrays.
+    std::vector<float> m_min, m_max, m_otherMin, m_otherMax;
+    std::vector<std::uint32_t> m_entity;
+    std::vector<std::uint8_t> m_endTouchesVoid;
+    double m_largestExtent = 0.0;  ///< max - min on the axis, at least (rounded up)
+};
+
+}  // namespace ro
