@@ -141,7 +141,8 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
         // The seed's inner loop: later entities overlap this one on the axis until one begins past its max.
         for (std::size_t j = i + 1; j < n && m_min[j] <= hi; ++j) {
             ++tests;
-            if (m_otherMin[j] <= top && lo <= m_otherMax[j]) out.push_back(makePair(m_entity[i], m_entity[j]));
+            if (sweep::overlapOnAxis(m_otherMin[j], m_otherMax[j], lo, top))
+                out.push_back(makePair(m_entity[i], m_entity[j]));
         }
     }
     m_counters.pairTests = tests;

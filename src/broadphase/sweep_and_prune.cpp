@@ -43,9 +43,19 @@ void SweepAndPrune::update(const BoxView& boxes) {
     const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
     m_rebuilt = !m_built || axis != m_axis;
     m_axis = axis;
+    if (!m_rebuilt && m_rebuildsAhead > 0) {  // incoherent lately: insertion sort would give up again
+        --m_rebuildsAhead;
+        m_rebuilt = true;
+    }
     if (!m_rebuilt) {
         refresh();
-        m_rebuilt = !insertionSort();
+        if (insertionSort()) {
+            m_rebuildStreak = 1;
+        } else {
+            m_rebuilt = true;
+            m_rebuildsAhead = m_rebuildStreak;
+            m_rebuildStreak = std::min(2 * m_rebuildStreak, kMaxRebuildStreak);
+        }
     }
     if (m_rebuilt) {
         rebuild();
@@ -69,19 +79,20 @@ void SweepAndPrune::rebuild() {
 }
 
 void SweepAndPrune::refresh() {
-    const float* lo = axisMin();
-    const float* hi = axisMax();
+    // Indexed by the begin bit rather than branched on: begins and ends alternate at random.
+    const float* const coordinates[2] = {axisMax(), axisMin()};
     std::size_t kept = 0;
     for (const Delimiter& d : m_delimiters) {
         const std::uint32_t entity = m_tracker.newIndex(d.entity());
         if (entity == sweep::EntityTracker::kGone) continue;
-        m_delimiters[kept++] = d.isBegin() ? Delimiter{lo[entity] + 0.0f, entity | kBegin} : Delimiter{hi[entity] + 0.0f, entity};
+        const std::uint32_t begin = d.bits & kBegin;
+        m_delimiters[kept++] = {coordinates[begin >> 31][entity] + 0.0f, entity | begin};
     }
     m_delimiters.resize(kept);
 }
 
 bool SweepAndPrune::insertionSort() {
-    const std::uint64_t budget = kSwapBudgetPerDelimiter * m_delimiters.size();
+    const auto budget = static_cast<std::uint64_t>(kSwapBudgetPerDelimiter * static_cast<double>(m_delimiters.size()));
     std::uint64_t swaps = 0;
     Delimiter* const a = m_delimiters.data();
     for (std::size_t i = 1; i < m_delimiters.size(); ++i) {
@@ -117,8 +128,8 @@ void SweepAndPrune::markVoid() {
     // The seed's stack: +1 at a begin, -1 at an end; at zero no interval is open until the next delimiter.
     std::uint32_t depth = 0;
     for (Delimiter& d : m_delimiters) {
-        depth = d.isBegin() ? depth + 1 : depth - 1;
-        d.bits = depth == 0 ? d.bits | kTouchesVoid : d.bits & ~kTouchesVoid;
+        depth += (d.bits >> 30 & 2u) - 1u;  // +1 at a begin, -1 (wrapping) at an end, without a branch
+        d.bits = (d.bits & ~kTouchesVoid) | (depth == 0 ? kTouchesVoid : 0u);
     }
 }
 
@@ -137,7 +148,7 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
             const float hi = oMax[e];
             tests += m_open.size();
             for (const Open& o : m_open)
-                if (o.otherMin <= hi && lo <= o.otherMax) out.push_back(makePair(e, o.entity));
+                if (sweep::overlapOnAxis(o.otherMin, o.otherMax, lo, hi)) out.push_back(makePair(e, o.entity));
             m_openSlot[e] = static_cast<std::uint32_t>(m_open.size());
             m_open.push_back({e, lo, hi});
         } else {

@@ -4,6 +4,7 @@
 /// key for floats, and a segment's span on an axis widened so no box the exact test would hit
 /// is left out.
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <utility>
@@ -73,6 +74,16 @@ void checkIntervals(const BoxView& boxes);
 [[nodiscard]] inline std::uint32_t sortableKey(float value) {
     const auto bits = std::bit_cast<std::uint32_t>(value + 0.0f);  // -0 + 0 is +0
     return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+}
+
+/// Whether [aMin, aMax] and [bMin, bMax] meet (closed), with one branch rather than two: the
+/// sweep has already paired the boxes on its axis, and on the other axis either comparison
+/// alone is a coin toss. Compiled as two branches (gcc turns `&` of two comparisons back
+/// into them), the mispredictions took three quarters of the pair search at 100k boxes.
+/// Exact: a difference of finite floats has the sign of the exact difference (rounding or
+/// overflow never crosses zero), so this agrees with overlaps() bit for bit.
+[[nodiscard]] inline bool overlapOnAxis(float aMin, float aMax, float bMin, float bMax) {
+    return std::max(aMin - bMax, bMin - aMax) <= 0.0f;
 }
 
 /// The segment's extent along one axis, widened by a few ulps of its coordinates: segmentEntry
