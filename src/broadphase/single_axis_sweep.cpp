@@ -153,17 +153,29 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
 }
 
 void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& visit) const {
-    for (std::size_t k = 0; k < m_min.size(); ++k) {
-        CellView view;
-        view.count = 1;
-        view.level = m_axis;
-        view.kind = CellView::Kind::Delimiter;
-        view.bounds = {m_min[k], 0.0f, m_min[k], 0.0f};
-        view.isBegin = true;
-        visit(view);
-        view.bounds = {m_max[k], 0.0f, m_max[k], 0.0f};
+    // The ends are not kept sorted (the sweep has no use for it): the overlay, which wants
+    // every delimiter in order, pays for sorting them here. Equal ends go by entity, the order
+    // in which the last of them is the one marked touching void.
+    std::vector<std::uint32_t> ends(m_max.size());
+    for (std::uint32_t k = 0; k < ends.size(); ++k) ends[k] = k;
+    std::sort(ends.begin(), ends.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return m_max[a] < m_max[b] || (m_max[a] == m_max[b] && m_entity[a] < m_entity[b]);
+    });
+    CellView view;
+    view.count = 1;
+    view.level = m_axis;
+    view.kind = CellView::Kind::Delimiter;
+    std::size_t begin = 0;
+    for (const std::uint32_t end : ends) {
+        for (; begin < m_min.size() && m_min[begin] <= m_max[end]; ++begin) {  // begins first at equal coordinates
+            view.bounds = {m_min[begin], 0.0f, m_min[begin], 0.0f};
+            view.isBegin = true;
+            view.touchesVoid = false;
+            visit(view);
+        }
+        view.bounds = {m_max[end], 0.0f, m_max[end], 0.0f};
         view.isBegin = false;
-        view.touchesVoid = m_endTouchesVoid[k] != 0;
+        view.touchesVoid = m_endTouchesVoid[end] != 0;
         visit(view);
     }
 }

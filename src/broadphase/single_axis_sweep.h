@@ -13,8 +13,8 @@
 ///
 /// Queries: binary search on the sorted minima. A box that reaches position p began at or
 /// before p, and no earlier than p minus the largest extent on the axis, kept per step.
-/// Overlay: a begin and an end Delimiter per entity; the end's touchesVoid is computed (a gap
-/// in the prefix maximum of the ends), begins never touch void.
+/// Overlay: a begin and an end Delimiter per entity, in sorted order; the end's touchesVoid
+/// is computed each step (a gap after the prefix maximum of the ends), begins never touch void.
 
 #include <cstdint>
 #include <optional>
@@ -34,7 +34,8 @@ public:
     void configure(const Settings& settings) override;
     void update(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
-    /// For each entity in sorted order, its begin then its end; bounds.minX (== maxX) is the coordinate.
+    /// A begin and an end per entity, in sorted order (sorting the ends costs O(n log n) here);
+    /// bounds.minX (== maxX) is the coordinate.
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;
     [[nodiscard]] std::string validate() const override;
 

@@ -107,11 +107,40 @@ TEST(SingleAxisSweep, MarksTheEndsAfterWhichNothingIsOpen) {
     sweep.configure(along(SweepAxis::X));
     EXPECT_EQ(test::techniqueOverlaps(sweep, boxes.view()), (std::set<Pair>{{0, 1}, {2, 3}}));
     EXPECT_EQ(sweep.validate(), "");
-    // Begin then end of each entity, in order of minimum; C's end at 6 is not void since D begins there.
-    const std::vector<Mark> expected{{0, true, false}, {2, false, false}, {1, true, false},  {3, false, true},
-                                     {5, true, false}, {6, false, false}, {6, true, false},  {8, false, true},
+    // The same delimiters as sap's: C's end at 6 is not void, since D begins there first.
+    const std::vector<Mark> expected{{0, true, false}, {1, true, false},  {2, false, false}, {3, false, true},
+                                     {5, true, false}, {6, true, false},  {6, false, false}, {8, false, true},
                                      {10, true, false}, {11, false, true}};
     EXPECT_EQ(marksOf(sweep), expected);
+}
+
+template <typename Technique>
+void checkOverlayOrder(const char* name) {
+    // Whatever the scene, the overlay's delimiters come in sorted order (begins first at equal
+    // coordinates), two per entity, and the void marks are exactly where a depth count hits zero.
+    SCOPED_TRACE(name);
+    for (const test::Scene& scene : test::conformanceScenes()) {
+        SCOPED_TRACE(scene.name);
+        Technique t;
+        (void)test::techniqueOverlaps(t, scene.boxes.view());
+        const std::vector<Mark> marks = marksOf(t);
+        ASSERT_EQ(marks.size(), 2u * scene.boxes.size());
+        int depth = 0;
+        for (std::size_t k = 0; k < marks.size(); ++k) {
+            if (k > 0) {
+                ASSERT_LE(marks[k - 1].value, marks[k].value) << k;
+                ASSERT_FALSE(marks[k - 1].value == marks[k].value && !marks[k - 1].isBegin && marks[k].isBegin) << k;
+            }
+            depth += marks[k].isBegin ? 1 : -1;
+            ASSERT_GE(depth, 0) << k;
+            ASSERT_EQ(marks[k].touchesVoid, depth == 0) << k;
+        }
+    }
+}
+
+TEST(SweepAndPrune, OverlayShowsDelimitersInOrderWithDepthCountedVoids) { checkOverlayOrder<SweepAndPrune>("sap"); }
+TEST(SingleAxisSweep, OverlayShowsDelimitersInOrderWithDepthCountedVoids) {
+    checkOverlayOrder<SingleAxisSweep>("sweep");
 }
 
 template <typename Technique>
