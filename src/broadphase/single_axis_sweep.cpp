@@ -134,22 +134,25 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
     out.clear();
     const std::size_t n = m_min.size();
     std::uint64_t tests = 0;
+    resizeWithHeadroom(m_hitFlags, n + 8);
     for (std::size_t i = 0; i < n; ++i) {
         const float hi = m_max[i];
-        const float lo = m_otherMin[i];
-        const float top = m_otherMax[i];
-        // The seed's inner loop: later entities overlap this one on the axis until one begins past its max.
-        for (std::size_t j = i + 1; j < n && m_min[j] <= hi; ++j) {
-            ++tests;
-            if (sweep::overlapOnAxis(m_otherMin[j], m_otherMax[j], lo, top))
-                out.push_back(makePair(m_entity[i], m_entity[j]));
-        }
+        // The seed's inner loop: later entities overlap this one on the axis until one begins
+        // past its max. The run is found first, then tested on the other axis in one go.
+        std::size_t end = i + 1;
+        while (end < n && m_min[end] <= hi) ++end;
+        const auto run = static_cast<std::uint32_t>(end - i - 1);
+        tests += run;
+        const std::uint32_t a = m_entity[i];
+        const std::uint32_t* others = m_entity.data() + i + 1;
+        sweep::forEachOverlap(m_otherMin.data() + i + 1, m_otherMax.data() + i + 1, run, m_otherMin[i], m_otherMax[i],
+                              m_hitFlags.data(), [&](std::uint32_t k) { out.push_back(makePair(a, others[k])); });
     }
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
     m_counters.bytesHeld = bytesHeld(m_order) + bytesHeld(m_added) + bytesHeld(m_scratch) + bytesHeld(m_min) +
                            bytesHeld(m_max) + bytesHeld(m_otherMin) + bytesHeld(m_otherMax) + bytesHeld(m_entity) +
-                           bytesHeld(m_endTouchesVoid) + m_tracker.bytesHeld();
+                           bytesHeld(m_endTouchesVoid) + bytesHeld(m_hitFlags) + m_tracker.bytesHeld();
 }
 
 void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& visit) const {

@@ -82,6 +82,7 @@ private:
     std::vector<float> m_min, m_max, m_otherMin, m_otherMax;
     std::vector<std::uint32_t> m_entity;
     std::vector<std::uint8_t> m_endTouchesVoid;
+    std::vector<std::uint8_t> m_hitFlags;  ///< scratch of sweep::forEachOverlap
     double m_largestExtent = 0.0;  ///< max - min on the axis, at least (rounded up)
 };
 

@@ -137,8 +137,15 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
     out.clear();
     const float* oMin = otherMin();
     const float* oMax = otherMax();
+    // The open intervals, as three arrays so the tests against them vectorize; at most n open.
+    for (auto* v : {&m_openMin, &m_openMax}) resizeWithHeadroom(*v, m_boxes.count);
+    resizeWithHeadroom(m_openEntity, m_boxes.count);
     resizeWithHeadroom(m_openSlot, m_boxes.count);
-    m_open.clear();
+    resizeWithHeadroom(m_hitFlags, m_boxes.count + 8);
+    float* openMin = m_openMin.data();
+    float* openMax = m_openMax.data();
+    std::uint32_t* openEntity = m_openEntity.data();
+    std::uint32_t open = 0;
     std::uint64_t tests = 0;
     for (const Delimiter& d : m_delimiters) {
         const std::uint32_t e = d.entity();
@@ -146,22 +153,29 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
             // Every open interval overlaps this one on the sweep axis; the other axis decides.
             const float lo = oMin[e];
             const float hi = oMax[e];
-            tests += m_open.size();
-            for (const Open& o : m_open)
-                if (sweep::overlapOnAxis(o.otherMin, o.otherMax, lo, hi)) out.push_back(makePair(e, o.entity));
-            m_openSlot[e] = static_cast<std::uint32_t>(m_open.size());
-            m_open.push_back({e, lo, hi});
+            tests += open;
+            sweep::forEachOverlap(openMin, openMax, open, lo, hi, m_hitFlags.data(),
+                                  [&](std::uint32_t k) { out.push_back(makePair(e, openEntity[k])); });
+            m_openSlot[e] = open;
+            openMin[open] = lo;
+            openMax[open] = hi;
+            openEntity[open] = e;
+            ++open;
         } else {
+            // Swap-remove: the last open interval takes this one's place.
             const std::uint32_t slot = m_openSlot[e];
-            m_open[slot] = m_open.back();
-            m_openSlot[m_open[slot].entity] = slot;
-            m_open.pop_back();
+            --open;
+            openMin[slot] = openMin[open];
+            openMax[slot] = openMax[open];
+            openEntity[slot] = openEntity[open];
+            m_openSlot[openEntity[slot]] = slot;
         }
     }
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
-    m_counters.bytesHeld = bytesHeld(m_delimiters) + bytesHeld(m_scratch) + bytesHeld(m_added) + bytesHeld(m_open) +
-                           bytesHeld(m_openSlot) + m_tracker.bytesHeld();
+    m_counters.bytesHeld = bytesHeld(m_delimiters) + bytesHeld(m_scratch) + bytesHeld(m_added) + bytesHeld(m_openMin) +
+                           bytesHeld(m_openMax) + bytesHeld(m_openEntity) + bytesHeld(m_openSlot) + bytesHeld(m_hitFlags) +
+                           m_tracker.bytesHeld();
 }
 
 void SweepAndPrune::forEachCell(const std::function<void(const CellView&)>& visit) const {

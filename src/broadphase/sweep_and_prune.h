@@ -76,12 +76,6 @@ private:
         [[nodiscard]] bool isBegin() const { return (bits & kBegin) != 0; }
         [[nodiscard]] bool touchesVoid() const { return (bits & kTouchesVoid) != 0; }
     };
-    /// An open interval during the sweep, with its box's extent on the other axis.
-    struct Open {
-        std::uint32_t entity;
-        float otherMin, otherMax;
-    };
-
     /// Sort order: by coordinate, begins before ends at equal coordinates.
     [[nodiscard]] static bool sortsBefore(const Delimiter& a, const Delimiter& b) {
         return a.value < b.value || (a.value == b.value && a.isBegin() && !b.isBegin());
@@ -119,8 +113,11 @@ private:
     std::vector<Delimiter> m_delimiters;  ///< sorted after update
     std::vector<Delimiter> m_scratch;     ///< radix sort and merge
     std::vector<Delimiter> m_added;       ///< delimiters of new entities, sorted apart
-    std::vector<Open> m_open;
-    std::vector<std::uint32_t> m_openSlot;  ///< by entity: its place in m_open
+    // The intervals open during findPairs' sweep: their extents on the other axis, their entity.
+    std::vector<float> m_openMin, m_openMax;
+    std::vector<std::uint32_t> m_openEntity;
+    std::vector<std::uint32_t> m_openSlot;  ///< by entity: its place among the open intervals
+    std::vector<std::uint8_t> m_hitFlags;   ///< scratch of sweep::forEachOverlap
 };
 
 }  // namespace ro

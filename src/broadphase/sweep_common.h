@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -84,6 +85,23 @@ void checkIntervals(const BoxView& boxes);
 /// overflow never crosses zero), so this agrees with overlaps() bit for bit.
 [[nodiscard]] inline bool overlapOnAxis(float aMin, float aMax, float bMin, float bMax) {
     return std::max(aMin - bMax, bMin - aMax) <= 0.0f;
+}
+
+/// Calls hit(k) for every k < count whose [mins[k], maxs[k]] meets [lo, hi]. Hits are rare in
+/// a sweep: a first loop without branches writes a flag per interval, which the compiler
+/// vectorizes, and a second reads the flags eight at a time, stopping only at hits.
+/// `flags` holds count rounded up to 8 bytes.
+template <typename Hit>
+void forEachOverlap(const float* mins, const float* maxs, std::uint32_t count, float lo, float hi,
+                    std::uint8_t* flags, Hit hit) {
+    for (std::uint32_t k = 0; k < count; ++k) flags[k] = overlapOnAxis(mins[k], maxs[k], lo, hi);
+    const std::uint32_t padded = (count + 7) & ~7u;
+    for (std::uint32_t k = count; k < padded; ++k) flags[k] = 0;
+    for (std::uint32_t k = 0; k < padded; k += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, flags + k, sizeof word);
+        for (; word != 0; word &= word - 1) hit(k + static_cast<std::uint32_t>(std::countr_zero(word)) / 8);
+    }
 }
 
 /// The segment's extent along one axis, widened by a few ulps of its coordinates: segmentEntry
