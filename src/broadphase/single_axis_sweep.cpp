@@ -186,7 +186,8 @@ void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& vi
 std::string SingleAxisSweep::validate() const {
     const std::uint32_t n = m_boxes.count;
     if (m_order.size() != n || m_min.size() != n)
-        return "the order holds " + std::to_string(m_order.size()) + " entities, the last update had " + std::to_string(n);
+        return "the order holds " + std::to_string(m_order.size()) + " entities, the last update had " +
+               std::to_string(n);
     std::vector<std::uint8_t> seen(n, 0);
     for (std::size_t k = 0; k < n; ++k) {
         const std::uint32_t e = m_order[k].entity;
@@ -215,8 +216,8 @@ std::string SingleAxisSweep::validate() const {
     }
     for (std::size_t k = 0; k < n; ++k)
         if ((m_endTouchesVoid[k] != 0) != (touchesVoid[m_entity[k]] != 0))
-            return "the end of entity " + std::to_string(m_entity[k]) + (touchesVoid[m_entity[k]] ? " should" : " should not") +
-                   " touch void";
+            return "the end of entity " + std::to_string(m_entity[k]) +
+                   (touchesVoid[m_entity[k]] ? " should touch void" : " should not touch void");
     return {};
 }
 

@@ -120,7 +120,8 @@ void SweepAndPrune::mergeAdded() {
     }
     std::sort(m_added.begin(), m_added.end(), sortsBefore);
     resizeWithHeadroom(m_scratch, m_delimiters.size() + m_added.size());
-    std::merge(m_delimiters.begin(), m_delimiters.end(), m_added.begin(), m_added.end(), m_scratch.begin(), sortsBefore);
+    std::merge(m_delimiters.begin(), m_delimiters.end(), m_added.begin(), m_added.end(), m_scratch.begin(),
+               sortsBefore);
     m_delimiters.swap(m_scratch);
 }
 
@@ -174,8 +175,8 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
     m_counters.bytesHeld = bytesHeld(m_delimiters) + bytesHeld(m_scratch) + bytesHeld(m_added) + bytesHeld(m_openMin) +
-                           bytesHeld(m_openMax) + bytesHeld(m_openEntity) + bytesHeld(m_openSlot) + bytesHeld(m_hitFlags) +
-                           m_tracker.bytesHeld();
+                           bytesHeld(m_openMax) + bytesHeld(m_openEntity) + bytesHeld(m_openSlot) +
+                           bytesHeld(m_hitFlags) + m_tracker.bytesHeld();
 }
 
 void SweepAndPrune::forEachCell(const std::function<void(const CellView&)>& visit) const {
@@ -209,7 +210,8 @@ std::string SweepAndPrune::validate() const {
         if (!d.isBegin() && !(seen[e] & 1)) return at + " ends before it begins";
         seen[e] |= bit;
         const float expected = d.isBegin() ? axisMin()[e] : axisMax()[e];
-        if (d.value != expected) return at + " is at " + std::to_string(d.value) + ", its box at " + std::to_string(expected);
+        if (d.value != expected)
+            return at + " is at " + std::to_string(d.value) + ", its box at " + std::to_string(expected);
         depth = d.isBegin() ? depth + 1 : depth - 1;
         if (d.touchesVoid() != (depth == 0))
             return at + (depth == 0 ? " should touch void" : " is marked touching void with intervals open");

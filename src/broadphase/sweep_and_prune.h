@@ -6,19 +6,19 @@
 /// on the sweep axis (up to n^2 when everything lines up along it).
 ///
 /// - Begins sort before ends at equal coordinates, so boxes that touch overlap.
-/// - "Touches void" markers (the seed's dotted lines): a running depth count while sorting
+/// - "Touches void" markers (the seed's dotted lines): a running depth count after sorting
 ///   marks each delimiter after which no interval is open. Queries and interferingWith() stop
 ///   their scans there instead of walking the rest of the array.
 /// - Temporal coherence: the array is kept from the last step and re-sorted by insertion sort,
 ///   O(n + swaps). When motion is incoherent the swaps grow towards n^2, so insertion sort
 ///   gives up past kSwapBudgetPerDelimiter swaps per delimiter and the array is rebuilt and
-///   radix-sorted in O(n) instead. Measured at 100k boxes, a swap costs about twice what a
-///   delimiter's share of the radix sort does (each moved delimiter mispredicts a branch),
-///   hence a budget of half a swap per delimiter: insertion sort wins only when most
-///   delimiters stay in place (a mostly static scene), where it is twice as fast. After giving up, the next steps rebuild without trying (1, 2, 4..
-///   up to kMaxRebuildStreak of them), so chaos costs a radix sort per step and little more,
-///   while calm returns to insertion sort. Entities added since the last step are sorted
-///   apart and merged in.
+///   radix-sorted in O(n) instead. Why so low a budget: measured at 100k boxes, a swap costs
+///   as much as a delimiter's share of the radix sort (each moved delimiter mispredicts a
+///   branch), and reading the new coordinates in sorted, hence random, order already costs
+///   half of it; insertion sort wins only when most delimiters keep their place (a mostly
+///   static scene, where it is twice as fast). After it gives up, the next 1, 2, 4.. up to
+///   kMaxRebuildStreak steps rebuild without trying: chaos costs a radix sort per step and
+///   little more, and calm returns to insertion sort. New entities are sorted apart and merged in.
 /// - The axis is the one along which the centres vary most (sweep_common.h), or the setting's.
 
 #include <cstdint>
@@ -35,7 +35,7 @@ public:
     /// Entity indices share their word with two flags.
     static constexpr std::uint32_t kMaxEntities = 1u << 30;
     /// Insertion sort gives up past this many swaps per delimiter; the array is rebuilt and
-    /// radix-sorted (three passes over the array, about what this many swaps cost).
+    /// radix-sorted instead (the break-even measured at 100k boxes).
     static constexpr double kSwapBudgetPerDelimiter = 0.5;
     /// After insertion sort gave up, at most this many steps rebuild before it is tried again.
     static constexpr std::uint32_t kMaxRebuildStreak = 32;
