@@ -3,6 +3,8 @@
 #include <array>
 
 #include "broadphase/brute_force.h"
+#include "broadphase/dynamic_tree.h"
+#include "broadphase/quadtree.h"
 #include "broadphase/spatial_grid.h"
 #include "broadphase/spatial_hash.h"
 
@@ -20,6 +22,10 @@ constexpr std::array kTechniques{
                   kUsesCellSize | kUsesGridBounds, &make<SpatialGrid>},
     TechniqueInfo{"hash", "Spatial hash", "O(n + k) when the cell fits the entities", "001, 004",
                   kUsesCellSize | kUsesHashTableSize, &make<SpatialHash>},
+    TechniqueInfo{"tree", "Dynamic AABB tree", "O(n + m log n + p): m leaves left their fat box, p fat pairs",
+                  "Box2D (STYLE.md)", kUsesTreeMargin, &make<DynamicTree>},
+    TechniqueInfo{"quadtree", "Quadtree", "O(n log n + k) when boxes are small against the bounds",
+                  "000 (spatial partitioning), Jolt (STYLE.md)", kUsesGridBounds | kUsesQuadTree, &make<Quadtree>},
 };
 
 }  // namespace
