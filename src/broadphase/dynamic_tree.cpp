@@ -255,19 +255,24 @@ std::uint32_t DynamicTree::findBestSibling(const Aabb& box) {
     // ("inherited"). A subtree cannot offer less than inherited + growth of its root +
     // perimeter(box) (any new parent is at least as large as the box), so stop descending
     // once both children's bounds reach the best cost found.
+    // Only nodes of height <= kMaxImbalance may become the sibling: the new parent must itself
+    // be balanced, and each ancestor then grows by at most one level, which one rotation fixes.
     const float boxCost = halfPerimeter(box);
+    std::uint32_t best = kNull;
+    float bestCost = std::numeric_limits<float>::infinity();
+    const auto consider = [&](std::uint32_t node, float cost) {
+        if (m_nodes[node].height <= kMaxImbalance && cost < bestCost) {
+            bestCost = cost;
+            best = node;
+        }
+    };
     std::uint32_t index = m_root;
     float grown = halfPerimeter(unite(m_nodes[index].box, box));
     float inherited = 0.0f;
-    std::uint32_t best = index;
-    float bestCost = grown;
     while (!isLeaf(index)) {
         ++m_nodesVisited;
         const Node& node = m_nodes[index];
-        if (grown + inherited < bestCost) {
-            bestCost = grown + inherited;
-            best = index;
-        }
+        consider(index, grown + inherited);
         inherited += grown - halfPerimeter(node.box);
         const std::uint32_t children[2] = {node.child1, node.child2};
         float childGrown[2];
@@ -276,23 +281,20 @@ std::uint32_t DynamicTree::findBestSibling(const Aabb& box) {
             const Node& child = m_nodes[children[k]];
             childGrown[k] = halfPerimeter(unite(child.box, box));
             if (child.child1 == kNull) {
-                if (childGrown[k] + inherited < bestCost) {
-                    bestCost = childGrown[k] + inherited;
-                    best = children[k];
-                }
+                consider(children[k], childGrown[k] + inherited);
                 lowerBound[k] = std::numeric_limits<float>::infinity();
             } else {
                 lowerBound[k] = inherited + childGrown[k] + std::min(boxCost - halfPerimeter(child.box), 0.0f);
             }
         }
-        if (!(lowerBound[0] < bestCost) && !(lowerBound[1] < bestCost)) break;
+        if (best != kNull && !(lowerBound[0] < bestCost) && !(lowerBound[1] < bestCost)) break;
         int pick = lowerBound[0] < lowerBound[1] ? 0 : 1;
         if (lowerBound[0] == lowerBound[1])
             pick = centreDistance(m_nodes[children[0]].box, box) <= centreDistance(m_nodes[children[1]].box, box) ? 0 : 1;
         index = children[pick];
         grown = childGrown[pick];
     }
-    return best;
+    return best != kNull ? best : index;  // index: a leaf, when every cost was NaN
 }
 
 void DynamicTree::replaceChild(std::uint32_t parent, std::uint32_t oldChild, std::uint32_t newChild) {
