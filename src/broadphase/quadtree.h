@@ -23,6 +23,7 @@
 /// arrays, so each subtree ends up contiguous and the pair scans stream through memory, with
 /// none of the merge and split bookkeeping an incremental update needs.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -70,6 +71,7 @@ private:
         std::uint32_t end;
         std::uint32_t cellX, cellY;  ///< the node's coordinates among the 2^level x 2^level of its level
         std::uint32_t level;
+        std::uint32_t buffer;  ///< which of m_items holds its own entities after the build
     };
     struct PendingNode {  ///< a node a first-hit ray query has yet to open, and its entry t
         std::uint32_t node;
@@ -80,7 +82,8 @@ private:
     [[nodiscard]] CellBox cellsOf(const Aabb& box) const;
     [[nodiscard]] std::uint32_t homeLevel(const CellBox& cells) const;
     [[nodiscard]] Aabb regionOf(const Node& node) const;
-    void build(std::uint32_t node, std::uint32_t begin, std::uint32_t end);
+    /// Builds the subtree of `node` from the items [begin, end) of m_items[from].
+    void build(std::uint32_t node, std::uint32_t begin, std::uint32_t end, std::uint32_t from);
     std::uint32_t newChildren(const Node& parent);
     /// Calls onEntity(position) for the entities of the nodes whose bounds overlap `box`,
     /// from `node` down; returns the nodes visited.
@@ -96,7 +99,8 @@ private:
 
     std::vector<Node> m_nodes;
     std::vector<Aabb> m_nodeBounds;  ///< by node: union of the boxes in its subtree
-    std::vector<Item> m_items, m_scratch;
+    std::array<std::vector<Item>, 2> m_items;  ///< the build partitions from one into the other
+    std::vector<std::uint8_t> m_groups;        ///< partition scratch: each item's group
     std::vector<Aabb> m_boxes;              ///< boxes in tree order
     std::vector<std::uint32_t> m_entities;  ///< dense index by tree order position
     std::vector<std::uint32_t> m_stack;
