@@ -122,7 +122,8 @@ void Quadtree::update(const BoxView& boxes) {
     }
 }
 
-std::uint32_t Quadtree::newChildren(const Node& parent) {
+std::uint32_t Quadtree::newChildren(std::uint32_t index) {
+    const Node parent = m_nodes[index];  // a copy: push_back may move the pool
     const auto first = static_cast<std::uint32_t>(m_nodes.size());
     for (std::uint32_t k = 0; k < 4; ++k)
         m_nodes.push_back({kNone, 0, 0, 0, 2 * parent.cellX + (k & 1), 2 * parent.cellY + (k >> 1), parent.level + 1, 0});
@@ -156,7 +157,7 @@ void Quadtree::build(std::uint32_t index, std::uint32_t begin, std::uint32_t end
     for (std::uint32_t p = begin; p < end; ++p) target[cursor[groups[p]]++] = source[p];
     m_nodes[index].buffer = from ^ 1;  // where its own entities now are
 
-    const std::uint32_t firstChild = newChildren(m_nodes[index]);  // may grow m_nodes: no references held
+    const std::uint32_t firstChild = newChildren(index);
     m_nodes[index].firstChild = firstChild;
     m_nodes[index].ownEnd = start[1];
     for (std::uint32_t k = 0; k < 4; ++k) build(firstChild + k, start[k + 1], k < 3 ? start[k + 2] : end, from ^ 1);

@@ -84,7 +84,8 @@ private:
     [[nodiscard]] Aabb regionOf(const Node& node) const;
     /// Builds the subtree of `node` from the items [begin, end) of m_items[from].
     void build(std::uint32_t node, std::uint32_t begin, std::uint32_t end, std::uint32_t from);
-    std::uint32_t newChildren(const Node& parent);
+    /// Appends the four children of node `index`; returns the first.
+    std::uint32_t newChildren(std::uint32_t index);
     /// Calls onEntity(position) for the entities of the nodes whose bounds overlap `box`,
     /// from `node` down; returns the nodes visited.
     template <typename OnEntity>
