@@ -140,7 +140,8 @@ void DynamicTree::reinsert(std::uint32_t proxy) {
     m_fatBoxes[proxy] = fat;
     // A box that left its fat box has usually not gone far: search for the sibling below the
     // nearest ancestor that holds the new fat box (as Bullet's btDbvt looks a few levels up),
-    // not from the root. Above that ancestor nothing grows, so the SAH choice is the same there.
+    // not from the root. The search is a few levels long instead of the height; in the bench
+    // scenes the tree's total perimeter stays within 10% of what searches from the root give.
     std::uint32_t start = grandparent;
     while (start != kNull && !containsBox(m_nodes[start].box, fat)) start = m_nodes[start].parent;
     insertLeaf(leaf, start);
@@ -502,11 +503,11 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited;
     m_counters.cellSize = 0.0f;
-    m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) + bytesHeld(m_seenStamp) +
-                           bytesHeld(m_dirty) + bytesHeld(m_dirtyList) + bytesHeld(m_freeProxies) +
-                           bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) + bytesHeld(m_pairs) + bytesHeld(m_stack) +
-                           bytesHeld(m_rayStack) + bytesHeld(m_nodeOrder) + bytesHeld(m_nodeRemap) +
-                           bytesHeld(m_nodeScratch);
+    m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) +
+                           bytesHeld(m_seenStamp) + bytesHeld(m_dirty) + bytesHeld(m_dirtyList) +
+                           bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
+                           bytesHeld(m_pairs) + bytesHeld(m_stack) + bytesHeld(m_rayStack) + bytesHeld(m_nodeOrder) +
+                           bytesHeld(m_nodeRemap) + bytesHeld(m_nodeScratch);
 }
 
 void DynamicTree::defragment() {
@@ -589,7 +590,8 @@ std::string DynamicTree::validate() const {
             if (node.height < 0) return at("free node in the tree:", index);
             if (node.child1 == kNull) {
                 const std::uint32_t proxy = node.child2;
-                if (proxy >= m_proxies.size() || m_proxies[proxy].node != index) return at("leaf and proxy disagree at", index);
+                if (proxy >= m_proxies.size() || m_proxies[proxy].node != index)
+                    return at("leaf and proxy disagree at", index);
                 if (node.height != 0) return at("leaf with a height:", index);
                 if (!containsBox(node.box, m_proxies[proxy].box)) return at("fat box misses its box at leaf", index);
                 if (!sameBox(node.box, m_fatBoxes[proxy])) return at("proxy's copy of the fat box is stale at leaf", index);

@@ -1,7 +1,8 @@
 #pragma once
-/// Dynamic AABB tree (Box2D's b2DynamicTree, v2.4 and v3; STYLE.md): a binary tree of boxes
-/// whose leaves hold fattened boxes (each side pushed out by Settings::treeMargin), kept across
-/// steps and changed incrementally. O(n) per step to check the boxes, plus O(m log n) for the
+/// Dynamic AABB tree (seed 004's "axis aligned bounding box trees" and spatial-index operations:
+/// insert, remove, reindex, query; built as Box2D's b2DynamicTree, STYLE.md): a binary tree of
+/// boxes whose leaves hold fattened boxes (each side pushed out by Settings::treeMargin), kept
+/// across steps and changed incrementally. O(n) per step to check the boxes, plus O(m log n) for the
 /// m entities that left their fat box, plus O(p) for the p pairs whose fat boxes overlap.
 ///
 /// - Insertion picks the sibling by the surface-area heuristic (in 2D the perimeter): a greedy

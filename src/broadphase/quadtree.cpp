@@ -212,7 +212,8 @@ void Quadtree::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited;
     m_counters.cellSize = 0.0f;
-    m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_nodeBounds) + bytesHeld(m_items[0]) + bytesHeld(m_items[1]) + bytesHeld(m_groups) +
+    m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_nodeBounds) + bytesHeld(m_items[0]) + bytesHeld(m_items[1]) +
+                           bytesHeld(m_groups) +
                            bytesHeld(m_boxes) + bytesHeld(m_entities) + bytesHeld(m_stack);
 }
 
@@ -249,7 +250,8 @@ std::string Quadtree::validate() const {
         const std::uint32_t entities = node.end - node.begin;
         if (node.firstChild == kNone) {
             if (node.ownEnd != node.end) return at("leaf does not own its range:", index);
-            if (entities > m_capacity && node.level < m_maxDepth) return at("leaf over capacity above the depth limit:", index);
+            if (entities > m_capacity && node.level < m_maxDepth)
+                return at("leaf over capacity above the depth limit:", index);
         } else {
             if (entities <= m_capacity) return at("node split without exceeding the capacity:", index);
             if (node.firstChild + 3 >= m_nodes.size() || node.firstChild <= index) return at("bad children of node", index);

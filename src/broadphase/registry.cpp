@@ -23,9 +23,9 @@ constexpr std::array kTechniques{
     TechniqueInfo{"hash", "Spatial hash", "O(n + k) when the cell fits the entities", "001, 004",
                   kUsesCellSize | kUsesHashTableSize, &make<SpatialHash>},
     TechniqueInfo{"tree", "Dynamic AABB tree", "O(n + m log n + p): m leaves left their fat box, p fat pairs",
-                  "Box2D (STYLE.md)", kUsesTreeMargin, &make<DynamicTree>},
+                  "004 (AABB trees; insert, remove, reindex, query), Box2D", kUsesTreeMargin, &make<DynamicTree>},
     TechniqueInfo{"quadtree", "Quadtree", "O(n log n + k) when boxes are small against the bounds",
-                  "000 (spatial partitioning), Jolt (STYLE.md)", kUsesGridBounds | kUsesQuadTree, &make<Quadtree>},
+                  "000 and 004 (quadtrees)", kUsesGridBounds | kUsesQuadTree, &make<Quadtree>},
 };
 
 }  // namespace

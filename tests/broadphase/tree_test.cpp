@@ -126,7 +126,8 @@ TEST(DynamicTree, HeightStaysLogarithmicWhenBoxesArriveSorted) {
         tree.configure(withMargin(0.1f));
         for (std::uint32_t i = 0; i < 4096; ++i) {
             const float x = layout == 1 ? static_cast<float>(i % 64) * 3.0f : static_cast<float>(i) * 3.0f;
-            const float y = layout == 0 ? 0.0f : layout == 1 ? static_cast<float>(i / 64) * 3.0f : static_cast<float>(i) * 3.0f;
+            const float row = layout == 1 ? static_cast<float>(i / 64) : static_cast<float>(i);
+            const float y = layout == 0 ? 0.0f : row * 3.0f;
             tree.insert(i, boxAt(x, y, 1.0f));
             const std::uint32_t n = i + 1;
             if ((n & (n - 1)) == 0 || n == 4096) {
@@ -152,7 +153,8 @@ TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
     DynamicTree tree;
     tree.configure(withMargin(2.0f));
     test::BoxSet boxes;
-    for (int i = 0; i < 200; ++i) boxes.add(boxAt(static_cast<float>(i % 20) * 10.0f, static_cast<float>(i / 20) * 10.0f, 1.5f));
+    for (int i = 0; i < 200; ++i)
+        boxes.add(boxAt(static_cast<float>(i % 20) * 10.0f, static_cast<float>(i / 20) * 10.0f, 1.5f));
     tree.update(boxes.view());
     EXPECT_EQ(tree.stepStats().inserted, 200u);
     // Steps of 0.75: the fat box (margin 2) holds the first two, the third leaves it.
