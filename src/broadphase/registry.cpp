@@ -3,6 +3,8 @@
 #include <array>
 
 #include "broadphase/brute_force.h"
+#include "broadphase/dynamic_tree.h"
+#include "broadphase/quadtree.h"
 #include "broadphase/single_axis_sweep.h"
 #include "broadphase/spatial_grid.h"
 #include "broadphase/spatial_hash.h"
@@ -26,6 +28,10 @@ constexpr std::array kTechniques{
                   kUsesSweepAxis, &make<SweepAndPrune>},
     TechniqueInfo{"sweep", "Single-axis sweep (insertion sort)", "O(n + k_axis) when coherent, O(n^2) sort when not",
                   "004", kUsesSweepAxis, &make<SingleAxisSweep>},
+    TechniqueInfo{"tree", "Dynamic AABB tree", "O(n + m log n + p): m leaves left their fat box, p fat pairs",
+                  "004 (AABB trees; insert, remove, reindex, query), Box2D", kUsesTreeMargin, &make<DynamicTree>},
+    TechniqueInfo{"quadtree", "Quadtree", "O(n log n + k) when boxes are small against the bounds",
+                  "000 and 004 (quadtrees)", kUsesGridBounds | kUsesQuadTree, &make<Quadtree>},
 };
 
 }  // namespace

@@ -1,0 +1,112 @@
+#pragma once
+/// Quadtree (seeds 000 and 004 name it among spatial partitions and indexes): a region quadtree
+/// over Settings::gridBounds, rebuilt every step. A leaf splits into four when it holds more
+/// than Settings::quadCapacity entities, down to Settings::quadMaxDepth levels. O(n log n) to
+/// build, O(n log n + k) for the pairs when boxes are small against the bounds.
+///
+/// Why a region quadtree whose entities sit at the smallest node that contains them (a box
+/// that crosses or touches a node's split lines stays in that node), rather than a loose one:
+/// each entity is stored exactly once, so no pair and no query result can come out twice and
+/// no stamp is needed; and two entities can overlap only where one's node is an ancestor of,
+/// or the same as, the other's, so each pair is tested exactly once, by walking down from the
+/// higher entity. A loose tree also stores once, but its loose bounds overlap across sibling
+/// subtrees, so each entity must query outside its own subtree as well.
+///
+/// Nodes are defined on integer cells: boxes are quantized to a 2^depth x 2^depth lattice over
+/// the bounds, clamped at the edges, so an entity outside the bounds lands in an edge node
+/// (edge nodes reach to infinity) and the placement rule is exact integer arithmetic.
+/// Quantizing is monotonic, so disjoint cell ranges mean disjoint boxes. Each node also keeps
+/// the union of the boxes below it, which is what queries and pair walks prune with.
+///
+/// Why rebuild: every box moves every step; a top-down rebuild is a stable five-way counting
+/// partition per level (the entities that stay, then the four children) into preallocated
+/// arrays, so each subtree ends up contiguous and the pair scans stream through memory, with
+/// none of the merge and split bookkeeping an incremental update needs.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+
+namespace ro {
+
+class Quadtree final : public BroadPhase {
+public:
+    /// Nodes in the tree of the last update.
+    [[nodiscard]] std::uint32_t nodeCount() const { return static_cast<std::uint32_t>(m_nodes.size()); }
+    /// The deepest level reached by the last update (0: the root alone).
+    [[nodiscard]] std::uint32_t deepestLevel() const;
+
+    // Implementing interface of BroadPhase (see BroadPhase for documentation).
+    void configure(const Settings& settings) override;
+    void update(const BoxView& boxes) override;
+    void findPairs(std::vector<Pair>& out) override;
+    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    [[nodiscard]] std::string validate() const override;
+
+protected:
+    QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
+    QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
+
+private:
+    static constexpr std::uint32_t kNone = 0xffffffffu;
+
+    struct CellBox {
+        std::uint32_t x0, y0, x1, y1;  ///< lattice cells of a box's corners
+    };
+    struct Item {
+        std::uint32_t entity;
+        std::uint32_t cellX, cellY;  ///< lattice cell of the box's min corner
+        std::uint32_t home;          ///< the deepest level whose node contains the whole box
+    };
+    struct Node {
+        std::uint32_t firstChild;  ///< kNone for a leaf; children firstChild + (x bit | y bit << 1)
+        std::uint32_t begin;       ///< its own entities are [begin, ownEnd) in tree order,
+        std::uint32_t ownEnd;      ///< its subtree's are [begin, end)
+        std::uint32_t end;
+        std::uint32_t cellX, cellY;  ///< the node's coordinates among the 2^level x 2^level of its level
+        std::uint32_t level;
+        std::uint32_t buffer;  ///< which of m_items holds its own entities after the build
+    };
+    struct PendingNode {  ///< a node a first-hit ray query has yet to open, and its entry t
+        std::uint32_t node;
+        float t;
+    };
+
+    void apply(const Settings& settings);
+    [[nodiscard]] CellBox cellsOf(const Aabb& box) const;
+    [[nodiscard]] std::uint32_t homeLevel(const CellBox& cells) const;
+    [[nodiscard]] Aabb regionOf(const Node& node) const;
+    /// Builds the subtree of `node` from the items [begin, end) of m_items[from].
+    void build(std::uint32_t node, std::uint32_t begin, std::uint32_t end, std::uint32_t from);
+    /// Appends the four children of node `index`; returns the first.
+    std::uint32_t newChildren(std::uint32_t index);
+    /// Calls onEntity(position) for the entities of the nodes whose bounds overlap `box`,
+    /// from `node` down; returns the nodes visited.
+    template <typename OnEntity>
+    std::uint64_t descend(std::uint32_t node, const Aabb& box, OnEntity onEntity);
+
+    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
+    Aabb m_bounds = Settings{}.gridBounds;
+    std::uint32_t m_capacity = Settings{}.quadCapacity;
+    std::uint32_t m_maxDepth = Settings{}.quadMaxDepth;
+    float m_scaleX = 1.0f;  ///< lattice cells per world unit
+    float m_scaleY = 1.0f;
+
+    std::vector<Node> m_nodes;
+    std::vector<Aabb> m_nodeBounds;  ///< by node: union of the boxes in its subtree
+    std::array<std::vector<Item>, 2> m_items;  ///< the build partitions from one into the other
+    std::vector<std::uint8_t> m_groups;        ///< partition scratch: each item's group
+    std::vector<Aabb> m_boxes;              ///< boxes in tree order
+    std::vector<std::uint32_t> m_entities;  ///< dense index by tree order position
+    std::vector<std::uint32_t> m_stack;
+    std::vector<PendingNode> m_rayStack;
+    std::uint64_t m_nodesVisited = 0;
+};
+
+}  // namespace ro
