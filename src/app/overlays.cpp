@@ -66,7 +66,6 @@ void OverlayRenderer::addSweepStrip(SDL_Renderer* renderer, const ViewTransform&
     // delimiters a bar as high as the number of intervals open there; the seed's "touches
     // void" marks sit on the delimiters after which no interval is open.
     constexpr float kStrip = 44.0f;
-    constexpr float kPixelsPerInterval = 3.0f;
     int width = 0, height = 0;
     SDL_GetRendererOutputSize(renderer, &width, &height);
     const bool alongX = m_delimiters.front().level == 0;
@@ -75,14 +74,18 @@ void OverlayRenderer::addSweepStrip(SDL_Renderer* renderer, const ViewTransform&
     if (alongX) m_strip.addRect(0, base - kStrip, static_cast<float>(width), base, palette::kStripBackground);
     else m_strip.addRect(base - kStrip, 0, base, static_cast<float>(height), palette::kStripBackground);
     const auto toScreen = [&](float v) { return alongX ? view.toScreenX(v) : view.toScreenY(v); };
-    int depth = 0;
+    // Bars scale to the deepest point, so a crowded axis fills the strip and a sparse one shows its gaps.
+    int depth = 0, deepest = 1;
+    for (const CellView& d : m_delimiters) deepest = std::max(deepest, depth += d.isBegin ? 1 : -1);
+    const float pixelsPerInterval = (kStrip - 8.0f) / static_cast<float>(deepest);
+    depth = 0;
     for (std::size_t k = 0; k < m_delimiters.size(); ++k) {
         const CellView& d = m_delimiters[k];
         depth += d.isBegin ? 1 : -1;
         const float at = toScreen(d.bounds.minX);
         if (k + 1 < m_delimiters.size() && depth > 0) {
             const float next = toScreen(m_delimiters[k + 1].bounds.minX);
-            const float bar = std::min(kStrip - 8.0f, 2.0f + kPixelsPerInterval * static_cast<float>(depth));
+            const float bar = std::max(1.0f, pixelsPerInterval * static_cast<float>(depth));
             if (alongX) m_strip.addRect(at, base - bar, std::max(next, at + 0.5f), base, palette::kStripDepth);
             else m_strip.addRect(base - bar, at, base, std::max(next, at + 0.5f), palette::kStripDepth);
         }
