@@ -229,6 +229,7 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         row("contacts", "{}", r.contacts);
         row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
         if (r.technique == "hash") row("hash false pos.", "{}", r.hashFalsePositives);
+        if (r.sorts) row("sort swaps", "{}", r.sortSwaps);
         row("FPS", "{:.0f}", r.fps);
         row("broad update", "{:.2f} ms", r.msBroad);
         row("pair finding", "{:.2f} ms", r.msPairs);

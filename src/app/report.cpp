@@ -22,6 +22,8 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     r.overlaps = stats.overlaps;
     r.contacts = stats.contacts;
     r.hashFalsePositives = counters.hashFalsePositives;
+    r.sortSwaps = counters.sortSwaps;
+    r.sorts = (lab.technique().parameters & kUsesSweepAxis) != 0;
     r.cellSize = counters.cellSize;
     r.msBroad = stats.msBroadUpdate;
     r.msPairs = stats.msPairFind;
@@ -53,11 +55,11 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
 
 void printReport(const FrameReport& r) {
     fmt::print(
-        "frame={} technique={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} hash_fp={} "
+        "frame={} technique={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} hash_fp={} swaps={} "
         "cell={:.3f} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
         "allocs={} fps={:.1f} video_driver={} renderer={} paused={}",
         r.frame, r.technique, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.hashFalsePositives,
-        r.cellSize, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
+        r.sortSwaps, r.cellSize, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
         r.renderer, r.paused ? 1 : 0);
     if (r.pointActive)
         fmt::print(" point_hits={} point_visited={} point_tests={}", r.pointHits, r.pointCost.visited, r.pointCost.tests);

@@ -18,6 +18,8 @@ struct FrameReport {
     std::uint64_t overlaps = 0;
     std::uint64_t contacts = 0;
     std::uint64_t hashFalsePositives = 0;
+    std::uint64_t sortSwaps = 0;  ///< the sweeps' insertion-sort swaps in the last step
+    bool sorts = false;           ///< the technique keeps a sorted order (show sortSwaps)
     float cellSize = 0.0f;  ///< the technique's effective cell size (0 without cells)
     double msBroad = 0.0;
     double msPairs = 0.0;
