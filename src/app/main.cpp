@@ -71,9 +71,9 @@ int run(const ro::app::Options& options) {
             input.quitRequested() || (virtualClock && frame >= static_cast<std::uint64_t>(*options.frames));
 
         lab.update(ImGui::GetIO().DeltaTime, virtualClock);
+        drawPanel(lab, overlays, uiRects);  // may respawn or switch technique: queries run after it
         queries.run(lab.world());
         report = makeReport(lab, queries, screen.rendererName(), msDraw, ImGui::GetIO().Framerate, frame);
-        drawPanel(lab, overlays, uiRects);
         drawHud(report, uiRects);
 
         //----------------------------------------------------------------------------------------

@@ -176,6 +176,8 @@ ParseResult parseOptions(int argc, char** argv) {
         }
         if (!queryRay.empty()) {
             const auto v = parseNumbers(queryRay, "--query-ray", 4);
+            if (!std::isfinite(v[2] - v[0]) || !std::isfinite(v[3] - v[1]))
+                throw BadValue(fmt::format("--query-ray: the segment's extent overflows a float, got '{}'", queryRay));
             o.queryRay = Segment{{v[0], v[1]}, {v[2], v[3]}};
         }
         const std::string_view shot = o.screenshot;

@@ -31,8 +31,7 @@ void QueryTool::run(World& world) {
     m_pointCost = m_shapeCost = m_firstCost = {};
     if (!m_hover && m_shape == Shape::None) return;
     // Entities moved (or were added) since the technique last saw them: bring it up to date.
-    // This finds the pairs too, so the HUD's counters and the queries describe the same boxes.
-    if (!world.pairsCurrent()) world.refreshPairs();
+    world.syncBroadPhase();
     BroadPhase& technique = world.broadPhase();
     if (m_hover) m_pointCost = technique.queryPoint(*m_hover, m_pointHits);
     if (m_shape == Shape::Box) m_shapeCost = technique.queryBox(box(), m_boxHits);

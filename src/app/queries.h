@@ -37,8 +37,9 @@ public:
     void set(Shape shape, Vec2 from, Vec2 to);
     void clear() { m_shape = Shape::None; }
 
-    /// Runs the queries on the world's current boxes (call after the world ticks); when the
-    /// boxes moved since the technique saw them, the world's pairs are found again first.
+    /// Runs the queries on the world's current boxes (call after the world ticks and the panel
+    /// acted): the technique is handed the boxes as they are now (World::syncBroadPhase), so
+    /// a running world costs one more technique update per frame while a query is active.
     void run(World& world);
 
     [[nodiscard]] Shape shape() const { return m_shape; }

@@ -10,7 +10,7 @@ namespace ro::app {
 FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_view renderer, double msDraw, float fps,
                        std::uint64_t frame) {
     const World& world = lab.world();
-    const Counters& counters = world.broadPhase().counters();
+    const Counters& counters = world.lastStats().broadPhase;  // the tick's, not a query's sync
     const StepStats& stats = world.lastStats();
     const char* driver = SDL_GetCurrentVideoDriver();
     FrameReport r;

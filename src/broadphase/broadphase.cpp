@@ -14,6 +14,9 @@ void checkSegment(const Segment& s) {
     checkFinite(s.from.y, "ray");
     checkFinite(s.to.x, "ray");
     checkFinite(s.to.y, "ray");
+    // -3e38 to 3e38 has finite ends but an infinite direction: every t would be 0 or NaN.
+    if (!std::isfinite(s.to.x - s.from.x) || !std::isfinite(s.to.y - s.from.y))
+        throw std::invalid_argument("ray's extent must be finite (to - from overflows)");
 }
 
 }  // namespace

@@ -158,7 +158,8 @@ public:
     /// Takes new parameters, applied at the next update (until then forEachCell still shows the
     /// last step's structure). Throws std::invalid_argument for settings checkSettings rejects.
     virtual void configure(const Settings& settings) = 0;
-    /// Takes in the current boxes. The view stays valid until findPairs returns.
+    /// Takes in the current boxes. The caller keeps the view's arrays unchanged until the next
+    /// update: findPairs and the queries read them.
     virtual void update(const BoxView& boxes) = 0;
     /// Clears `out` and fills it with candidate pairs, each once, a < b.
     virtual void findPairs(std::vector<Pair>& out) = 0;

@@ -20,10 +20,15 @@ namespace ro {
 /// `visit` returns false to stop the walk (a first-hit query that cannot improve).
 /// The technique says how it maps coordinates to cells: rowOf(y) and columnOf(x), clamped as
 /// it clamps, and rowBand(row), the world interval {lo, hi} of a row (infinite at a clamped edge).
+/// `origin` is the largest coordinate the technique's cell arithmetic adds in (a grid's bounds):
+/// its rounding, like the segment's, is what the padding must cover.
 template <typename RowOf, typename RowBand, typename ColumnOf, typename Visit>
-void walkSegmentRows(const Segment& s, float cellSize, RowOf rowOf, RowBand rowBand, ColumnOf columnOf, Visit visit) {
-    const float magnitude = std::max({std::fabs(s.from.x), std::fabs(s.from.y), std::fabs(s.to.x), std::fabs(s.to.y)});
-    const float pad = cellSize * 1.0e-3f + magnitude * 1.0e-5f;
+void walkSegmentRows(const Segment& s, float cellSize, float origin, RowOf rowOf, RowBand rowBand, ColumnOf columnOf,
+                     Visit visit) {
+    const float magnitude =
+        std::max({std::fabs(s.from.x), std::fabs(s.from.y), std::fabs(s.to.x), std::fabs(s.to.y), std::fabs(origin)});
+    // A few float steps of the largest magnitude involved (2^-18 is 32 steps), plus a sliver of a cell.
+    const float pad = cellSize * 1.0e-3f + magnitude * 0x1p-18f;
     const float dx = s.to.x - s.from.x;
     const float dy = s.to.y - s.from.y;
     const auto firstRow = static_cast<std::int64_t>(rowOf(dy >= 0 ? s.from.y - pad : s.from.y + pad));

@@ -159,7 +159,8 @@ void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& vi
     // The ends are not kept sorted (the sweep has no use for it): the overlay, which wants
     // every delimiter in order, pays for sorting them here. Equal ends go by entity, the order
     // in which the last of them is the one marked touching void.
-    std::vector<std::uint32_t> ends(m_max.size());
+    std::vector<std::uint32_t>& ends = m_overlayEnds;
+    ends.resize(m_max.size());
     for (std::uint32_t k = 0; k < ends.size(); ++k) ends[k] = k;
     std::sort(ends.begin(), ends.end(), [&](std::uint32_t a, std::uint32_t b) {
         return m_max[a] < m_max[b] || (m_max[a] == m_max[b] && m_entity[a] < m_entity[b]);

@@ -83,6 +83,7 @@ private:
     std::vector<std::uint32_t> m_entity;
     std::vector<std::uint8_t> m_endTouchesVoid;
     std::vector<std::uint8_t> m_hitFlags;  ///< scratch of sweep::forEachOverlap
+    mutable std::vector<std::uint32_t> m_overlayEnds;  ///< forEachCell's sort of the ends, reused
     double m_largestExtent = 0.0;  ///< max - min on the axis, at least (rounded up)
 };
 

@@ -201,8 +201,11 @@ QueryCost SpatialGrid::walkSegment(const Segment& segment, OnHit hit, KeepGoing 
                      });
         return true;
     };
+    const float origin = std::max({std::fabs(m_bounds.minX), std::fabs(m_bounds.minY), std::fabs(m_bounds.maxX),
+                                   std::fabs(m_bounds.maxY)});
     walkSegmentRows(
-        segment, m_cellSize, [this](float y) { return row(y); }, rowBand, [this](float x) { return column(x); }, onRow);
+        segment, m_cellSize, origin, [this](float y) { return row(y); }, rowBand, [this](float x) { return column(x); },
+        onRow);
     for (const std::uint32_t i : m_oversized) {
         ++cost.tests;
         if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);

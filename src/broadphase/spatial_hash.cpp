@@ -246,6 +246,7 @@ QueryCost SpatialHash::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out)
 
 QueryCost SpatialHash::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     QueryCost cost;
+    if (m_boxes.count == 0) return cost;  // also before the first update, when there is no table
     const CellRange q{cellOf(box.minX), cellOf(box.minY), cellOf(box.maxX), cellOf(box.maxY)};
     const std::uint64_t cells =
         static_cast<std::uint64_t>(q.x1 - q.x0 + 1) * static_cast<std::uint64_t>(q.y1 - q.y0 + 1);
@@ -279,6 +280,7 @@ QueryCost SpatialHash::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& o
 template <typename OnHit, typename KeepGoing>
 QueryCost SpatialHash::walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing) {
     QueryCost cost;
+    if (m_boxes.count == 0) return cost;  // also before the first update, when there is no table
     const float length = std::fabs(segment.to.x - segment.from.x) + std::fabs(segment.to.y - segment.from.y);
     if (length * m_inverseCellSize > static_cast<float>(m_boxes.count) + 64.0f) {
         // The segment crosses more cells than there are entities: testing them all is cheaper.
@@ -309,7 +311,7 @@ QueryCost SpatialHash::walkSegment(const Segment& segment, OnHit hit, KeepGoing 
         }
         return true;
     };
-    walkSegmentRows(segment, m_cellSize, cellAt, band, cellAt, onRow);
+    walkSegmentRows(segment, m_cellSize, 0.0f, cellAt, band, cellAt, onRow);
     for (const std::uint32_t i : m_oversized) {
         ++cost.tests;
         if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);

@@ -110,7 +110,7 @@ EntityId World::add(const EntityDesc& d) {
     m_minY.push_back(d.position.y - hh);
     m_maxX.push_back(d.position.x + hw);
     m_maxY.push_back(d.position.y + hh);
-    m_pairsCurrent = false;
+    m_broadPhaseCurrent = false;
     return id;
 }
 
@@ -134,7 +134,7 @@ bool World::remove(EntityId id) {
     // Pairs of the last tick name dense indices that may now be stale.
     m_candidates.clear();
     m_overlaps.clear();
-    m_pairsCurrent = false;
+    m_broadPhaseCurrent = false;
     return true;
 }
 
@@ -172,21 +172,28 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> technique) {
     if (!technique) throw std::invalid_argument("broad phase must not be null");
     m_broadPhase = std::move(technique);
     m_broadPhase->configure(m_settings);
-    m_pairsCurrent = false;
+    m_broadPhaseCurrent = false;
 }
 
 void World::setBroadPhaseSettings(const Settings& settings) {
     checkSettings(settings, /*needsBounds=*/true);  // the world always hands its technique bounds
     m_settings = settings;
     m_broadPhase->configure(m_settings);
-    m_pairsCurrent = false;
+    m_broadPhaseCurrent = false;
 }
 
 void World::refreshPairs() {
     m_broadPhase->update(boxes());
     m_broadPhase->findPairs(m_candidates);
+    m_stats.broadPhase = m_broadPhase->counters();
     findOverlaps();
-    m_pairsCurrent = true;
+    m_broadPhaseCurrent = true;
+}
+
+void World::syncBroadPhase() {
+    if (m_broadPhaseCurrent) return;
+    m_broadPhase->update(boxes());
+    m_broadPhaseCurrent = true;
 }
 
 int World::advance(double realSeconds) {
@@ -206,7 +213,7 @@ int World::advance(double realSeconds) {
 
 void World::tick() {
     m_stats = {};
-    m_pairsCurrent = false;  // the boxes move after the broad phase has seen them
+    m_broadPhaseCurrent = false;  // the boxes move after the broad phase has seen them
     const int subSteps = std::max(1, m_config.subSteps);
     const float dt = 1.0f / (m_config.tickHz * static_cast<float>(subSteps));
     for (int s = 0; s < subSteps; ++s) subStep(dt);
@@ -224,6 +231,7 @@ void World::subStep(float dt) {
     const auto t2 = Clock::now();
     m_broadPhase->findPairs(m_candidates);
     m_broadPhase->setHeapAllocations(heapAllocationCount() - allocsBefore);
+    m_stats.broadPhase = m_broadPhase->counters();
     findOverlaps();
     const auto t3 = Clock::now();
 

@@ -54,6 +54,7 @@ struct StepStats {
     std::uint64_t candidates = 0;
     std::uint64_t overlaps = 0;  ///< candidates whose AABBs overlap (closed intervals)
     std::uint64_t contacts = 0;  ///< overlaps whose exact shapes touch (narrow phase)
+    Counters broadPhase;         ///< the technique's counters right after the last pair finding
 };
 
 class World {
@@ -99,9 +100,10 @@ public:
     /// switch while paused, say): the candidate and overlap pairs, and their counts in
     /// lastStats(), become those of the technique in use. Contacts keep the last tick's count.
     void refreshPairs();
-    /// True while the technique holds the current boxes (after refreshPairs, until the world
-    /// moves, adds, removes or swaps the technique): queries then need no refresh.
-    [[nodiscard]] bool pairsCurrent() const { return m_pairsCurrent; }
+    /// Hands the technique the current boxes, unless it has them already, so its queries see
+    /// where the entities are now: a tick moves them after its broad phase, and adds and
+    /// removes change them. Finds no pairs; lastStats() keeps the tick's counters.
+    void syncBroadPhase();
     /// Candidate and overlap pairs of the last tick's final sub-step, canonical order.
     [[nodiscard]] const std::vector<Pair>& candidatePairs() const { return m_candidates; }
     [[nodiscard]] const std::vector<Pair>& overlapPairs() const { return m_overlaps; }
@@ -131,7 +133,7 @@ private:
     Settings m_settings;
     std::unique_ptr<BroadPhase> m_broadPhase;
     double m_accumulator = 0.0;
-    bool m_pairsCurrent = false;
+    bool m_broadPhaseCurrent = false;  ///< the technique was last updated with the current boxes
     std::uint64_t m_ticks = 0;
     StepStats m_stats;
 

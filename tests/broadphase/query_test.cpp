@@ -120,6 +120,48 @@ TEST_P(Queries, FirstHitIsTheNearestAlongTheSegment) {
     EXPECT_EQ(hits[2].index, 3u);
 }
 
+TEST_P(Queries, BeforeTheFirstUpdateFindNothing) {
+    auto technique = create();
+    std::vector<std::uint32_t> out{7};
+    (void)technique->queryPoint({1, 1}, out);
+    EXPECT_TRUE(out.empty());
+    (void)technique->queryBox({0, 0, 10, 10}, out);
+    EXPECT_TRUE(out.empty());
+    std::vector<RayHit> hits{{1, 0.5f}};
+    (void)technique->queryRay({{0, 0}, {10, 10}}, hits);
+    EXPECT_TRUE(hits.empty());
+    std::optional<RayHit> hit;
+    (void)technique->raycastFirst({{0, 0}, {10, 10}}, hit);
+    EXPECT_FALSE(hit.has_value());
+}
+
+// A segment whose ends are finite but whose extent overflows has no meaningful t.
+TEST_P(Queries, RejectARayWhoseExtentOverflows) {
+    test::BoxSet boxes;
+    boxes.add({100, 0, 110, 10});
+    auto technique = create();
+    technique->update(boxes.view());
+    std::vector<RayHit> hits;
+    EXPECT_THROW((void)technique->queryRay({{-3e38f, 5}, {3e38f, 5}}, hits), std::invalid_argument);
+}
+
+// Cell edges computed far from the origin round by several units; the walk must still visit
+// the cell a box is in (found by a review: the padding once followed only the segment).
+TEST_P(Queries, RayFarFromTheGridOrigin) {
+    test::BoxSet boxes;
+    boxes.add({9461, -138, 9462, -137});
+    auto technique = create();
+    Settings settings;
+    settings.cellSize = 1.0f;
+    settings.gridBounds = {0, -1e8f, 10000, 0};
+    technique->configure(settings);
+    technique->update(boxes.view());
+    std::vector<RayHit> hits;
+    (void)technique->queryRay({{69, -121.5f}, {9940, -138.5f}}, hits);
+    ASSERT_EQ(hits.size(), 1u);
+    EXPECT_EQ(hits[0].index, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllTechniques, Queries, ::testing::ValuesIn(test::allTechniqueIds()),
                          [](const auto& info) { return std::string(info.param); });
 

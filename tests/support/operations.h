@@ -4,6 +4,8 @@
 // so neither depends on GoogleTest.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,14 +15,19 @@
 
 namespace ro::test {
 
-/// One operation. Coordinates are small multiples of 0.5 so edges touch often; `pick` chooses
-/// an entity as pick % count, so a sequence stays valid when the shrinker drops operations.
+/// One operation. Coordinates lie on a lattice of half units, scaled and moved per sequence
+/// (so float rounding happens, far from the origin too) and edges touch often; query
+/// segments often start or end on cell corners. `pick` chooses an entity as pick % count,
+/// so a sequence stays valid when the shrinker drops operations.
 struct Operation {
-    enum class Kind : std::uint8_t { Insert, Remove, Move, FindPairs, QueryPoint, QueryBox, QueryRay, RaycastFirst };
+    enum class Kind : std::uint8_t {
+        Insert, Remove, Move, FindPairs, QueryPoint, QueryBox, QueryRay, RaycastFirst, Configure
+    };
     Kind kind = Kind::FindPairs;
     std::uint32_t pick = 0;
     Aabb box;  ///< Insert and Move: the new box; QueryBox: the query; QueryPoint: (minX, minY);
                ///< QueryRay and RaycastFirst: from (minX, minY) to (maxX, maxY)
+    Settings settings;  ///< Configure: the new settings
 };
 
 /// What a sequence runs with: technique, settings, operations.
@@ -41,11 +48,19 @@ struct Sequence {
 [[nodiscard]] Sequence sequenceFromBytes(std::span<const std::uint8_t> bytes);
 
 /// Runs the sequence. After every operation the technique is updated, validated, and its pairs
-/// (and the operation's query, if any) compared with brute force on the same boxes. Returns the
-/// first difference, with the operation's position, or an empty string.
+/// (and the operation's query, if any, before and after finding pairs) compared with brute
+/// force on the same boxes; after a third of the moves the pairs are not asked for, so the
+/// next update follows an update. Returns the first difference, with the operation's
+/// position, or an empty string.
 [[nodiscard]] std::string runSequence(const Sequence& sequence);
 
+/// Makes the technique under test; by default the registry row named by the sequence.
+using TechniqueFactory = std::function<std::unique_ptr<BroadPhase>()>;
+
+/// runSequence on a technique from `create` (the harness's own tests plant wrong ones).
+[[nodiscard]] std::string runSequence(const Sequence& sequence, const TechniqueFactory& create);
+
 /// The shortest failing sequence found by dropping operations one at a time while it still fails.
-[[nodiscard]] Sequence shrink(Sequence failing);
+[[nodiscard]] Sequence shrink(Sequence failing, const TechniqueFactory& create = {});
 
 }  // namespace ro::test
