@@ -4,6 +4,7 @@
 
 #include "broadphase/brute_force.h"
 #include "broadphase/dynamic_tree.h"
+#include "broadphase/hshg.h"
 #include "broadphase/quadtree.h"
 #include "broadphase/single_axis_sweep.h"
 #include "broadphase/spatial_grid.h"
@@ -24,6 +25,8 @@ constexpr std::array kTechniques{
                   kUsesCellSize | kUsesGridBounds, &make<SpatialGrid>},
     TechniqueInfo{"hash", "Spatial hash", "O(n + k) when the cell fits the entities", "001, 004",
                   kUsesCellSize | kUsesHashTableSize, &make<SpatialHash>},
+    TechniqueInfo{"hshg", "Hierarchical spatial hash grid", "O(n + k) for any mix of sizes; rehash on cell change",
+                  "002 (Attempt #3), 000, 004", kUsesHshgFactor, &make<HierarchicalGrid>},
     TechniqueInfo{"sap", "Sweep and prune (delimiters)", "O(n + k_axis) when coherent, radix rebuild when not", "003",
                   kUsesSweepAxis, &make<SweepAndPrune>},
     TechniqueInfo{"sweep", "Single-axis sweep (insertion sort)", "O(n + k_axis) when coherent, O(n^2) sort when not",

@@ -1,0 +1,849 @@
+#include "broadphase/hshg.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#ifdef HSHG_DEBUG
+#include <cstdio>
+#endif
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "broadphase/cell_walk.h"
+#include "broadphase/oversized.h"
+#include "core/buffers.h"
+
+namespace ro {
+namespace {
+
+// A key packs (level, row, column): level in bits 58-62, row + kBias in bits 29-57, column +
+// kBias in bits 0-28. Sorted keys are level by level, row-major: the cell right of key k is
+// k + 1, the cell above is k + kRow.
+constexpr unsigned kLevelShift = 58;
+constexpr unsigned kRowShift = 29;
+constexpr std::uint64_t kRow = std::uint64_t{1} << kRowShift;
+constexpr std::uint64_t kFieldMask = kRow - 1;
+constexpr std::int64_t kBias = std::int64_t{1} << 28;
+// Cells are clamped to +-kCellLimit, so a neighbour (+-1) never leaves its 29-bit field.
+// Clamping keeps neighbours neighbours: far-away boxes share the edge cells, slowly but correctly.
+constexpr std::int32_t kCellLimit = (1 << 28) - 2;
+constexpr std::uint64_t kNoKey = ~std::uint64_t{0};  // an entity not placed yet
+constexpr std::uint64_t kOversizedKey = kNoKey - 1;
+// After the sorted keys: above every real key (the first key of a level that does not exist),
+// yet below 2^63, so the difference of two keys has the sign of their comparison.
+constexpr std::uint64_t kEndKey = std::uint64_t{HierarchicalGrid::kMaxLevels} << kLevelShift;
+constexpr double kCellMargin = 1.0 + 1.0 / 1024.0;  // c_L / s_L
+constexpr double kMinSize = 1.0e-30;                // the smallest s_0
+constexpr float kInf = std::numeric_limits<float>::infinity();
+// Relative cost of looking up one row of cells, in box tests, for choosing search directions.
+constexpr double kRowCost = 4.0;
+// Merge: how many slots ahead to prefetch the entity records it reads out of order.
+constexpr std::uint32_t kPrefetchDistance = 16;
+// A direct table has an entry per block of at most 2^kMaxBlockShift columns.
+constexpr std::uint32_t kMaxBlockShift = 6;
+// Slots of padding after the sorted arrays (end keys), so the fixed windows of findPairs (up
+// to four slots past a cursor) never read past them.
+constexpr std::uint32_t kWindow = 5;
+#ifdef HSHG_DEBUG
+std::uint64_t g_rows = 0, g_rowTests = 0;
+#endif
+
+std::uint64_t packKey(std::uint32_t level, std::int32_t x, std::int32_t y) {
+    return (std::uint64_t{level} << kLevelShift) | (static_cast<std::uint64_t>(y + kBias) << kRowShift) |
+           static_cast<std::uint64_t>(x + kBias);
+}
+std::uint32_t levelOfKey(std::uint64_t key) { return static_cast<std::uint32_t>(key >> kLevelShift); }
+std::int32_t columnOfKey(std::uint64_t key) {
+    return static_cast<std::int32_t>(static_cast<std::int64_t>(key & kFieldMask) - kBias);
+}
+std::int32_t rowOfKey(std::uint64_t key) {
+    return static_cast<std::int32_t>(static_cast<std::int64_t>((key >> kRowShift) & kFieldMask) - kBias);
+}
+
+/// floor(v / c) as floor(v * (1 / c)) in double, clamped to +-kCellLimit (NaN to the low end).
+/// Monotone in v, and within 2^-22 of the exact quotient inside the clamp: see the header.
+/// Biased by 2^28 the value is positive, where truncation is floor; rounding the sum moves it
+/// by at most 2^-25 and keeps it monotone.
+std::int32_t cellOf(float v, double inverse) {
+    constexpr double kLimit = kCellLimit;
+    // max(-limit, p) first: NaN compares false and becomes -limit. No branch: min/max.
+    const double p = std::min(std::max(-kLimit, static_cast<double>(v) * inverse), kLimit);
+    return static_cast<std::int32_t>(static_cast<std::int64_t>(p + static_cast<double>(kBias)) - kBias);
+}
+
+// Overlap tests of findPairs on slot boxes (see SlotBox): the same answer as overlaps(),
+// since negating a float is exact. With SSE, one compare of four lanes.
+#if defined(__SSE2__)
+using Probe = __m128;
+template <typename SlotBox>
+Probe probeOf(const SlotBox& a) {
+    const __m128 v = _mm_loadu_ps(&a.minX);  // (minX, minY, -maxX, -maxY)
+    return _mm_xor_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)), _mm_set1_ps(-0.0f));
+}
+template <typename SlotBox>
+bool touches(Probe probe, const SlotBox& b) {
+    return _mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(&b.minX), probe)) == 0xF;
+}
+#else
+struct Probe {
+    float maxX, maxY, negMinX, negMinY;
+};
+template <typename SlotBox>
+Probe probeOf(const SlotBox& a) {
+    return {-a.negMaxX, -a.negMaxY, -a.minX, -a.minY};
+}
+template <typename SlotBox>
+bool touches(const Probe& probe, const SlotBox& b) {
+    return (b.minX <= probe.maxX) & (b.minY <= probe.maxY) & (b.negMaxX <= probe.negMinX) & (b.negMaxY <= probe.negMinY);
+}
+#endif
+
+/// makePair without a branch: dense indices come in random order, a branch would be a coin toss.
+Pair orderedPair(std::uint32_t i, std::uint32_t j) {
+    const std::uint32_t swap = (j < i ? ~0u : 0u) & (i ^ j);
+    return {i ^ swap, j ^ swap};
+}
+
+float sideOf(const Aabb& b) { return std::max(b.maxX - b.minX, b.maxY - b.minY); }
+
+/// Fits the levels: both extents finite and at most kMaxSide (false for NaN).
+bool fitsLevels(const Aabb& b) {
+    return b.maxX - b.minX <= HierarchicalGrid::kMaxSide && b.maxY - b.minY <= HierarchicalGrid::kMaxSide;
+}
+
+/// LSD radix sort by 64-bit key, 11-bit digits placed only where the keys differ
+/// (keys hold absolute cells, so most of their high bits are the same).
+template <typename T>
+void sortByKey(std::vector<T>& items, std::vector<T>& scratch) {
+    const std::size_t n = items.size();
+    if (n < 256) {
+        std::sort(items.begin(), items.end(), [](const T& a, const T& b) { return a.key < b.key; });
+        return;
+    }
+    constexpr unsigned kDigitBits = 11;
+    constexpr std::uint64_t kDigitMask = (1u << kDigitBits) - 1;
+    std::uint64_t varying = 0;
+    for (const T& item : items) varying |= item.key ^ items[0].key;
+    std::array<unsigned, 6> shifts{};
+    unsigned passes = 0;
+    for (unsigned bit = 0; bit < 64 && (varying >> bit) != 0; bit += kDigitBits) {
+        bit += static_cast<unsigned>(std::countr_zero(varying >> bit));
+        shifts[passes++] = bit;
+    }
+    std::array<std::array<std::uint32_t, kDigitMask + 1>, 6> counts{};
+    for (const T& item : items)
+        for (unsigned p = 0; p < passes; ++p) ++counts[p][(item.key >> shifts[p]) & kDigitMask];
+    resizeWithHeadroom(scratch, n);
+    for (unsigned p = 0; p < passes; ++p) {
+        std::uint32_t offset = 0;
+        for (std::uint32_t& c : counts[p]) offset += std::exchange(c, offset);
+        for (const T& item : items) scratch[counts[p][(item.key >> shifts[p]) & kDigitMask]++] = item;
+        items.swap(scratch);
+    }
+}
+
+template <typename T>
+void reserveWithHeadroom(std::vector<T>& v, std::size_t size) {
+    if (size > v.capacity()) v.reserve(size + size / 2);
+}
+
+}  // namespace
+
+void HierarchicalGrid::configure(const Settings& settings) {
+    checkSettings(settings);
+    m_pending = settings;
+}
+
+std::uint32_t HierarchicalGrid::levelPopulation(std::uint32_t level) const {
+    const Level& lv = m_levels.at(level);
+    return lv.end - lv.begin;
+}
+
+std::uint32_t HierarchicalGrid::levelOfSide(float side) const {
+    if (!(side <= kMaxSide)) return kMaxLevels;
+    return levelFor(side, kNoKey);
+}
+
+std::uint32_t HierarchicalGrid::levelFor(float side, std::uint64_t previousKey) const {
+    if (previousKey < kOversizedKey) {  // most entities stay on their level: check it first
+        const std::uint32_t level = levelOfKey(previousKey);
+        if (level < kMaxLevels && side <= m_levels[level].size && side > m_levels[level].below) return level;
+    }
+    std::uint32_t level = 0;
+    while (level + 1 < kMaxLevels && side > m_levels[level].size) ++level;
+    return level;
+}
+
+HierarchicalGrid::CellRect HierarchicalGrid::reachOf(std::uint32_t level, const Aabb& box) const {
+    // The neighbourhood rule of the header: entities of `level` that can touch `box`.
+    const double inverse = m_levels[level].inverse;
+    return {cellOf(box.minX, inverse) - 1, cellOf(box.minY, inverse) - 1, cellOf(box.maxX, inverse),
+            cellOf(box.maxY, inverse)};
+}
+
+bool HierarchicalGrid::geometryFits(const SizeStats& stats) const {
+    if (!m_hasGeometry) return false;
+    const double f = m_factor;
+    const double s0 = m_levels[0].size;
+    if (stats.minPositiveSide < kInf) {
+        // Hysteresis: the smallest entity may drift within a factor f of s_0 either way.
+        const double wanted = std::max<double>(stats.minPositiveSide, kMinSize);
+        if (!(wanted > s0 / f && wanted <= s0 * f)) return false;
+    }
+    const double top = m_levels[kMaxLevels - 1].size;
+    if (stats.maxSide > top) return false;
+    return !(m_topStretched && stats.maxSide * f < top);  // a stretched top shrinks back
+}
+
+void HierarchicalGrid::setGeometry(const SizeStats& stats) {
+    const double f = m_factor;
+    double size = stats.minPositiveSide < kInf ? std::max<double>(stats.minPositiveSide, kMinSize)
+                                               : (m_hasGeometry ? m_levels[0].size : 1.0);
+    for (std::uint32_t level = 0; level < kMaxLevels; ++level, size *= f) {
+        Level& lv = m_levels[level];
+        lv.size = size;
+        m_topStretched = level + 1 == kMaxLevels && stats.maxSide > size;
+        if (m_topStretched) lv.size = stats.maxSide;  // the top level holds everything larger
+        lv.below = level == 0 ? -std::numeric_limits<double>::infinity() : m_levels[level - 1].size;
+        lv.cell = lv.size * kCellMargin;
+        lv.inverse = 1.0 / lv.cell;
+    }
+    m_hasGeometry = true;
+}
+
+void HierarchicalGrid::growState(std::uint32_t id) {
+    const std::size_t size = std::size_t{id} + 1;
+    if (size > m_state.capacity()) m_state.reserve(size + size / 2);
+    m_state.resize(size, IdState{kNoKey, {}, 0, 0});
+}
+
+HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
+    if (++m_frame == 0) {  // the stamp wrapped: forget every stamp once
+        for (IdState& s : m_state) s.stamp = 0;
+        m_frame = 1;
+    }
+    m_moved.clear();
+    m_oversized.clear();
+    // Locals, not members, in the loop: the stores into the records could alias members.
+    const BoxView b = m_boxes;
+    const std::uint32_t frame = m_frame;
+    const Level* levels = m_levels.data();
+    IdState* state = m_state.data();
+    std::size_t stateSize = m_state.size();
+    SizeStats stats{kInf, 0.0f};
+    for (std::uint32_t i = 0; i < b.count; ++i) {
+        const std::uint32_t id = b.ids[i];
+        if (id >= stateSize) {
+            growState(id);
+            state = m_state.data();
+            stateSize = m_state.size();
+        }
+        IdState& st = state[id];
+        if (st.stamp == frame) throw std::invalid_argument("two entities share the id " + std::to_string(id));
+        const Aabb box{b.minX[i], b.minY[i], b.maxX[i], b.maxY[i]};
+        std::uint64_t key = kOversizedKey;
+        if (fitsLevels(box)) {
+            const float side = sideOf(box);
+            if (side > 0.0f) stats.minPositiveSide = std::min(stats.minPositiveSide, side);
+            stats.maxSide = std::max(stats.maxSide, side);
+            const std::uint32_t level = levelFor(side, st.key);
+            const double inverse = levels[level].inverse;
+            key = packKey(level, cellOf(box.minX, inverse), cellOf(box.minY, inverse));
+        } else {
+            m_oversized.push_back(i);
+        }
+        st.box = box;
+        st.dense = i;
+        st.stamp = frame;
+        // Rehash only on cell change: an entity whose key is unchanged keeps its place.
+        if (key != st.key || rebuild) {
+            st.key = key;
+            if (key != kOversizedKey) m_moved.push_back({key, id, 0});
+        }
+    }
+    return stats;
+}
+
+void HierarchicalGrid::mergeOrder(bool rebuild) {
+    sortByKey(m_moved, m_movedScratch);
+    const std::uint32_t previous = rebuild ? 0 : m_placed;
+    const auto placed = static_cast<std::uint32_t>(m_boxes.count - m_oversized.size());
+    m_keys.swap(m_previousKeys);
+    m_ids.swap(m_previousIds);
+    resizeWithHeadroom(m_keys, std::size_t{placed} + kWindow);
+    resizeWithHeadroom(m_ids, placed);
+    resizeWithHeadroom(m_slotBoxes, std::size_t{placed} + kWindow);
+    resizeWithHeadroom(m_slotDense, std::size_t{placed} + kWindow);
+
+    // One pass over the kept order and the sorted moved list; each slot takes its entity's box
+    // and dense index from the record placeAll just wrote.
+    const IdState* state = m_state.data();
+    const std::uint32_t frame = m_frame;
+    const std::uint64_t* previousKeys = m_previousKeys.data();
+    const std::uint32_t* previousIds = m_previousIds.data();
+    const Moved* moved = m_moved.data();
+    const std::size_t movedCount = m_moved.size();
+    std::uint64_t* keys = m_keys.data();
+    std::uint32_t* ids = m_ids.data();
+    SlotBox* boxes = m_slotBoxes.data();
+    std::uint32_t* dense = m_slotDense.data();
+    std::uint32_t written = 0;
+    const auto emit = [&](std::uint64_t key, std::uint32_t id) {
+        const IdState& st = state[id];
+        keys[written] = key;
+        ids[written] = id;
+        boxes[written] = {st.box.minX, st.box.minY, -st.box.maxX, -st.box.maxY};
+        dense[written] = st.dense;
+        ++written;
+    };
+    std::size_t next = 0;
+    for (std::uint32_t o = 0; o < previous; ++o) {
+        if (o + kPrefetchDistance < previous) __builtin_prefetch(&state[previousIds[o + kPrefetchDistance]]);
+        const std::uint64_t key = previousKeys[o];
+        const std::uint32_t id = previousIds[o];
+        const IdState& st = state[id];
+        if (st.stamp != frame || st.key != key) continue;  // removed, or in another cell now
+        for (; next < movedCount && moved[next].key < key; ++next) emit(moved[next].key, moved[next].id);
+        emit(key, id);
+    }
+    for (; next < movedCount; ++next) emit(moved[next].key, moved[next].id);
+    if (written != placed) throw std::logic_error("HSHG: the merged order lost or repeated an entity");
+    std::fill(m_keys.begin() + placed, m_keys.end(), kEndKey);
+    m_placed = placed;
+
+    const auto sorted = m_keys.begin();
+    for (std::uint32_t level = 0; level < kMaxLevels; ++level) {
+        Level& lv = m_levels[level];
+        lv.begin = level == 0 ? 0 : m_levels[level - 1].end;
+        lv.end = static_cast<std::uint32_t>(
+            std::lower_bound(sorted + lv.begin, sorted + placed, std::uint64_t{level + 1} << kLevelShift) - sorted);
+    }
+}
+
+double HierarchicalGrid::spreadArea() const {
+    // From the most populous level: its rows exactly (first and last key), its columns from a
+    // sample of its keys. An estimate for choosing directions, nothing depends on it otherwise.
+    std::uint32_t level = 0;
+    for (std::uint32_t l = 1; l < kMaxLevels; ++l)
+        if (levelPopulation(l) > levelPopulation(level)) level = l;
+    const Level& lv = m_levels[level];
+    const std::uint32_t stride = std::max(1u, (lv.end - lv.begin) / 1024);
+    std::int32_t x0 = kCellLimit;
+    std::int32_t x1 = -kCellLimit;
+    for (std::uint32_t s = lv.begin; s < lv.end; s += stride) {
+        x0 = std::min(x0, columnOfKey(m_keys[s]));
+        x1 = std::max(x1, columnOfKey(m_keys[s]));
+    }
+    const double rows = static_cast<double>(rowOfKey(m_keys[lv.end - 1])) - rowOfKey(m_keys[lv.begin]) + 1.0;
+    const double columns = static_cast<double>(x1) - x0 + 1.0;
+    return rows * columns * lv.cell * lv.cell;
+}
+
+void HierarchicalGrid::plan() {
+    m_populated = 0;
+    double coarsest = 0.0;
+    for (std::uint32_t level = 0; level < kMaxLevels; ++level) {
+        Level& lv = m_levels[level];
+        lv.targets = 0;
+        lv.hasTable = false;
+        if (lv.end > lv.begin) {
+            m_populated |= 1u << level;
+            coarsest = lv.cell;
+        }
+    }
+    if (std::popcount(m_populated) < 2) return;  // no pair of levels: nothing to plan
+    // Area over which the entities spread, for the expected tests of each direction.
+    const double area = std::max(spreadArea(), coarsest * coarsest);
+
+    // Each pair of populated levels is searched in one direction: the cheaper one.
+    std::array<double, kMaxLevels> lookups{};
+    for (std::uint32_t fine = 0; fine < kMaxLevels; ++fine) {
+        if (!(m_populated >> fine & 1u)) continue;
+        for (std::uint32_t coarse = fine + 1; coarse < kMaxLevels; ++coarse) {
+            if (!(m_populated >> coarse & 1u)) continue;
+            const double nf = levelPopulation(fine);
+            const double nc = levelPopulation(coarse);
+            const double cf = m_levels[fine].cell;
+            const double cc = m_levels[coarse].cell;
+            // Up: each fine entity looks up a 2x2 (at most 3x3) block of coarse cells.
+            const double up = nf * (2.5 * kRowCost + nc * 4.0 * cc * cc / area);
+            // Down: each coarse entity looks up its footprint, about cc / cf + 2 rows of fine cells.
+            const double rowsDown = std::min(cc / cf + 2.0, nf);
+            const double down = nc * (rowsDown * kRowCost + nf * (cc + 2.0 * cf) * (cc + 2.0 * cf) / area);
+            if (up <= down) {
+                m_levels[fine].targets |= 1u << coarse;
+                lookups[coarse] += 2.5 * nf;
+            } else {
+                m_levels[coarse].targets |= 1u << fine;
+                lookups[fine] += rowsDown * nc;
+            }
+        }
+    }
+
+    // A direct table of first slots where lookups are many and the extent is small. One entry
+    // per block of 2^blockShift columns, the blocks about as many as the entities: filling a
+    // table costs an entry per block, a block's extra slots cost a key compare each.
+    std::uint64_t tableSize = 0;
+    const std::uint64_t budget = 8 * std::uint64_t{m_placed} + 4096;
+    for (std::uint32_t level = 0; level < kMaxLevels; ++level) {
+        Level& lv = m_levels[level];
+        const double count = lv.end - lv.begin;
+        const double searchCost = lookups[level] * std::log2(count + 1.0);
+        if (lookups[level] == 0.0 || searchCost <= 2.0 * count) continue;
+        std::int32_t x0 = kCellLimit;
+        std::int32_t x1 = -kCellLimit;
+        for (std::uint32_t s = lv.begin; s < lv.end; ++s) {
+            x0 = std::min(x0, columnOfKey(m_keys[s]));
+            x1 = std::max(x1, columnOfKey(m_keys[s]));
+        }
+        const std::int32_t y0 = rowOfKey(m_keys[lv.begin]);
+        const auto width = static_cast<std::uint64_t>(x1 - x0 + 1);
+        const auto height = static_cast<std::uint64_t>(rowOfKey(m_keys[lv.end - 1]) - y0 + 1);
+        std::uint32_t shift = 0;
+        const auto blocksWith = [&](std::uint32_t sh) { return height * (((width - 1) >> sh) + 1); };
+        while (shift < kMaxBlockShift && blocksWith(shift) > 2 * static_cast<std::uint64_t>(count)) ++shift;
+        const std::uint64_t blocks = blocksWith(shift);
+        if (static_cast<double>(blocks) + count > searchCost || tableSize + blocks + 1 > budget) continue;
+        lv.hasTable = true;
+        lv.x0 = x0;
+        lv.y0 = y0;
+        lv.width = static_cast<std::uint32_t>(width);
+        lv.height = static_cast<std::uint32_t>(height);
+        lv.blockShift = shift;
+        lv.rowBlocks = static_cast<std::uint32_t>(((width - 1) >> shift) + 1);
+        lv.tableBegin = static_cast<std::uint32_t>(tableSize);
+        tableSize += blocks + 1;
+    }
+    resizeWithHeadroom(m_table, tableSize);
+    for (std::uint32_t level = 0; level < kMaxLevels; ++level)
+        if (m_levels[level].hasTable) buildTable(level);
+}
+
+void HierarchicalGrid::buildTable(std::uint32_t level) {
+    // table[block] = the first slot whose cell is in `block` or after (row-major in the extent).
+    const Level& lv = m_levels[level];
+    std::uint32_t* table = m_table.data() + lv.tableBegin;
+    const std::uint64_t* keys = m_keys.data();
+    const std::uint32_t end = lv.end;
+    const std::int64_t x0 = lv.x0;
+    const std::int64_t y0 = lv.y0;
+    const std::uint64_t rowBlocks = lv.rowBlocks;
+    const std::uint32_t shift = lv.blockShift;
+    std::uint64_t next = 0;
+    for (std::uint32_t s = lv.begin; s < end; ++s) {
+        const std::uint64_t key = keys[s];
+        const std::uint64_t block = static_cast<std::uint64_t>(rowOfKey(key) - y0) * rowBlocks +
+                                    (static_cast<std::uint64_t>(columnOfKey(key) - x0) >> shift);
+        for (; next <= block; ++next) table[next] = s;
+    }
+    const std::uint64_t blocks = rowBlocks * lv.height;
+    for (; next <= blocks; ++next) table[next] = end;
+}
+
+void HierarchicalGrid::update(const BoxView& boxes) {
+    m_boxes = boxes;
+    m_counters = {};
+    if (m_pending) {
+        if (m_pending->hshgFactor != m_factor) {
+            m_factor = m_pending->hshgFactor;
+            m_hasGeometry = false;
+        }
+        m_pending.reset();
+    }
+    try {
+        reserveWithHeadroom(m_moved, boxes.count);
+        reserveWithHeadroom(m_movedScratch, boxes.count);
+        // After a failed update the kept keys cannot be trusted: place everyone afresh.
+        bool rebuild = !m_consistent || !m_hasGeometry;
+        m_consistent = false;
+        SizeStats stats = placeAll(rebuild);
+        if (!geometryFits(stats)) {
+            setGeometry(stats);
+            rebuild = true;
+            stats = placeAll(true);
+        }
+        m_rehashed = m_moved.size();
+        mergeOrder(rebuild);
+        plan();
+        m_oversizedBoxes.clear();
+        for (const std::uint32_t i : m_oversized) m_oversizedBoxes.push_back(boxes.box(i));
+        m_isOversized.clear();
+        if (!m_oversized.empty()) {
+            m_isOversized.resize(boxes.count, 0);
+            for (const std::uint32_t i : m_oversized) m_isOversized[i] = 1;
+        }
+        m_consistent = true;
+    } catch (...) {
+        // Leave an empty structure behind, so later calls see nothing rather than stale slots.
+        m_boxes.count = 0;
+        m_placed = 0;
+        m_keys.assign(kWindow, kEndKey);
+        m_oversized.clear();
+        m_oversizedBoxes.clear();
+        m_populated = 0;
+        for (Level& lv : m_levels) {
+            Level empty;
+            empty.size = lv.size;
+            empty.cell = lv.cell;
+            empty.inverse = lv.inverse;
+            lv = empty;
+        }
+        throw;
+    }
+}
+
+void HierarchicalGrid::pairWithinLevel(const Level& lv, std::vector<Pair>& out, std::uint64_t& testCount) const {
+    const std::uint64_t* keys = m_keys.data();
+    const SlotBox* boxes = m_slotBoxes.data();
+    const std::uint32_t* dense = m_slotDense.data();
+    std::uint64_t tests = 0;
+    std::uint32_t above = lv.begin;  // first slot at or after the cell above-left of p's
+    for (std::uint32_t p = lv.begin; p < lv.end; ++p) {
+        const std::uint64_t key = keys[p];
+        const Probe probe = probeOf(boxes[p]);
+        const std::uint32_t self = dense[p];
+        // A sparse level's cells hold 0-2 entities: the first slots of each run are tested
+        // whether or not they belong to it (the key says, without a branch), so no loop
+        // length has to be guessed; a loop takes the rest of a crowded run.
+        const auto test = [&](std::uint32_t q, bool inRun) {
+            tests += inRun;
+            if (inRun & touches(probe, boxes[q])) out.push_back(orderedPair(self, dense[q]));
+        };
+        // Half the neighbourhood: the rest of p's cell and the cell to its right (keys up to
+        // key + 1), then the three cells above (key + kRow - 1 .. key + kRow + 1). Sentinels
+        // and the next level's larger keys end both runs.
+        const std::uint64_t lastRight = key + 1;
+        test(p + 1, keys[p + 1] <= lastRight);
+        for (std::uint32_t q = p + 2; keys[q] <= lastRight; ++q) test(q, true);
+
+        // The cursor moves a geometric number of slots per entity (mean 1 in a sparse
+        // level): count the first four from independent loads, by the sign of the key
+        // differences, rather than guess a loop's length.
+        const std::uint64_t aboveLeft = key + kRow - 1;
+        const auto below = [&](std::uint32_t q) { return static_cast<std::uint32_t>((keys[q] - aboveLeft) >> 63); };
+        const std::uint32_t step = below(above) + below(above + 1) + below(above + 2) + below(above + 3);
+        above += step;
+        if (step == 4)
+            while (keys[above] < aboveLeft) ++above;
+        const std::uint64_t lastAbove = key + kRow + 1;
+        test(above, keys[above] <= lastAbove);
+        test(above + 1, keys[above + 1] <= lastAbove);
+        for (std::uint32_t q = above + 2; keys[q] <= lastAbove; ++q) test(q, true);
+    }
+    testCount += tests;
+}
+
+void HierarchicalGrid::pairAcrossLevels(const Level& lv, std::vector<Pair>& out, std::uint64_t& testCount,
+                                        std::uint64_t& cellCount) const {
+    const std::uint64_t* keys = m_keys.data();
+    const SlotBox* boxes = m_slotBoxes.data();
+    const std::uint32_t* dense = m_slotDense.data();
+    std::uint64_t tests = 0;
+    std::uint64_t cells = 0;
+    // Hits here are common (a large box meets most of the small ones it reaches), so pairs are
+    // written with no branch per test: a hit advances the write position. `out` grows a row
+    // at a time and is trimmed at the end.
+    std::size_t written = out.size();
+    const auto room = [&](std::size_t count) {
+        if (written + count > out.size()) out.resize(written + count + 64);
+        return out.data();
+    };
+    for (std::uint32_t p = lv.begin; p < lv.end; ++p) {
+        const Aabb a = boxes[p].box();
+        const Probe probe = probeOf(boxes[p]);
+        const std::uint32_t self = dense[p];
+        // The slots [begin, end) whose keys lie in [lo, hi]: one unsigned compare of key - lo.
+        const auto testSlots = [&](std::uint32_t begin, std::uint32_t end, std::uint64_t lo, std::uint64_t span) {
+            Pair* pairs = room(end - begin);
+            for (std::uint32_t q = begin; q < end; ++q) {
+                const bool inRect = keys[q] - lo <= span;
+                pairs[written] = orderedPair(self, dense[q]);
+                written += inRect & touches(probe, boxes[q]) ? 1 : 0;
+                tests += inRect ? 1 : 0;
+            }
+        };
+        for (std::uint32_t targets = lv.targets; targets != 0; targets &= targets - 1) {
+            const auto target = static_cast<std::uint32_t>(std::countr_zero(targets));
+            const CellRect r = reachOf(target, a);
+            if (m_levels[target].hasTable) {
+                cells += forEachTableRow(target, r, testSlots);
+            } else {
+                cells += forEachInRect(target, r, [&](std::uint32_t q) { testSlots(q, q + 1, 0, kEndKey); });
+            }
+        }
+    }
+    out.resize(written);
+#ifdef HSHG_DEBUG
+    std::fprintf(stderr, "across: rows %llu tests %llu pairs %zu\n", (unsigned long long)g_rows, (unsigned long long)g_rowTests, written);
+    g_rows = g_rowTests = 0;
+#endif
+    testCount += tests;
+    cellCount += cells;
+}
+
+void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
+    out.clear();
+    std::uint64_t tests = 0;
+    std::uint64_t cells = 0;
+    for (std::uint32_t levels = m_populated; levels != 0; levels &= levels - 1) {
+        const Level& lv = m_levels[std::countr_zero(levels)];
+        pairWithinLevel(lv, out, tests);
+        if (lv.targets != 0) pairAcrossLevels(lv, out, tests, cells);
+        cells += 5 * std::uint64_t{lv.end - lv.begin};
+    }
+    if (!m_oversized.empty()) tests += pairOversized(m_boxes, m_oversized, m_isOversized, out);
+    m_counters.pairTests = tests;
+    m_counters.candidatePairs = out.size();
+    m_counters.cellsTouched = m_rehashed + cells;
+    m_counters.cellSize = static_cast<float>(m_levels[0].cell);
+    m_counters.bytesHeld = bytesHeld(m_state) + bytesHeld(m_moved) + bytesHeld(m_movedScratch) + bytesHeld(m_keys) +
+                           bytesHeld(m_previousKeys) + bytesHeld(m_ids) + bytesHeld(m_previousIds) +
+                           bytesHeld(m_slotBoxes) + bytesHeld(m_slotDense) + bytesHeld(m_table) +
+                           bytesHeld(m_oversized) + bytesHeld(m_oversizedBoxes) + bytesHeld(m_isOversized) +
+                           bytesHeld(m_queryMark);
+}
+
+void HierarchicalGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {
+    for (std::uint32_t s = 0; s < m_placed;) {
+        const std::uint64_t key = m_keys[s];
+        std::uint32_t end = s + 1;
+        while (m_keys[end] == key) ++end;  // the end key stops it
+        const std::uint32_t level = levelOfKey(key);
+        const double c = m_levels[level].cell;
+        const double x = columnOfKey(key);
+        const double y = rowOfKey(key);
+        const Aabb bounds{static_cast<float>(x * c), static_cast<float>(y * c), static_cast<float>((x + 1) * c),
+                          static_cast<float>((y + 1) * c)};
+        visit({bounds, end - s, level, CellView::Kind::Cell});
+        s = end;
+    }
+}
+
+std::string HierarchicalGrid::validate() const {
+    if (!m_consistent) return "the last update did not finish";
+    const std::uint32_t count = m_boxes.count;
+    if (m_placed + m_oversized.size() != count) return "placed and oversized entities do not add up to the count";
+    if (m_placed > 0 && (m_keys.size() < m_placed + kWindow ||
+                         std::any_of(m_keys.begin() + m_placed, m_keys.end(), [](auto k) { return k != kEndKey; })))
+        return "the sorted keys lack their sentinels";
+    const auto at = [](std::uint32_t s) { return " (slot " + std::to_string(s) + ")"; };
+    std::vector<std::uint8_t> seen(count, 0);
+    for (std::uint32_t s = 0; s < m_placed; ++s) {
+        const std::uint64_t key = m_keys[s];
+        if (s > 0 && key < m_keys[s - 1]) return "keys out of order" + at(s);
+        const std::uint32_t level = levelOfKey(key);
+        if (level >= kMaxLevels) return "a key names no level" + at(s);
+        const Level& lv = m_levels[level];
+        if (s < lv.begin || s >= lv.end) return "a slot lies outside its level's range" + at(s);
+        const Aabb box = m_slotBoxes[s].box();
+        if (!fitsLevels(box) || levelFor(sideOf(box), kNoKey) != level)
+            return "an entity is on level " + std::to_string(level) + ", not the one its size picks" + at(s);
+        if (cellOf(box.minX, lv.inverse) != columnOfKey(key) || cellOf(box.minY, lv.inverse) != rowOfKey(key))
+            return "an entity is not in the cell of its min corner" + at(s);
+        const std::uint32_t id = m_ids[s];
+        if (id >= m_state.size()) return "a slot names an unknown id" + at(s);
+        const IdState& st = m_state[id];
+        if (st.key != key || st.dense != m_slotDense[s] || st.stamp != m_frame ||
+            std::memcmp(&st.box, &box, sizeof(Aabb)) != 0)
+            return "the record of id " + std::to_string(id) + " disagrees with its slot" + at(s);
+        const std::uint32_t i = m_slotDense[s];
+        if (i >= count) return "a dense index is out of range" + at(s);
+        if (seen[i]++) return "entity " + std::to_string(i) + " is in two cells";
+    }
+    for (std::size_t k = 0; k < m_oversized.size(); ++k) {
+        const std::uint32_t i = m_oversized[k];
+        if (i >= count || seen[i]++) return "an oversized entity is out of range or also in a cell";
+        if (fitsLevels(m_oversizedBoxes[k])) return "entity " + std::to_string(i) + " fits the levels but skips them";
+    }
+    for (std::uint32_t i = 0; i < count; ++i)
+        if (!seen[i]) return "entity " + std::to_string(i) + " is in no cell";
+
+    for (std::uint32_t level = 0; level < kMaxLevels; ++level) {
+        const Level& lv = m_levels[level];
+        if (lv.begin != (level == 0 ? 0 : m_levels[level - 1].end) || lv.end < lv.begin)
+            return "level ranges are not contiguous at level " + std::to_string(level);
+        if (((m_populated >> level) & 1u) != (lv.end > lv.begin ? 1u : 0u)) return "the populated levels are wrong";
+        if (level > 0 && !(lv.size >= m_levels[level - 1].size * m_factor * (1.0 - 1.0e-12)))
+            return "level sizes do not grow by the factor at level " + std::to_string(level);
+        for (std::uint32_t other = 0; other < level; ++other) {
+            const bool up = (m_levels[other].targets >> level) & 1u;
+            const bool down = (lv.targets >> other) & 1u;
+            const bool both = ((m_populated >> other) & (m_populated >> level) & 1u) != 0;
+            if (both ? up == down : up || down)
+                return "levels " + std::to_string(other) + " and " + std::to_string(level) +
+                       " are not searched in exactly one direction";
+        }
+        if (!lv.hasTable) continue;
+        const std::uint32_t* table = m_table.data() + lv.tableBegin;
+        const std::uint64_t blocks = std::uint64_t{lv.rowBlocks} * lv.height;
+        for (std::uint64_t block = 0; block <= blocks; ++block) {
+            std::uint32_t first = lv.end;
+            if (block < blocks) {
+                const auto x = static_cast<std::int32_t>(lv.x0 + static_cast<std::int64_t>((block % lv.rowBlocks) << lv.blockShift));
+                const auto y = static_cast<std::int32_t>(lv.y0 + static_cast<std::int64_t>(block / lv.rowBlocks));
+                first = static_cast<std::uint32_t>(
+                    std::lower_bound(m_keys.begin() + lv.begin, m_keys.begin() + lv.end, packKey(level, x, y)) -
+                    m_keys.begin());
+            }
+            if (table[block] != first) return "the cell table of level " + std::to_string(level) + " is wrong";
+        }
+        if (table[0] != lv.begin) return "the cell table of level " + std::to_string(level) + " misses entities";
+    }
+    if (m_levels[kMaxLevels - 1].size < m_levels[kMaxLevels - 2].size) return "the top level is smaller than the one below";
+    return {};
+}
+
+}  // namespace ro
+
+// Lookups shared by findPairs and the queries (seed 004): the rows of a rectangle of cells.
+
+namespace ro {
+
+template <typename Run>
+std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r, Run run) const {
+    const Level& lv = m_levels[level];
+    const auto x0 = std::max<std::int64_t>(r.x0, lv.x0);
+    const auto x1 = std::min<std::int64_t>(r.x1, std::int64_t{lv.x0} + lv.width - 1);
+    const auto y0 = std::max<std::int64_t>(r.y0, lv.y0);
+    const auto y1 = std::min<std::int64_t>(r.y1, std::int64_t{lv.y0} + lv.height - 1);
+    if (x0 > x1 || y0 > y1) return 0;
+    const std::uint32_t* row = m_table.data() + lv.tableBegin + static_cast<std::uint64_t>(y0 - lv.y0) * lv.rowBlocks;
+    const auto first = static_cast<std::uint64_t>(x0 - lv.x0) >> lv.blockShift;
+    const auto last = (static_cast<std::uint64_t>(x1 - lv.x0) >> lv.blockShift) + 1;
+    std::uint64_t lo = packKey(level, static_cast<std::int32_t>(x0), static_cast<std::int32_t>(y0));
+    const std::uint64_t span = static_cast<std::uint64_t>(x1 - x0);
+    for (std::int64_t y = y0; y <= y1; ++y, row += lv.rowBlocks, lo += kRow) run(row[first], row[last], lo, span);
+    return static_cast<std::uint64_t>(x1 - x0 + 1) * static_cast<std::uint64_t>(y1 - y0 + 1);
+}
+
+template <typename Visit>
+std::uint64_t HierarchicalGrid::forEachInRows(std::uint32_t level, CellRect r, Visit visit) const {
+    const std::uint64_t* keys = m_keys.data();
+    if (m_levels[level].hasTable) {
+        return forEachTableRow(level, r, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t lo, std::uint64_t span) {
+            for (std::uint32_t s = begin; s < end; ++s)
+                if (keys[s] - lo <= span) visit(s);
+        });
+    }
+    // Rows come in key order, so each binary search starts where the last one ended.
+    const Level& lv = m_levels[level];
+    std::uint32_t from = lv.begin;
+    for (std::int32_t y = r.y0; y <= r.y1; ++y) {
+        const std::uint64_t last = packKey(level, r.x1, y);
+        std::uint32_t s = static_cast<std::uint32_t>(
+            std::lower_bound(keys + from, keys + lv.end, packKey(level, r.x0, y)) - keys);
+        for (; keys[s] <= last; ++s) visit(s);
+        from = s;
+    }
+    return static_cast<std::uint64_t>(r.x1 - r.x0 + 1) * static_cast<std::uint64_t>(r.y1 - r.y0 + 1);
+}
+
+template <typename Visit>
+std::uint64_t HierarchicalGrid::forEachInRect(std::uint32_t level, CellRect r, Visit visit) const {
+    const Level& lv = m_levels[level];
+    const std::uint32_t count = lv.end - lv.begin;
+    const auto rows = static_cast<std::uint64_t>(r.y1 - r.y0 + 1);
+    const std::uint64_t rowCost = lv.hasTable ? rows : rows * std::bit_width(count);
+    if (rowCost > count) {  // a footprint as large as the level: read the level instead
+        for (std::uint32_t s = lv.begin; s < lv.end; ++s) visit(s);
+        return 0;
+    }
+    return forEachInRows(level, r, visit);
+}
+
+QueryCost HierarchicalGrid::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
+    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
+}
+
+QueryCost HierarchicalGrid::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
+    // Each entity is in one cell and each cell is read once: no stamp needed.
+    QueryCost cost;
+    for (std::uint32_t levels = m_populated; levels != 0; levels &= levels - 1) {
+        const auto level = static_cast<std::uint32_t>(std::countr_zero(levels));
+        cost.visited += forEachInRect(level, reachOf(level, box), [&](std::uint32_t s) {
+            ++cost.tests;
+            if (overlaps(m_slotBoxes[s].box(), box)) out.push_back(m_slotDense[s]);
+        });
+    }
+    for (std::size_t k = 0; k < m_oversized.size(); ++k) {
+        ++cost.tests;
+        if (overlaps(m_oversizedBoxes[k], box)) out.push_back(m_oversized[k]);
+    }
+    return cost;
+}
+
+template <typename OnHit, typename KeepGoing>
+QueryCost HierarchicalGrid::walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing) {
+    QueryCost cost;
+    if (m_queryMark.size() != m_placed || ++m_queryStamp == 0) {
+        m_queryMark.assign(m_placed, 0);
+        m_queryStamp = 1;
+    }
+    const std::uint32_t stamp = m_queryStamp;
+    const auto test = [&](std::uint32_t s) {
+        ++cost.tests;
+        if (const auto t = segmentEntry(m_slotBoxes[s].box(), segment)) hit(m_slotDense[s], *t);
+    };
+    // What walkSegmentRows pads by, so the estimate of the cells it walks is honest.
+    const float magnitude = std::max({std::fabs(segment.from.x), std::fabs(segment.from.y), std::fabs(segment.to.x),
+                                      std::fabs(segment.to.y)});
+    const double length = std::fabs(static_cast<double>(segment.to.x) - segment.from.x) +
+                          std::fabs(static_cast<double>(segment.to.y) - segment.from.y);
+    for (std::uint32_t levels = m_populated; levels != 0; levels &= levels - 1) {
+        const auto level = static_cast<std::uint32_t>(std::countr_zero(levels));
+        const Level& lv = m_levels[level];
+        const double pad = lv.cell * 1.0e-3 + magnitude * 0x1p-18;
+        if ((length + 4.0 * pad) * lv.inverse + 4.0 > lv.end - lv.begin) {
+            // The walk would cross more cells than the level holds entities: test them all.
+            for (std::uint32_t s = lv.begin; s < lv.end; ++s) test(s);
+            continue;
+        }
+        const auto cellAt = [&lv](float v) { return cellOf(v, lv.inverse); };
+        const auto band = [&lv](std::int64_t c) {
+            const float lo = c <= -kCellLimit ? -kInf : static_cast<float>(static_cast<double>(c) * lv.cell);
+            const float hi = c >= kCellLimit ? kInf : static_cast<float>(static_cast<double>(c + 1) * lv.cell);
+            return std::pair{lo, hi};
+        };
+        // An entity touching the walked cell (x, y) is stored in x-1..x, y-1..y: the walk meets
+        // it from up to two rows, so a stamp keeps it to one test.
+        const auto onRow = [&](std::int64_t y, std::int64_t x0, std::int64_t x1, float enterT) {
+            if (!keepGoing(enterT)) return false;
+            const CellRect r{static_cast<std::int32_t>(x0) - 1, static_cast<std::int32_t>(y) - 1,
+                             static_cast<std::int32_t>(x1), static_cast<std::int32_t>(y)};
+            cost.visited += forEachInRows(level, r, [&](std::uint32_t s) {
+                if (m_queryMark[s] == stamp) return;
+                m_queryMark[s] = stamp;
+                test(s);
+            });
+            return true;
+        };
+        walkSegmentRows(segment, static_cast<float>(lv.cell), 0.0f, cellAt, band, cellAt, onRow);  // cells start at 0
+    }
+    for (std::size_t k = 0; k < m_oversized.size(); ++k) {
+        ++cost.tests;
+        if (const auto t = segmentEntry(m_oversizedBoxes[k], segment)) hit(m_oversized[k], *t);
+    }
+    return cost;
+}
+
+QueryCost HierarchicalGrid::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
+    return walkSegment(segment, [&](std::uint32_t i, float t) { out.push_back({i, t}); }, [](float) { return true; });
+}
+
+QueryCost HierarchicalGrid::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
+    return walkSegment(
+        segment,
+        [&](std::uint32_t i, float t) {
+            if (!hit || hitBefore({i, t}, *hit)) hit = RayHit{i, t};
+        },
+        [&](float enterT) { return !hit || enterT <= hit->t; });  // rows come in order of t
+}
+
+}  // namespace ro

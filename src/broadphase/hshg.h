@@ -1,0 +1,171 @@
+#pragma once
+/// Hierarchical spatial hash grid (seed 002, "Attempt #3"; seed 000's "Future Expansion": one
+/// cell per entity, a hierarchy of grids for entities of different sizes; seed 004's queries).
+/// O(n + k) for any mix of sizes: no entity is ever put in more than one cell.
+///
+/// Levels. Level L has the nominal size s_L = s_0 * f^L (f = Settings::hshgFactor), where s_0
+/// is the side of the smallest entity (kept while the smallest stays within a factor f of it,
+/// so one new entity does not rehash everything). Its cells are a hair larger than s_L:
+/// c_L = s_L * (1 + 2^-10). An entity lives on the lowest level with s_L >= its largest side,
+/// in the ONE cell holding its min corner. There are at most 24 levels; the top one stretches
+/// to the largest entity. Boxes wider than 1e30 (or NaN) skip the levels and are tested
+/// against everyone (oversized.h). Settings::cellSize is ignored: the HSHG picks its own cells,
+/// and counters().cellSize reports c_0.
+///
+/// Neighbourhood rule. On a level with cells c, an entity stored in column x is narrower than
+/// c, so it reaches at most into column x + 1. Hence the entities of that level that can touch
+/// a box Q lie in columns [cell(Q.minX) - 1, cell(Q.maxX)], and likewise for rows: a 2x2 block
+/// for a box inside one cell, at most 3x3 for a box no wider than c. Cells are computed in
+/// double, and the 2^-10 margin between s_L and c_L absorbs the rounding of widths and cells,
+/// so boxes that touch exactly are never missed. Each pair is found once:
+///  - same level: in the cell, and against HALF the 8 neighbours, (x+1, y) and (x-1..x+1, y+1).
+///  - two levels: for each pair of levels, either every entity of the finer one looks up its
+///    block on the coarser one (seed 002's way, cheap when the finer level is sparse), or every
+///    entity of the coarser one looks up its footprint on the finer one (fewer tests when the
+///    finer level is crowded: the footprint hugs the box, the coarse block is 2x2 big cells).
+///    update() picks the cheaper direction from the level populations.
+///
+/// Storage: one 64-bit key (level, row, column) per entity, sorted; box copies in that order.
+/// Same-level neighbours are then two contiguous key ranges, [k, k+1] and [k+W-1, k+W+1],
+/// reached by a cursor that only moves forward: no hashing, no lookup. Other levels are
+/// looked up through a direct cell table where it pays off, else by binary search.
+/// Rehash only on cell change: the key of every entity is kept by id; only entities whose
+/// cell changed are radix-sorted and merged into the kept order (rehashedLastUpdate() counts
+/// them: about 4% per step in the bench's motion). The merge still rewrites the ordered box
+/// copies every step, since every box moved.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+
+namespace ro {
+
+class HierarchicalGrid final : public BroadPhase {
+public:
+    static constexpr std::uint32_t kMaxLevels = 24;
+    /// Entities wider than this skip the levels and are paired by a scan.
+    static constexpr float kMaxSide = 1.0e30f;
+
+    /// The level an entity of this largest side goes to under the last update's geometry
+    /// (kMaxLevels: it skips the levels).
+    [[nodiscard]] std::uint32_t levelOfSide(float side) const;
+    /// Cell side of a level, and how many entities it held after the last update.
+    [[nodiscard]] double levelCellSize(std::uint32_t level) const { return m_levels.at(level).cell; }
+    [[nodiscard]] std::uint32_t levelPopulation(std::uint32_t level) const;
+    /// Entities (re)inserted by the last update because their cell changed or they are new.
+    [[nodiscard]] std::uint64_t rehashedLastUpdate() const { return m_rehashed; }
+
+    // Implementing interface of BroadPhase (see BroadPhase for documentation).
+    void configure(const Settings& settings) override;
+    void update(const BoxView& boxes) override;
+    void findPairs(std::vector<Pair>& out) override;
+    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    [[nodiscard]] std::string validate() const override;
+
+protected:
+    QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
+    QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
+
+private:
+    struct IdState {            // 32 bytes, by entity id
+        std::uint64_t key;      ///< the cell it is in, kNoKey before its first step, or kOversizedKey
+        Aabb box;               ///< this step's box
+        std::uint32_t dense;    ///< this step's dense index
+        std::uint32_t stamp;    ///< the update that last saw it
+    };
+    /// A box as its slot stores it, (minX, minY, -maxX, -maxY): box b overlaps box a when b's
+    /// four lanes are <= a's probe (maxX, maxY, -minX, -minY), one SIMD compare per candidate.
+    struct SlotBox {
+        float minX, minY, negMaxX, negMaxY;
+        [[nodiscard]] Aabb box() const { return {minX, minY, -negMaxX, -negMaxY}; }
+    };
+    struct Moved {
+        std::uint64_t key;
+        std::uint32_t id;
+        std::uint32_t unused;
+    };
+    struct Level {
+        double size = 0.0;     ///< s_L: the largest side it holds
+        double below = 0.0;    ///< s_{L-1}: it holds sides above this (-inf on level 0)
+        double cell = 0.0;     ///< c_L
+        double inverse = 0.0;  ///< 1 / c_L
+        std::uint32_t begin = 0, end = 0;  ///< its slots in the sorted order
+        bool hasTable = false;             ///< a direct table of first slots per block of its extent
+        std::int32_t x0 = 0, y0 = 0;       ///< the table's extent, in cells
+        std::uint32_t width = 0, height = 0;
+        std::uint32_t blockShift = 0;      ///< a block is 2^blockShift columns of one row
+        std::uint32_t rowBlocks = 0;       ///< blocks per row
+        std::uint32_t tableBegin = 0;      ///< in m_table; rowBlocks * height + 1 entries
+        std::uint32_t targets = 0;         ///< bit T: its entities look up level T (T != L)
+    };
+    struct SizeStats {
+        float minPositiveSide;
+        float maxSide;
+    };
+    struct CellRect {
+        std::int32_t x0, y0, x1, y1;
+    };
+
+    [[nodiscard]] std::uint32_t levelFor(float side, std::uint64_t previousKey) const;
+    [[nodiscard]] CellRect reachOf(std::uint32_t level, const Aabb& box) const;
+    [[nodiscard]] bool geometryFits(const SizeStats& stats) const;
+    void setGeometry(const SizeStats& stats);
+    SizeStats placeAll(bool rebuild);
+    void growState(std::uint32_t id);
+    void mergeOrder(bool rebuild);
+    void plan();
+    [[nodiscard]] double spreadArea() const;
+    void buildTable(std::uint32_t level);
+    /// findPairs' two parts: pairs within a level, and a level's lookups in its target levels.
+    void pairWithinLevel(const Level& lv, std::vector<Pair>& out, std::uint64_t& testCount) const;
+    void pairAcrossLevels(const Level& lv, std::vector<Pair>& out, std::uint64_t& testCount,
+                          std::uint64_t& cellCount) const;
+    /// Visits the slots of `level` whose cells lie in the rows [y0, y1] and columns [x0, x1];
+    /// returns the cells spanned. Rows are found in the level's table or by binary search.
+    template <typename Visit>
+    std::uint64_t forEachInRows(std::uint32_t level, CellRect r, Visit visit) const;
+    /// For each row of a table level's rectangle (clamped to the extent), calls
+    /// run(begin, end, lo, span): of the slots [begin, end) of the blocks covering the row,
+    /// those whose key - lo <= span lie in the rectangle. Returns the cells spanned.
+    template <typename Run>
+    std::uint64_t forEachTableRow(std::uint32_t level, CellRect r, Run run) const;
+    /// As forEachInRows, but visits every slot of the level when that is cheaper.
+    template <typename Visit>
+    std::uint64_t forEachInRect(std::uint32_t level, CellRect r, Visit visit) const;
+    template <typename OnHit, typename KeepGoing>
+    QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
+
+    BoxView m_boxes;
+    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
+    float m_factor = 2.0f;
+    bool m_hasGeometry = false;
+    bool m_topStretched = false;  ///< the top level was widened to hold the largest entity
+    bool m_consistent = true;  ///< false while an update runs (an exception leaves it false)
+    std::array<Level, kMaxLevels> m_levels{};
+    std::uint32_t m_populated = 0;  ///< bit L: level L holds entities
+    std::uint32_t m_frame = 0;
+    std::uint64_t m_rehashed = 0;
+    std::uint32_t m_placed = 0;  ///< entities in the levels (the rest are oversized)
+
+    std::vector<IdState> m_state;  ///< by id
+    std::vector<Moved> m_moved, m_movedScratch;
+    // The sorted order, one slot per placed entity; m_keys ends with a kNoKey sentinel.
+    std::vector<std::uint64_t> m_keys, m_previousKeys;
+    std::vector<std::uint32_t> m_ids, m_previousIds;
+    std::vector<SlotBox> m_slotBoxes;
+    std::vector<std::uint32_t> m_slotDense;
+    std::vector<std::uint32_t> m_table;  ///< the levels' direct tables, end to end
+
+    std::vector<std::uint32_t> m_oversized;   ///< dense indices of entities that skip the levels
+    std::vector<Aabb> m_oversizedBoxes;       ///< their boxes, for queries
+    std::vector<std::uint8_t> m_isOversized;  ///< by dense index, filled only when some are
+    std::vector<std::uint32_t> m_queryMark;   ///< by slot: the last ray query that met it
+    std::uint32_t m_queryStamp = 0;
+};
+
+}  // namespace ro
