@@ -166,6 +166,10 @@ std::uint32_t HierarchicalGrid::levelPopulation(std::uint32_t level) const {
     return lv.end - lv.begin;
 }
 
+bool HierarchicalGrid::searchesDown(std::uint32_t fine, std::uint32_t coarse) const {
+    return (m_levels.at(coarse).targets >> fine) & 1u;
+}
+
 std::uint32_t HierarchicalGrid::levelOfSide(float side) const {
     if (!(side <= kMaxSide)) return kMaxLevels;
     return levelFor(side, kNoKey);
@@ -461,8 +465,8 @@ void HierarchicalGrid::update(const BoxView& boxes) {
         reserveWithHeadroom(m_moved, boxes.count);
         reserveWithHeadroom(m_movedScratch, boxes.count);
         // After a failed update the kept keys cannot be trusted: place everyone afresh.
-        bool rebuild = !m_consistent || !m_hasGeometry;
-        m_consistent = false;
+        bool rebuild = m_needsRebuild || !m_hasGeometry;
+        m_needsRebuild = true;  // until this update finishes
         SizeStats stats = placeAll(rebuild);
         if (!geometryFits(stats)) {
             setGeometry(stats);
@@ -479,9 +483,10 @@ void HierarchicalGrid::update(const BoxView& boxes) {
             m_isOversized.resize(boxes.count, 0);
             for (const std::uint32_t i : m_oversized) m_isOversized[i] = 1;
         }
-        m_consistent = true;
+        m_needsRebuild = false;
     } catch (...) {
-        // Leave an empty structure behind, so later calls see nothing rather than stale slots.
+        // Leave a valid, empty structure behind, so later calls see nothing rather than stale
+        // slots; the kept keys cannot be trusted, so the next update places everyone afresh.
         m_boxes.count = 0;
         m_placed = 0;
         m_keys.assign(kWindow, kEndKey);
@@ -627,7 +632,6 @@ void HierarchicalGrid::forEachCell(const std::function<void(const CellView&)>& v
 }
 
 std::string HierarchicalGrid::validate() const {
-    if (!m_consistent) return "the last update did not finish";
     const std::uint32_t count = m_boxes.count;
     if (m_placed + m_oversized.size() != count) return "placed and oversized entities do not add up to the count";
     if (m_placed > 0 && (m_keys.size() < m_placed + kWindow ||

@@ -55,6 +55,9 @@ public:
     /// Cell side of a level, and how many entities it held after the last update.
     [[nodiscard]] double levelCellSize(std::uint32_t level) const { return m_levels.at(level).cell; }
     [[nodiscard]] std::uint32_t levelPopulation(std::uint32_t level) const;
+    /// After an update, for two populated levels fine < coarse: true when each coarse entity
+    /// looks up its footprint on `fine`, false when each fine entity looks up its block on `coarse`.
+    [[nodiscard]] bool searchesDown(std::uint32_t fine, std::uint32_t coarse) const;
     /// Entities (re)inserted by the last update because their cell changed or they are new.
     [[nodiscard]] std::uint64_t rehashedLastUpdate() const { return m_rehashed; }
 
@@ -145,7 +148,7 @@ private:
     float m_factor = 2.0f;
     bool m_hasGeometry = false;
     bool m_topStretched = false;  ///< the top level was widened to hold the largest entity
-    bool m_consistent = true;  ///< false while an update runs (an exception leaves it false)
+    bool m_needsRebuild = false;  ///< an update failed: the next one places every entity afresh
     std::array<Level, kMaxLevels> m_levels{};
     std::uint32_t m_populated = 0;  ///< bit L: level L holds entities
     std::uint32_t m_frame = 0;
