@@ -4,9 +4,6 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#ifdef HSHG_DEBUG
-#include <cstdio>
-#endif
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -51,9 +48,6 @@ constexpr std::uint32_t kMaxBlockShift = 6;
 // Slots of padding after the sorted arrays (end keys), so the fixed windows of findPairs (up
 // to four slots past a cursor) never read past them.
 constexpr std::uint32_t kWindow = 5;
-#ifdef HSHG_DEBUG
-std::uint64_t g_rows = 0, g_rowTests = 0;
-#endif
 
 std::uint64_t packKey(std::uint32_t level, std::int32_t x, std::int32_t y) {
     return (std::uint64_t{level} << kLevelShift) | (static_cast<std::uint64_t>(y + kBias) << kRowShift) |
@@ -255,7 +249,7 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
         std::uint64_t key = kOversizedKey;
         if (fitsLevels(box)) {
             const float side = sideOf(box);
-            if (side > 0.0f) stats.minPositiveSide = std::min(stats.minPositiveSide, side);
+            stats.minPositiveSide = std::min(stats.minPositiveSide, side > 0.0f ? side : kInf);
             stats.maxSide = std::max(stats.maxSide, side);
             const std::uint32_t level = levelFor(side, st.key);
             const double inverse = levels[level].inverse;
@@ -564,7 +558,8 @@ void HierarchicalGrid::pairAcrossLevels(const Level& lv, std::vector<Pair>& out,
         const Aabb a = boxes[p].box();
         const Probe probe = probeOf(boxes[p]);
         const std::uint32_t self = dense[p];
-        // The slots [begin, end) whose keys lie in [lo, hi]: one unsigned compare of key - lo.
+        // Of the slots [begin, end), those whose keys lie in [lo, lo + span]: one unsigned
+        // compare of key - lo.
         const auto testSlots = [&](std::uint32_t begin, std::uint32_t end, std::uint64_t lo, std::uint64_t span) {
             Pair* pairs = room(end - begin);
             for (std::uint32_t q = begin; q < end; ++q) {
@@ -585,10 +580,6 @@ void HierarchicalGrid::pairAcrossLevels(const Level& lv, std::vector<Pair>& out,
         }
     }
     out.resize(written);
-#ifdef HSHG_DEBUG
-    std::fprintf(stderr, "across: rows %llu tests %llu pairs %zu\n", (unsigned long long)g_rows, (unsigned long long)g_rowTests, written);
-    g_rows = g_rowTests = 0;
-#endif
     testCount += tests;
     cellCount += cells;
 }
@@ -723,7 +714,19 @@ std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r,
     const auto last = (static_cast<std::uint64_t>(x1 - lv.x0) >> lv.blockShift) + 1;
     std::uint64_t lo = packKey(level, static_cast<std::int32_t>(x0), static_cast<std::int32_t>(y0));
     const std::uint64_t span = static_cast<std::uint64_t>(x1 - x0);
-    for (std::int64_t y = y0; y <= y1; ++y, row += lv.rowBlocks, lo += kRow) run(row[first], row[last], lo, span);
+    // Rows in batches: their ranges are read and their first slots prefetched before any is
+    // scanned, so a row's loads do not wait for the previous row's loop to end.
+    constexpr std::int64_t kBatch = 32;
+    std::array<std::uint32_t, kBatch> begins, ends;
+    for (std::int64_t y = y0; y <= y1; y += kBatch) {
+        const auto batch = static_cast<std::size_t>(std::min(kBatch, y1 - y + 1));
+        for (std::size_t k = 0; k < batch; ++k, row += lv.rowBlocks) {
+            begins[k] = row[first];
+            ends[k] = row[last];
+            __builtin_prefetch(&m_slotBoxes[begins[k]]);
+        }
+        for (std::size_t k = 0; k < batch; ++k, lo += kRow) run(begins[k], ends[k], lo, span);
+    }
     return static_cast<std::uint64_t>(x1 - x0 + 1) * static_cast<std::uint64_t>(y1 - y0 + 1);
 }
 

@@ -3,36 +3,41 @@
 /// cell per entity, a hierarchy of grids for entities of different sizes; seed 004's queries).
 /// O(n + k) for any mix of sizes: no entity is ever put in more than one cell.
 ///
-/// Levels. Level L has the nominal size s_L = s_0 * f^L (f = Settings::hshgFactor), where s_0
-/// is the side of the smallest entity (kept while the smallest stays within a factor f of it,
-/// so one new entity does not rehash everything). Its cells are a hair larger than s_L:
-/// c_L = s_L * (1 + 2^-10). An entity lives on the lowest level with s_L >= its largest side,
-/// in the ONE cell holding its min corner. There are at most 24 levels; the top one stretches
-/// to the largest entity. Boxes wider than 1e30 (or NaN) skip the levels and are tested
-/// against everyone (oversized.h). Settings::cellSize is ignored: the HSHG picks its own cells,
-/// and counters().cellSize reports c_0.
+/// Levels. Level L has the nominal size s_L = s_0 * f^L (f = Settings::hshgFactor), s_0 being
+/// the side of the smallest entity (kept while the smallest stays within a factor f of it, so
+/// one new entity does not rehash everyone), and cells a hair larger: c_L = s_L * (1 + 2^-10).
+/// An entity lives on the lowest level with s_L >= its largest side, in the ONE cell holding
+/// its min corner. At most 24 levels: the top one stretches to hold the largest entity. Boxes
+/// wider than 1e30 (or NaN) skip the levels and are tested against everyone (oversized.h).
+/// Settings::cellSize is ignored: the HSHG picks its cells from the entities, and
+/// counters().cellSize reports c_0.
 ///
-/// Neighbourhood rule. On a level with cells c, an entity stored in column x is narrower than
-/// c, so it reaches at most into column x + 1. Hence the entities of that level that can touch
-/// a box Q lie in columns [cell(Q.minX) - 1, cell(Q.maxX)], and likewise for rows: a 2x2 block
-/// for a box inside one cell, at most 3x3 for a box no wider than c. Cells are computed in
-/// double, and the 2^-10 margin between s_L and c_L absorbs the rounding of widths and cells,
-/// so boxes that touch exactly are never missed. Each pair is found once:
-///  - same level: in the cell, and against HALF the 8 neighbours, (x+1, y) and (x-1..x+1, y+1).
-///  - two levels: for each pair of levels, either every entity of the finer one looks up its
-///    block on the coarser one (seed 002's way, cheap when the finer level is sparse), or every
-///    entity of the coarser one looks up its footprint on the finer one (fewer tests when the
-///    finer level is crowded: the footprint hugs the box, the coarse block is 2x2 big cells).
-///    update() picks the cheaper direction from the level populations.
+/// Neighbourhood rule. If box B (side wB < c) overlaps box Q, closed, then
+/// Q.minX - wB <= B.minX <= Q.maxX, so B's column floor(B.minX / c) lies in
+/// [cell(Q.minX) - 1, cell(Q.maxX)], and its row likewise: a 2x2 block of cells for a box Q
+/// inside one cell, 3x3 at most for Q no wider than a cell. Cells are computed in double and
+/// clamped to +-2^28 (far boxes share the edge cells); the 2^-10 margin between s_L and c_L
+/// absorbs the rounding of widths and cells, so boxes that touch exactly are never missed.
+/// Each pair is found once:
+///  - same level: within the cell, and against HALF the 8 neighbours, (x+1, y) and
+///    (x-1..x+1, y+1);
+///  - two levels: in one direction per pair of levels, the cheaper by their populations:
+///    each entity of the finer level looks up its block on the coarser one (seed 002's way;
+///    cheap when the fine level is sparse), or each entity of the coarser level looks up its
+///    footprint on the finer one (fewer tests when the fine level is crowded: the footprint
+///    hugs the box, where the block is 2x2 big cells).
 ///
-/// Storage: one 64-bit key (level, row, column) per entity, sorted; box copies in that order.
-/// Same-level neighbours are then two contiguous key ranges, [k, k+1] and [k+W-1, k+W+1],
-/// reached by a cursor that only moves forward: no hashing, no lookup. Other levels are
-/// looked up through a direct cell table where it pays off, else by binary search.
-/// Rehash only on cell change: the key of every entity is kept by id; only entities whose
-/// cell changed are radix-sorted and merged into the kept order (rehashedLastUpdate() counts
-/// them: about 4% per step in the bench's motion). The merge still rewrites the ordered box
-/// copies every step, since every box moved.
+/// Storage. One 64-bit key (level, row, column) per entity, sorted, with the boxes copied in
+/// that order. Same-level neighbours are then two contiguous key ranges, [k, k+1] and
+/// [k+W-1, k+W+1], reached by a cursor that only moves forward: no hashing, no lookup. Other
+/// levels are looked up through a table of first slots per block of cells where lookups are
+/// many, else by binary search.
+/// Rehash only on cell change: each entity's key is kept by id, and only the entities whose
+/// cell changed (about 4% per step in the bench's motion; rehashedLastUpdate() counts them)
+/// are radix-sorted and merged into the kept order. The merge still copies every box into the
+/// sorted order each step, since every box moved; a per-step radix rebuild would pay for that
+/// copy too, and sort everyone besides. counters().cellsTouched: entities rehashed, plus the
+/// cells findPairs examined.
 
 #include <array>
 #include <cstdint>
