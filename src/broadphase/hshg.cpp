@@ -426,23 +426,25 @@ void HierarchicalGrid::plan() {
 
 void HierarchicalGrid::buildTable(std::uint32_t level) {
     // table[block] = the first slot whose cell is in `block` or after (row-major in the extent).
+    // Without a branch per slot (a block holds 0-3 slots, no length to guess): each slot
+    // writes its block going backwards, so the first one wins; then every empty block takes
+    // its successor's entry, as the minimum going backwards.
     const Level& lv = m_levels[level];
     std::uint32_t* table = m_table.data() + lv.tableBegin;
     const std::uint64_t* keys = m_keys.data();
-    const std::uint32_t end = lv.end;
     const std::int64_t x0 = lv.x0;
     const std::int64_t y0 = lv.y0;
     const std::uint64_t rowBlocks = lv.rowBlocks;
     const std::uint32_t shift = lv.blockShift;
-    std::uint64_t next = 0;
-    for (std::uint32_t s = lv.begin; s < end; ++s) {
-        const std::uint64_t key = keys[s];
-        const std::uint64_t block = static_cast<std::uint64_t>(rowOfKey(key) - y0) * rowBlocks +
-                                    (static_cast<std::uint64_t>(columnOfKey(key) - x0) >> shift);
-        for (; next <= block; ++next) table[next] = s;
-    }
     const std::uint64_t blocks = rowBlocks * lv.height;
-    for (; next <= blocks; ++next) table[next] = end;
+    std::fill(table, table + blocks + 1, lv.end);
+    for (std::uint32_t s = lv.end; s-- > lv.begin;) {
+        const std::uint64_t key = keys[s];
+        table[static_cast<std::uint64_t>(rowOfKey(key) - y0) * rowBlocks +
+              (static_cast<std::uint64_t>(columnOfKey(key) - x0) >> shift)] = s;
+    }
+    std::uint32_t next = lv.end;
+    for (std::uint64_t block = blocks; block-- > 0;) next = table[block] = std::min(table[block], next);
 }
 
 void HierarchicalGrid::update(const BoxView& boxes) {
