@@ -41,8 +41,6 @@ constexpr double kMinSize = 1.0e-30;                // the smallest s_0
 constexpr float kInf = std::numeric_limits<float>::infinity();
 // Relative cost of looking up one row of cells, in box tests, for choosing search directions.
 constexpr double kRowCost = 4.0;
-// Merge: how many slots ahead to prefetch the entity records it reads out of order.
-constexpr std::uint32_t kPrefetchDistance = 16;
 // A direct table has an entry per block of at most 2^kMaxBlockShift columns.
 constexpr std::uint32_t kMaxBlockShift = 6;
 // Slots of padding after the sorted arrays (end keys), so the fixed windows of findPairs (up
@@ -98,6 +96,19 @@ bool touches(const Probe& probe, const SlotBox& b) {
     return (b.minX <= probe.maxX) & (b.minY <= probe.maxY) & (b.negMaxX <= probe.negMinX) & (b.negMaxY <= probe.negMinY);
 }
 #endif
+
+/// A box as a slot stores it (see SlotBox): two sign flips, one xor with SSE.
+template <typename SlotBox>
+SlotBox toSlotBox(const Aabb& b) {
+    SlotBox slot;
+#if defined(__SSE2__)
+    static_assert(sizeof(SlotBox) == sizeof(Aabb));
+    _mm_storeu_ps(&slot.minX, _mm_xor_ps(_mm_loadu_ps(&b.minX), _mm_set_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
+#else
+    slot = {b.minX, b.minY, -b.maxX, -b.maxY};
+#endif
+    return slot;
+}
 
 /// makePair without a branch: dense indices come in random order, a branch would be a coin toss.
 Pair orderedPair(std::uint32_t i, std::uint32_t j) {
@@ -269,6 +280,8 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
     return stats;
 }
 
+HierarchicalGrid::SlotBox HierarchicalGrid::slotBoxOf(const Aabb& box) { return toSlotBox<SlotBox>(box); }
+
 void HierarchicalGrid::mergeOrder(bool rebuild) {
     sortByKey(m_moved, m_movedScratch);
     const std::uint32_t previous = rebuild ? 0 : m_placed;
@@ -286,32 +299,32 @@ void HierarchicalGrid::mergeOrder(bool rebuild) {
     const std::uint32_t frame = m_frame;
     const std::uint64_t* previousKeys = m_previousKeys.data();
     const std::uint32_t* previousIds = m_previousIds.data();
-    const Moved* moved = m_moved.data();
     const std::size_t movedCount = m_moved.size();
+    m_moved.push_back({kNoKey, 0, 0});  // ends the moved list (its capacity holds n + 1)
+    const Moved* moved = m_moved.data();
     std::uint64_t* keys = m_keys.data();
     std::uint32_t* ids = m_ids.data();
     SlotBox* boxes = m_slotBoxes.data();
     std::uint32_t* dense = m_slotDense.data();
     std::uint32_t written = 0;
-    const auto emit = [&](std::uint64_t key, std::uint32_t id) {
-        const IdState& st = state[id];
+    const auto emit = [&](std::uint64_t key, std::uint32_t id, const IdState& st) {
         keys[written] = key;
         ids[written] = id;
-        boxes[written] = {st.box.minX, st.box.minY, -st.box.maxX, -st.box.maxY};
+        boxes[written] = slotBoxOf(st.box);
         dense[written] = st.dense;
         ++written;
     };
-    std::size_t next = 0;
+    const Moved* next = moved;
     for (std::uint32_t o = 0; o < previous; ++o) {
-        if (o + kPrefetchDistance < previous) __builtin_prefetch(&state[previousIds[o + kPrefetchDistance]]);
         const std::uint64_t key = previousKeys[o];
         const std::uint32_t id = previousIds[o];
         const IdState& st = state[id];
         if (st.stamp != frame || st.key != key) continue;  // removed, or in another cell now
-        for (; next < movedCount && moved[next].key < key; ++next) emit(moved[next].key, moved[next].id);
-        emit(key, id);
+        for (; next->key < key; ++next) emit(next->key, next->id, state[next->id]);
+        emit(key, id, st);
     }
-    for (; next < movedCount; ++next) emit(moved[next].key, moved[next].id);
+    for (; next != moved + movedCount; ++next) emit(next->key, next->id, state[next->id]);
+    m_moved.pop_back();
     if (written != placed) throw std::logic_error("HSHG: the merged order lost or repeated an entity");
     std::fill(m_keys.begin() + placed, m_keys.end(), kEndKey);
     m_placed = placed;
@@ -458,8 +471,8 @@ void HierarchicalGrid::update(const BoxView& boxes) {
         m_pending.reset();
     }
     try {
-        reserveWithHeadroom(m_moved, boxes.count);
-        reserveWithHeadroom(m_movedScratch, boxes.count);
+        reserveWithHeadroom(m_moved, std::size_t{boxes.count} + 1);
+        reserveWithHeadroom(m_movedScratch, std::size_t{boxes.count} + 1);
         // After a failed update the kept keys cannot be trusted: place everyone afresh.
         bool rebuild = m_needsRebuild || !m_hasGeometry;
         m_needsRebuild = true;  // until this update finishes

@@ -119,6 +119,7 @@ private:
         std::int32_t x0, y0, x1, y1;
     };
 
+    [[nodiscard]] static SlotBox slotBoxOf(const Aabb& box);
     [[nodiscard]] std::uint32_t levelFor(float side, std::uint64_t previousKey) const;
     [[nodiscard]] CellRect reachOf(std::uint32_t level, const Aabb& box) const;
     [[nodiscard]] bool geometryFits(const SizeStats& stats) const;
