@@ -226,6 +226,18 @@ bool HierarchicalGrid::geometryFits(const SizeStats& stats) const {
     return !(m_topStretched && stats.maxSide * f < top);  // a stretched top shrinks back
 }
 
+HierarchicalGrid::SizeStats HierarchicalGrid::measureSizes() const {
+    SizeStats stats{kInf, 0.0f};
+    for (std::uint32_t i = 0; i < m_boxes.count; ++i) {
+        const Aabb box = m_boxes.box(i);
+        if (!fitsLevels(box)) continue;
+        const float side = sideOf(box);
+        if (side > 0.0f) stats.minPositiveSide = std::min(stats.minPositiveSide, side);
+        stats.maxSide = std::max(stats.maxSide, side);
+    }
+    return stats;
+}
+
 void HierarchicalGrid::setGeometry(const SizeStats& stats) {
     const double f = m_factor;
     double size = stats.minPositiveSide < kInf ? std::max<double>(stats.minPositiveSide, kMinSize)
@@ -491,11 +503,11 @@ void HierarchicalGrid::update(const BoxView& boxes) {
         // After a failed update the kept keys cannot be trusted: place everyone afresh.
         bool rebuild = m_needsRebuild || !m_hasGeometry;
         m_needsRebuild = true;  // until this update finishes
-        SizeStats stats = placeAll(rebuild);
-        if (!geometryFits(stats)) {
-            setGeometry(stats);
+        if (!m_hasGeometry) setGeometry(measureSizes());  // rather than place everyone twice
+        if (!geometryFits(placeAll(rebuild))) {
+            setGeometry(measureSizes());
             rebuild = true;
-            stats = placeAll(true);
+            (void)placeAll(true);
         }
         m_rehashed = m_moved.size();
         mergeOrder(rebuild);

@@ -123,6 +123,7 @@ private:
     [[nodiscard]] std::uint32_t levelFor(float side, std::uint64_t previousKey) const;
     [[nodiscard]] CellRect reachOf(std::uint32_t level, const Aabb& box) const;
     [[nodiscard]] bool geometryFits(const SizeStats& stats) const;
+    [[nodiscard]] SizeStats measureSizes() const;
     void setGeometry(const SizeStats& stats);
     SizeStats placeAll(bool rebuild);
     void growState(std::uint32_t id);
