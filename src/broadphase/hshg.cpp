@@ -555,7 +555,8 @@ void HierarchicalGrid::pairWithinLevel(const Level& lv, std::vector<Pair>& out, 
         // length has to be guessed; a loop takes the rest of a crowded run.
         const auto test = [&](std::uint32_t q, bool inRun) {
             tests += inRun;
-            if (inRun & touches(probe, boxes[q])) out.push_back(orderedPair(self, dense[q]));
+            const bool hit = touches(probe, boxes[q]);
+            if (inRun & hit) out.push_back(orderedPair(self, dense[q]));
         };
         // Half the neighbourhood: the rest of p's cell and the cell to its right (keys up to
         // key + 1), then the three cells above (key + kRow - 1 .. key + kRow + 1). Sentinels
@@ -607,7 +608,8 @@ void HierarchicalGrid::pairAcrossLevels(const Level& lv, std::vector<Pair>& out,
             for (std::uint32_t q = begin; q < end; ++q) {
                 const bool inRect = keys[q] - lo <= span;
                 pairs[written] = orderedPair(self, dense[q]);
-                written += inRect & touches(probe, boxes[q]) ? 1 : 0;
+                const bool hit = touches(probe, boxes[q]);
+                written += (inRect & hit) ? 1 : 0;
                 tests += inRect ? 1 : 0;
             }
         };
