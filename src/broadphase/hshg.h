@@ -164,7 +164,7 @@ private:
 
     std::vector<IdState> m_state;  ///< by id
     std::vector<Moved> m_moved, m_movedScratch;
-    // The sorted order, one slot per placed entity; m_keys ends with a kNoKey sentinel.
+    // The sorted order, one slot per placed entity, then a few slots of padding (end keys).
     std::vector<std::uint64_t> m_keys, m_previousKeys;
     std::vector<std::uint32_t> m_ids, m_previousIds;
     std::vector<SlotBox> m_slotBoxes;
