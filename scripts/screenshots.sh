@@ -25,7 +25,7 @@ point="--query-point 820,520"
 shot technique-brute    --technique brute    --entities 600  --overlays pairs $point
 shot technique-grid     --technique grid     --entities 3000 --overlays grid $box
 shot technique-hash     --technique hash     --entities 3000 --overlays grid,pairs $point
-shot technique-hshg     --technique hshg     --entities 1500 --half-extents 1,40 --overlays grid $ray
+shot technique-hshg     --technique hshg     --entities 300  --half-extents 1,40 --overlays grid $ray
 shot technique-sap      --technique sap      --entities 2000 --overlays grid $box
 shot technique-sweep    --technique sweep    --entities 2000 --overlays grid $ray
 shot technique-tree     --technique tree     --entities 1200 --overlays grid $ray

@@ -72,7 +72,7 @@ int run(const ro::app::Options& options) {
 
         lab.update(ImGui::GetIO().DeltaTime, virtualClock);
         drawPanel(lab, overlays, uiRects);  // may respawn or switch technique: queries run after it
-        queries.run(lab.world());
+        queries.run(lab.world(), lab.technique());
         report = makeReport(lab, queries, screen.rendererName(), msDraw, ImGui::GetIO().Framerate, frame);
         drawHud(report, uiRects);
 

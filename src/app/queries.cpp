@@ -25,20 +25,25 @@ Aabb QueryTool::box() const {
     return {std::min(m_from.x, m_to.x), std::min(m_from.y, m_to.y), std::max(m_from.x, m_to.x), std::max(m_from.y, m_to.y)};
 }
 
-void QueryTool::run(World& world) {
+void QueryTool::run(const World& world, const TechniqueInfo& technique) {
     m_pointHits.clear(), m_boxHits.clear(), m_rayHits.clear();
     m_firstHit.reset();
     m_pointCost = m_shapeCost = m_firstCost = {};
     if (!m_hover && m_shape == Shape::None) return;
-    // Entities moved (or were added) since the technique last saw them: bring it up to date.
-    world.syncBroadPhase();
-    BroadPhase& technique = world.broadPhase();
-    if (m_hover) m_pointCost = technique.queryPoint(*m_hover, m_pointHits);
-    if (m_shape == Shape::Box) m_shapeCost = technique.queryBox(box(), m_boxHits);
+    if (m_twinOf != &technique) {
+        m_twin = technique.create();
+        m_twinOf = &technique;
+        m_twin->configure(m_twinSettings = world.broadPhaseSettings());
+    } else if (!(m_twinSettings == world.broadPhaseSettings())) {
+        m_twin->configure(m_twinSettings = world.broadPhaseSettings());
+    }
+    m_twin->update(world.boxes());
+    if (m_hover) m_pointCost = m_twin->queryPoint(*m_hover, m_pointHits);
+    if (m_shape == Shape::Box) m_shapeCost = m_twin->queryBox(box(), m_boxHits);
     if (m_shape == Shape::Ray) {
         const Segment segment{m_from, m_to};
-        m_shapeCost = technique.queryRay(segment, m_rayHits);
-        m_firstCost = technique.raycastFirst(segment, m_firstHit);
+        m_shapeCost = m_twin->queryRay(segment, m_rayHits);
+        m_firstCost = m_twin->raycastFirst(segment, m_firstHit);
     }
 }
 

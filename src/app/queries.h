@@ -2,14 +2,20 @@
 /// The query tools: hovering runs a point query under the cursor, shift-drag a box query and
 /// ctrl-drag a segment (ray) query from the press point to the cursor. The last box or ray
 /// stays and is re-run every frame, so entities can be watched passing through it; C clears it.
-/// Queries go through the technique in use, so their cost (cells, nodes or delimiters
-/// visited, box tests) is that technique's, shown in the HUD.
+/// Queries go to a twin of the technique in use (same registry row, same settings), updated
+/// with the boxes as they are now: a tick moves the entities after its broad phase, so the
+/// world's own instance holds last tick's boxes, and updating it between ticks would move
+/// its sorting and reinsertion work out of the tick the HUD times. The twin's cost (cells,
+/// nodes or delimiters visited, box tests) is that technique's, shown in the HUD.
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include <memory>
+
 #include "broadphase/broadphase.h"
+#include "broadphase/registry.h"
 #include "world/world.h"
 
 namespace ro::app {
@@ -37,10 +43,10 @@ public:
     void set(Shape shape, Vec2 from, Vec2 to);
     void clear() { m_shape = Shape::None; }
 
-    /// Runs the queries on the world's current boxes (call after the world ticks and the panel
-    /// acted): the technique is handed the boxes as they are now (World::syncBroadPhase), so
-    /// a running world costs one more technique update per frame while a query is active.
-    void run(World& world);
+    /// Runs the queries on the world's current boxes with a twin of `technique` (call after
+    /// the world ticks and the panel acted): one more technique update per frame while a
+    /// query is active, none otherwise.
+    void run(const World& world, const TechniqueInfo& technique);
 
     [[nodiscard]] Shape shape() const { return m_shape; }
     [[nodiscard]] Vec2 from() const { return m_from; }
@@ -57,6 +63,9 @@ public:
     [[nodiscard]] const QueryCost& firstHitCost() const { return m_firstCost; }
 
 private:
+    std::unique_ptr<BroadPhase> m_twin;
+    const TechniqueInfo* m_twinOf = nullptr;
+    Settings m_twinSettings;
     std::optional<Vec2> m_hover;
     bool m_pinned = false;
     Shape m_shape = Shape::None;

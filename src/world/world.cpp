@@ -110,7 +110,6 @@ EntityId World::add(const EntityDesc& d) {
     m_minY.push_back(d.position.y - hh);
     m_maxX.push_back(d.position.x + hw);
     m_maxY.push_back(d.position.y + hh);
-    m_broadPhaseCurrent = false;
     return id;
 }
 
@@ -134,7 +133,6 @@ bool World::remove(EntityId id) {
     // Pairs of the last tick name dense indices that may now be stale.
     m_candidates.clear();
     m_overlaps.clear();
-    m_broadPhaseCurrent = false;
     return true;
 }
 
@@ -172,14 +170,12 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> technique) {
     if (!technique) throw std::invalid_argument("broad phase must not be null");
     m_broadPhase = std::move(technique);
     m_broadPhase->configure(m_settings);
-    m_broadPhaseCurrent = false;
 }
 
 void World::setBroadPhaseSettings(const Settings& settings) {
     checkSettings(settings, /*needsBounds=*/true);  // the world always hands its technique bounds
     m_settings = settings;
     m_broadPhase->configure(m_settings);
-    m_broadPhaseCurrent = false;
 }
 
 void World::refreshPairs() {
@@ -187,14 +183,8 @@ void World::refreshPairs() {
     m_broadPhase->findPairs(m_candidates);
     m_stats.broadPhase = m_broadPhase->counters();
     findOverlaps();
-    m_broadPhaseCurrent = true;
 }
 
-void World::syncBroadPhase() {
-    if (m_broadPhaseCurrent) return;
-    m_broadPhase->update(boxes());
-    m_broadPhaseCurrent = true;
-}
 
 int World::advance(double realSeconds) {
     if (!std::isfinite(realSeconds) || realSeconds <= 0.0) return 0;
@@ -213,7 +203,6 @@ int World::advance(double realSeconds) {
 
 void World::tick() {
     m_stats = {};
-    m_broadPhaseCurrent = false;  // the boxes move after the broad phase has seen them
     const int subSteps = std::max(1, m_config.subSteps);
     const float dt = 1.0f / (m_config.tickHz * static_cast<float>(subSteps));
     for (int s = 0; s < subSteps; ++s) subStep(dt);

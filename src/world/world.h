@@ -100,10 +100,6 @@ public:
     /// switch while paused, say): the candidate and overlap pairs, and their counts in
     /// lastStats(), become those of the technique in use. Contacts keep the last tick's count.
     void refreshPairs();
-    /// Hands the technique the current boxes, unless it has them already, so its queries see
-    /// where the entities are now: a tick moves them after its broad phase, and adds and
-    /// removes change them. Finds no pairs; lastStats() keeps the tick's counters.
-    void syncBroadPhase();
     /// Candidate and overlap pairs of the last tick's final sub-step, canonical order.
     [[nodiscard]] const std::vector<Pair>& candidatePairs() const { return m_candidates; }
     [[nodiscard]] const std::vector<Pair>& overlapPairs() const { return m_overlaps; }
@@ -133,7 +129,6 @@ private:
     Settings m_settings;
     std::unique_ptr<BroadPhase> m_broadPhase;
     double m_accumulator = 0.0;
-    bool m_broadPhaseCurrent = false;  ///< the technique was last updated with the current boxes
     std::uint64_t m_ticks = 0;
     StepStats m_stats;
 
