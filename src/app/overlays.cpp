@@ -47,6 +47,8 @@ void OverlayRenderer::drawStructure(SDL_Renderer* renderer, const ViewTransform&
                 m_cells.addRect(view.toScreenX(cell.bounds.minX) + gap, view.toScreenY(cell.bounds.minY) + gap,
                                 view.toScreenX(cell.bounds.maxX) - gap, view.toScreenY(cell.bounds.maxY) - gap,
                                 levelColor(cell.level, alpha));
+                // With several levels (last frame's count), an outline in the level's colour tells them apart.
+                if (flags.levelsSeen > 1) addOutline(view, cell.bounds, 1.0f, levelColor(cell.level, 230));
                 break;
             }
             case CellView::Kind::Node: addOutline(view, cell.bounds, 1.0f, levelColor(cell.level, 200)); break;
