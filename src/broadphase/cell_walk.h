@@ -56,4 +56,22 @@ void walkSegmentRows(const Segment& s, float cellSize, float origin, RowOf rowOf
     }
 }
 
+/// The two segment queries over a technique's walk, a callable walk(onHit, keepGoing) that
+/// reports hits through onHit(index, t) and asks keepGoing(enterT) before each row: every
+/// hit, or only the nearest (least t, then least index), which stops once rows start
+/// beyond it (rows come in order of t).
+template <typename Walk>
+QueryCost everyHit(const Walk& walk, std::vector<RayHit>& out) {
+    return walk([&](std::uint32_t i, float t) { out.push_back({i, t}); }, [](float) { return true; });
+}
+
+template <typename Walk>
+QueryCost nearestHit(const Walk& walk, std::optional<RayHit>& hit) {
+    return walk(
+        [&](std::uint32_t i, float t) {
+            if (!hit || hitBefore({i, t}, *hit)) hit = RayHit{i, t};
+        },
+        [&](float enterT) { return !hit || enterT <= hit->t; });
+}
+
 }  // namespace ro

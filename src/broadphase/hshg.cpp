@@ -885,16 +885,11 @@ QueryCost HierarchicalGrid::walkSegment(const Segment& segment, OnHit hit, KeepG
 }
 
 QueryCost HierarchicalGrid::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
-    return walkSegment(segment, [&](std::uint32_t i, float t) { out.push_back({i, t}); }, [](float) { return true; });
+    return everyHit([&](auto onHit, auto keepGoing) { return walkSegment(segment, onHit, keepGoing); }, out);
 }
 
 QueryCost HierarchicalGrid::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
-    return walkSegment(
-        segment,
-        [&](std::uint32_t i, float t) {
-            if (!hit || hitBefore({i, t}, *hit)) hit = RayHit{i, t};
-        },
-        [&](float enterT) { return !hit || enterT <= hit->t; });  // rows come in order of t
+    return nearestHit([&](auto onHit, auto keepGoing) { return walkSegment(segment, onHit, keepGoing); }, hit);
 }
 
 }  // namespace ro

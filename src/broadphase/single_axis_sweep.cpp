@@ -249,37 +249,18 @@ QueryCost SingleAxisSweep::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& 
 }
 
 QueryCost SingleAxisSweep::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
-    QueryCost cost;
-    const float lo = m_axis == 0 ? box.minX : box.minY;
-    const float hi = m_axis == 0 ? box.maxX : box.maxY;
-    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
-        ++cost.tests;
-        if (overlaps(m_boxes.box(e), box)) out.push_back(e);
-    });
-    return cost;
+    return sweep::queryBox(onAxis(), m_axis, m_boxes, box, out);
 }
 
 QueryCost SingleAxisSweep::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
-    QueryCost cost;
-    const auto [lo, hi] = m_axis == 0 ? sweep::segmentSpan(segment.from.x, segment.to.x)
-                                      : sweep::segmentSpan(segment.from.y, segment.to.y);
-    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
-        ++cost.tests;
-        if (const auto t = segmentEntry(m_boxes.box(e), segment)) out.push_back({e, *t});
-    });
-    return cost;
+    return sweep::querySegment(onAxis(), m_axis, m_boxes, segment,
+                               [&](std::uint32_t e, float t) { out.push_back({e, t}); });
 }
 
 QueryCost SingleAxisSweep::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
-    QueryCost cost;
-    const auto [lo, hi] = m_axis == 0 ? sweep::segmentSpan(segment.from.x, segment.to.x)
-                                      : sweep::segmentSpan(segment.from.y, segment.to.y);
-    cost.visited = forEachOnAxis(lo, hi, [&](std::uint32_t e) {
-        ++cost.tests;
-        const auto t = segmentEntry(m_boxes.box(e), segment);
-        if (t && (!hit || hitBefore({e, *t}, *hit))) hit = RayHit{e, *t};
+    return sweep::querySegment(onAxis(), m_axis, m_boxes, segment, [&](std::uint32_t e, float t) {
+        if (!hit || hitBefore({e, t}, *hit)) hit = RayHit{e, t};
     });
-    return cost;
 }
 
 }  // namespace ro

@@ -68,6 +68,10 @@ private:
     /// returns the entities visited.
     template <typename Visit>
     std::uint64_t forEachOnAxis(float lo, float hi, Visit visit) const;
+    /// forEachOnAxis as a callable, for the queries sweep_common.h shares.
+    [[nodiscard]] auto onAxis() const {
+        return [this](float lo, float hi, auto visit) { return forEachOnAxis(lo, hi, visit); };
+    }
 
     BoxView m_boxes;
     std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()

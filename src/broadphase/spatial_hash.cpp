@@ -320,16 +320,11 @@ QueryCost SpatialHash::walkSegment(const Segment& segment, OnHit hit, KeepGoing 
 }
 
 QueryCost SpatialHash::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
-    return walkSegment(segment, [&](std::uint32_t i, float t) { out.push_back({i, t}); }, [](float) { return true; });
+    return everyHit([&](auto onHit, auto keepGoing) { return walkSegment(segment, onHit, keepGoing); }, out);
 }
 
 QueryCost SpatialHash::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
-    return walkSegment(
-        segment,
-        [&](std::uint32_t i, float t) {
-            if (!hit || hitBefore({i, t}, *hit)) hit = RayHit{i, t};
-        },
-        [&](float enterT) { return !hit || enterT <= hit->t; });  // rows come in order of t
+    return nearestHit([&](auto onHit, auto keepGoing) { return walkSegment(segment, onHit, keepGoing); }, hit);
 }
 
 }  // namespace ro

@@ -110,4 +110,32 @@ void forEachOverlap(const float* mins, const float* maxs, std::uint32_t count, f
 /// superset of the exact test's hits; every candidate in it still gets the exact test.
 [[nodiscard]] std::pair<float, float> segmentSpan(float from, float to);
 
+// The queries both sweeps answer the same way. `onAxis(lo, hi, visit)` visits, once each,
+// every entity whose interval on the sweep axis meets [lo, hi], and returns how many
+// delimiters or entries it read; each visited box then gets the exact test.
+
+template <typename OnAxis>
+QueryCost queryBox(const OnAxis& onAxis, std::uint32_t axis, const BoxView& boxes, const Aabb& box,
+                   std::vector<std::uint32_t>& out) {
+    QueryCost cost;
+    cost.visited = onAxis(axis == 0 ? box.minX : box.minY, axis == 0 ? box.maxX : box.maxY, [&](std::uint32_t e) {
+        ++cost.tests;
+        if (overlaps(boxes.box(e), box)) out.push_back(e);
+    });
+    return cost;
+}
+
+/// Calls hit(entity, t) for every box the segment touches.
+template <typename OnAxis, typename OnHit>
+QueryCost querySegment(const OnAxis& onAxis, std::uint32_t axis, const BoxView& boxes, const Segment& segment,
+                       OnHit hit) {
+    QueryCost cost;
+    const auto [lo, hi] = axis == 0 ? segmentSpan(segment.from.x, segment.to.x) : segmentSpan(segment.from.y, segment.to.y);
+    cost.visited = onAxis(lo, hi, [&](std::uint32_t e) {
+        ++cost.tests;
+        if (const auto t = segmentEntry(boxes.box(e), segment)) hit(e, *t);
+    });
+    return cost;
+}
+
 }  // namespace ro::sweep

@@ -7,42 +7,8 @@
 # usage: e2e_switch_xvfb.sh RO_DEMO WORK_DIR
 set -euo pipefail
 
-demo=$1 work=$2
-if [[ -z ${RO_E2E_INSIDE_XVFB:-} ]]; then
-    command -v xvfb-run >/dev/null || { echo "FAIL: xvfb-run not found (apt-get install xvfb)" >&2; exit 1; }
-    command -v xdotool >/dev/null || { echo "FAIL: xdotool not found (apt-get install xdotool)" >&2; exit 1; }
-    export RO_E2E_INSIDE_XVFB=1
-    exec xvfb-run -a -s "-screen 0 1280x800x24" bash "$(readlink -f "$0")" "$@"
-fi
-
-mkdir -p "$work"
-out="$work/e2e_switch.out"
-err="$work/e2e_switch.err"
-pid=""
-fail() {
-    echo "FAIL [e2e_switch]: $*" >&2
-    echo "--- last app output:" >&2
-    tail -n 3 "$out" >&2 || true
-    echo "--- app stderr:" >&2
-    cat "$err" >&2 || true
-    exit 1
-}
-cleanup() { if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then kill "$pid"; fi; }
-trap cleanup EXIT
-
-latest() { grep 'steps=' "$out" | tail -n 1 || true; }
-value() { latest | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-wait_frame() {
-    local deadline=$((SECONDS + 20)) frame
-    while :; do
-        frame=$(value frame)
-        [[ -n $frame ]] && (( frame >= $1 )) && return 0
-        kill -0 "$pid" 2>/dev/null || fail "the app exited while waiting for frame $1"
-        (( SECONDS < deadline )) || fail "timed out waiting for frame $1"
-        sleep 0.05
-    done
-}
-settle() { wait_frame $(( $(value frame) + 10 )); }
+demo=$1 work=$2 name=e2e_switch
+source "$(dirname "$(readlink -f "$0")")/e2e_common.sh"
 
 mapfile -t ids < <("$demo" --list-techniques)
 (( ${#ids[@]} >= 3 )) || fail "expected at least 3 techniques, got ${#ids[@]}"
@@ -87,14 +53,5 @@ for (( k = 1; k <= ${#ids[@]}; ++k )); do
     echo "picked $want: candidates=$(value candidates) overlaps=$(value overlaps) ray visited=$(value query_visited) tests=$(value query_tests)"
 done
 
-xdotool key q
-deadline=$((SECONDS + 10))
-while kill -0 "$pid" 2>/dev/null; do
-    (( SECONDS < deadline )) || fail "the app did not quit within 10 s of pressing Q"
-    sleep 0.05
-done
-rc=0
-wait "$pid" || rc=$?
-pid=""
-[[ $rc -eq 0 ]] || fail "exit code $rc after Q, expected 0"
+quit_with_q
 echo "ok [e2e_switch]: ${#ids[@]} techniques picked by clicks, same answers on the same paused frame"
