@@ -121,7 +121,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
     cli.add_option("--technique", technique, "comma list of technique ids, or all (default)")->type_name("A,B|all");
     cli.add_option("--scenario", scenario, "comma list of scenarios, or all (default uniform)")->type_name("NAME");
     cli.add_option("--n", counts, "comma list of entity counts (default 1000,10000,100000)")->type_name("N,N");
-    cli.add_option("--motion", motion, "steady (default) or varied: a tenth of the boxes turn every frame")
+    cli.add_option("--motion", motion, "steady (default), varied (a tenth of the boxes turn every frame) or teleport (every box jumps anywhere every frame)")
         ->type_name("KIND");
     cli.add_option("--frames", frames, "measured frames per run (default 60)")->type_name("F");
     cli.add_option("--warmup", warmup, "frames run before measuring (default 5)")->type_name("W");
@@ -185,7 +185,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                                                s->maxCount, s->description));
         if (!motion.empty()) {
             const auto m = findMotion(motion);
-            if (!m) throw BadValue(fmt::format("--motion: unknown '{}' (valid: steady, varied)", motion));
+            if (!m) throw BadValue(fmt::format("--motion: unknown '{}' (valid: steady, varied, teleport)", motion));
             o.motion = *m;
         }
         if (!frames.empty()) o.frames = static_cast<int>(parseWhole(frames, "--frames", 1, 100'000));

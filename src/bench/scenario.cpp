@@ -38,11 +38,18 @@ const ScenarioInfo* findScenario(std::string_view name) {
     return nullptr;
 }
 
-std::string_view motionName(Motion motion) { return motion == Motion::Steady ? "steady" : "varied"; }
+std::string_view motionName(Motion motion) {
+    switch (motion) {
+        case Motion::Steady: return "steady";
+        case Motion::Varied: return "varied";
+        case Motion::Teleport: return "teleport";
+    }
+    return "steady";
+}
 
 std::optional<Motion> findMotion(std::string_view name) {
-    if (name == "steady") return Motion::Steady;
-    if (name == "varied") return Motion::Varied;
+    for (const Motion m : {Motion::Steady, Motion::Varied, Motion::Teleport})
+        if (name == motionName(m)) return m;
     return std::nullopt;
 }
 
@@ -147,6 +154,18 @@ void Scene::place(std::uint32_t i, float x, float y, float half) {
 }
 
 void Scene::advance() {
+    if (m_motion == Motion::Teleport) {
+        // Every box anywhere in its walls (one-cell boxes stay in their square): no frame
+        // resembles the last, so nothing a technique kept from it is still in order.
+        const float c = 0.5f * (m_bounds.minX + m_bounds.maxX);
+        const Aabb area = m_kind == ScenarioKind::OneCell ? Aabb{c - 1.0f, c - 1.0f, c + 1.0f, c + 1.0f} : m_bounds;
+        for (std::uint32_t i = 0; i < m_count; ++i) {
+            m_x[i] = m_rng.range(area.minX + m_half[i], area.maxX - m_half[i]);
+            m_y[i] = m_rng.range(area.minY + m_half[i], area.maxY - m_half[i]);
+        }
+        updateBoxes();
+        return;
+    }
     if (m_motion == Motion::Varied) {
         // Incoherent motion: every frame a tenth of the boxes take a new random velocity.
         for (std::uint32_t k = 0; k < m_count / 10; ++k) {

@@ -17,7 +17,10 @@
 namespace ro::bench {
 
 enum class ScenarioKind : std::uint8_t { Uniform, Clustered, Mixed, Static, OneCell, Orbit, Dense };
-enum class Motion : std::uint8_t { Steady, Varied };
+/// Steady: every box keeps its velocity. Varied: a tenth of the boxes turn every frame.
+/// Teleport: every box jumps to a random place every frame, the incoherent motion that
+/// breaks temporal coherence (the single-axis sweep's insertion sort degrades to n^2 / 4).
+enum class Motion : std::uint8_t { Steady, Varied, Teleport };
 
 /// One row of the scenario table: what --scenario accepts and what --list prints.
 struct ScenarioInfo {

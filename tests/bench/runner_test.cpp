@@ -113,17 +113,29 @@ TEST(BenchScenario, TheSameSeedReplaysTheSameFrames) {
 TEST(BenchScenario, BoxesStayInsideTheWorldEvenForSmallCounts) {
     for (const ScenarioInfo& s : scenarios()) {
         for (const std::uint32_t n : {1u, 10u, 2000u}) {
-            SCOPED_TRACE(fmt::format("{} n={}", s.name, n));
-            Scene scene(s.kind, n, Motion::Varied, 5);
-            for (int f = 0; f < 200; ++f) scene.advance();
-            const BoxView v = scene.boxes();
-            const Aabb& w = scene.bounds();
-            for (std::uint32_t i = 0; i < v.count; ++i) {
-                ASSERT_TRUE(v.minX[i] >= w.minX - 1e-3f && v.maxX[i] <= w.maxX + 1e-3f) << "box " << i;
-                ASSERT_TRUE(v.minY[i] >= w.minY - 1e-3f && v.maxY[i] <= w.maxY + 1e-3f) << "box " << i;
+            for (const Motion motion : {Motion::Varied, Motion::Teleport}) {
+                SCOPED_TRACE(fmt::format("{} n={} {}", s.name, n, motionName(motion)));
+                Scene scene(s.kind, n, motion, 5);
+                for (int f = 0; f < 200; ++f) scene.advance();
+                const BoxView v = scene.boxes();
+                const Aabb& w = scene.bounds();
+                for (std::uint32_t i = 0; i < v.count; ++i) {
+                    ASSERT_TRUE(v.minX[i] >= w.minX - 1e-3f && v.maxX[i] <= w.maxX + 1e-3f) << "box " << i;
+                    ASSERT_TRUE(v.minY[i] >= w.minY - 1e-3f && v.maxY[i] <= w.maxY + 1e-3f) << "box " << i;
+                }
             }
         }
     }
+}
+
+// Teleport motion must really be incoherent: after one frame almost every box is elsewhere.
+TEST(BenchScenario, TeleportMovesEveryBoxFar) {
+    Scene scene(ScenarioKind::Uniform, 2000, Motion::Teleport, 3);
+    const std::vector<float> before(scene.boxes().minX, scene.boxes().minX + scene.size());
+    scene.advance();
+    std::uint32_t far = 0;
+    for (std::uint32_t i = 0; i < scene.size(); ++i) far += std::abs(scene.boxes().minX[i] - before[i]) > 5.0f;
+    EXPECT_GT(far, 1800u);
 }
 
 }  // namespace
