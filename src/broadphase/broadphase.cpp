@@ -25,7 +25,7 @@ QueryCost BroadPhase::queryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
     checkFinite(point.x, "query point");
     checkFinite(point.y, "query point");
     out.clear();
-    return doQueryPoint(point, out);
+    return doQueryBox({point.x, point.y, point.x, point.y}, out);
 }
 
 QueryCost BroadPhase::queryBox(const Aabb& box, std::vector<std::uint32_t>& out) {

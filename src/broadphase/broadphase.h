@@ -188,8 +188,8 @@ public:
     void setHeapAllocations(std::uint64_t count) { m_counters.heapAllocations = count; }
 
 protected:
-    // What each technique implements; the public wrappers above check the input and sort ray hits.
-    virtual QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) = 0;
+    // What each technique implements; the public wrappers above check the input and sort ray
+    // hits. A point query is a box query of no size (closed boxes contain their edges).
     virtual QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) = 0;
     virtual QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) = 0;
     virtual QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) = 0;
@@ -200,6 +200,11 @@ protected:
 /// Orders hits by t, then index: the order queryRay reports and raycastFirst picks from.
 [[nodiscard]] inline bool hitBefore(const RayHit& a, const RayHit& b) {
     return a.t < b.t || (a.t == b.t && a.index < b.index);
+}
+
+/// Keeps in `nearest` whichever of it and `candidate` comes first along the segment.
+inline void keepNearest(std::optional<RayHit>& nearest, RayHit candidate) {
+    if (!nearest || hitBefore(candidate, *nearest)) nearest = candidate;
 }
 
 }  // namespace ro

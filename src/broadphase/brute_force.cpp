@@ -31,12 +31,6 @@ namespace ro {
 
 // Queries test every box: the reference the other techniques' queries are checked against.
 
-QueryCost BruteForce::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
-    for (std::uint32_t i = 0; i < m_boxes.count; ++i)
-        if (m_boxes.box(i).contains(point)) out.push_back(i);
-    return {m_boxes.count, m_boxes.count};
-}
-
 QueryCost BruteForce::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     for (std::uint32_t i = 0; i < m_boxes.count; ++i)
         if (overlaps(m_boxes.box(i), box)) out.push_back(i);
@@ -52,7 +46,7 @@ QueryCost BruteForce::doQueryRay(const Segment& segment, std::vector<RayHit>& ou
 QueryCost BruteForce::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
     for (std::uint32_t i = 0; i < m_boxes.count; ++i) {
         const auto t = segmentEntry(m_boxes.box(i), segment);
-        if (t && (!hit || hitBefore({i, *t}, *hit))) hit = RayHit{i, *t};
+        if (t) keepNearest(hit, {i, *t});
     }
     return {m_boxes.count, m_boxes.count};
 }

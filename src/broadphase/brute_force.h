@@ -15,7 +15,6 @@ public:
     void findPairs(std::vector<Pair>& out) override;
 
 protected:
-    QueryCost doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;

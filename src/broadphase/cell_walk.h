@@ -67,11 +67,8 @@ QueryCost everyHit(const Walk& walk, std::vector<RayHit>& out) {
 
 template <typename Walk>
 QueryCost nearestHit(const Walk& walk, std::optional<RayHit>& hit) {
-    return walk(
-        [&](std::uint32_t i, float t) {
-            if (!hit || hitBefore({i, t}, *hit)) hit = RayHit{i, t};
-        },
-        [&](float enterT) { return !hit || enterT <= hit->t; });
+    return walk([&](std::uint32_t i, float t) { keepNearest(hit, {i, t}); },
+                [&](float enterT) { return !hit || enterT <= hit->t; });
 }
 
 }  // namespace ro

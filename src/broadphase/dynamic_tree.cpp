@@ -670,10 +670,6 @@ std::string DynamicTree::validate() const {
 
 namespace ro {
 
-QueryCost DynamicTree::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
-    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
-}
-
 QueryCost DynamicTree::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     QueryCost cost;
     reserveStack();
@@ -727,7 +723,7 @@ QueryCost DynamicTree::doRaycastFirst(const Segment& segment, std::optional<RayH
             const Proxy& proxy = m_proxies[node.child2];
             ++cost.tests;
             const auto t = segmentEntry(proxy.box, segment);
-            if (t && (!hit || hitBefore({proxy.dense, *t}, *hit))) hit = RayHit{proxy.dense, *t};
+            if (t) keepNearest(hit, {proxy.dense, *t});
             continue;
         }
         cost.visited += 2;

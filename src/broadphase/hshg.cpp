@@ -809,10 +809,6 @@ std::uint64_t HierarchicalGrid::forEachInRect(std::uint32_t level, CellRect r, V
     return forEachInRows(level, r, visit);
 }
 
-QueryCost HierarchicalGrid::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
-    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
-}
-
 QueryCost HierarchicalGrid::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     // Each entity is in one cell and each cell is read once: no stamp needed.
     QueryCost cost;

@@ -20,4 +20,21 @@ inline constexpr std::uint64_t kMaxCellsPerEntity = 4096;
 std::uint64_t pairOversized(const BoxView& boxes, std::span<const std::uint32_t> oversized,
                             std::span<const std::uint8_t> isOversized, std::vector<Pair>& out);
 
+/// A query's share of the entities that skip the cells: each is tested directly, and counted.
+inline void queryOversized(const BoxView& boxes, std::span<const std::uint32_t> oversized, const Aabb& box,
+                           std::vector<std::uint32_t>& out, QueryCost& cost) {
+    for (const std::uint32_t i : oversized)
+        if (overlaps(boxes.box(i), box)) out.push_back(i);
+    cost.tests += oversized.size();
+}
+
+/// The same for a segment: calls hit(entity, t) for each oversized entity it touches.
+template <typename OnHit>
+void segmentOversized(const BoxView& boxes, std::span<const std::uint32_t> oversized, const Segment& segment,
+                      OnHit hit, QueryCost& cost) {
+    for (const std::uint32_t i : oversized)
+        if (const auto t = segmentEntry(boxes.box(i), segment)) hit(i, *t);
+    cost.tests += oversized.size();
+}
+
 }  // namespace ro

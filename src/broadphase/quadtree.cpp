@@ -310,10 +310,6 @@ std::string Quadtree::validate() const {
 
 namespace ro {
 
-QueryCost Quadtree::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
-    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
-}
-
 QueryCost Quadtree::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     QueryCost cost;
     if (m_nodes.empty()) return cost;
@@ -367,7 +363,7 @@ QueryCost Quadtree::doRaycastFirst(const Segment& segment, std::optional<RayHit>
         for (std::uint32_t p = node.begin; p < node.ownEnd; ++p) {
             ++cost.tests;
             const auto t = segmentEntry(m_boxes[p], segment);
-            if (t && (!hit || hitBefore({m_entities[p], *t}, *hit))) hit = RayHit{m_entities[p], *t};
+            if (t) keepNearest(hit, {m_entities[p], *t});
         }
         if (node.firstChild == kNone) continue;
         std::array<PendingNode, 4> children;

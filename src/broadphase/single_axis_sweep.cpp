@@ -244,10 +244,6 @@ std::uint64_t SingleAxisSweep::forEachOnAxis(float lo, float hi, Visit visit) co
     return visited;
 }
 
-QueryCost SingleAxisSweep::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
-    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
-}
-
 QueryCost SingleAxisSweep::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     return sweep::queryBox(onAxis(), m_axis, m_boxes, box, out);
 }
@@ -258,9 +254,8 @@ QueryCost SingleAxisSweep::doQueryRay(const Segment& segment, std::vector<RayHit
 }
 
 QueryCost SingleAxisSweep::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
-    return sweep::querySegment(onAxis(), m_axis, m_boxes, segment, [&](std::uint32_t e, float t) {
-        if (!hit || hitBefore({e, t}, *hit)) hit = RayHit{e, t};
-    });
+    return sweep::querySegment(onAxis(), m_axis, m_boxes, segment,
+                               [&](std::uint32_t e, float t) { keepNearest(hit, {e, t}); });
 }
 
 }  // namespace ro

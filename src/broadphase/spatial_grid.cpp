@@ -149,10 +149,6 @@ std::uint64_t SpatialGrid::forEachEntry(std::uint32_t firstCell, std::uint32_t l
     return visited;
 }
 
-QueryCost SpatialGrid::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
-    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
-}
-
 QueryCost SpatialGrid::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     QueryCost cost;
     const CellRange q{column(box.minX), row(box.minY), column(box.maxX), row(box.maxY)};
@@ -167,10 +163,7 @@ QueryCost SpatialGrid::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& o
             if (overlaps(m_boxes.box(i), box)) out.push_back(i);
         });
     }
-    for (const std::uint32_t i : m_oversized) {
-        ++cost.tests;
-        if (overlaps(m_boxes.box(i), box)) out.push_back(i);
-    }
+    queryOversized(m_boxes, m_oversized, box, out, cost);
     return cost;
 }
 
@@ -206,10 +199,7 @@ QueryCost SpatialGrid::walkSegment(const Segment& segment, OnHit hit, KeepGoing 
     walkSegmentRows(
         segment, m_cellSize, origin, [this](float y) { return row(y); }, rowBand, [this](float x) { return column(x); },
         onRow);
-    for (const std::uint32_t i : m_oversized) {
-        ++cost.tests;
-        if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
-    }
+    segmentOversized(m_boxes, m_oversized, segment, hit, cost);
     return cost;
 }
 

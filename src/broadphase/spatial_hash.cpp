@@ -240,10 +240,6 @@ void SpatialHash::forEachNodeInCell(std::int32_t x, std::int32_t y, OnNode visit
         if (m_nodes[n].cellX == x && m_nodes[n].cellY == y) visit(m_nodes[n].rank);
 }
 
-QueryCost SpatialHash::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
-    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
-}
-
 QueryCost SpatialHash::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     QueryCost cost;
     if (m_boxes.count == 0) return cost;  // also before the first update, when there is no table
@@ -270,10 +266,7 @@ QueryCost SpatialHash::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& o
             });
         }
     }
-    for (const std::uint32_t i : m_oversized) {
-        ++cost.tests;
-        if (overlaps(m_boxes.box(i), box)) out.push_back(i);
-    }
+    queryOversized(m_boxes, m_oversized, box, out, cost);
     return cost;
 }
 
@@ -312,10 +305,7 @@ QueryCost SpatialHash::walkSegment(const Segment& segment, OnHit hit, KeepGoing 
         return true;
     };
     walkSegmentRows(segment, m_cellSize, 0.0f, cellAt, band, cellAt, onRow);
-    for (const std::uint32_t i : m_oversized) {
-        ++cost.tests;
-        if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
-    }
+    segmentOversized(m_boxes, m_oversized, segment, hit, cost);
     return cost;
 }
 

@@ -247,10 +247,6 @@ std::uint64_t SweepAndPrune::forEachOnAxis(float lo, float hi, Visit visit) cons
     return visited;
 }
 
-QueryCost SweepAndPrune::doQueryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
-    return doQueryBox({point.x, point.y, point.x, point.y}, out);  // a point is a box of no size
-}
-
 QueryCost SweepAndPrune::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     return sweep::queryBox(onAxis(), m_axis, m_boxes, box, out);
 }
@@ -261,9 +257,8 @@ QueryCost SweepAndPrune::doQueryRay(const Segment& segment, std::vector<RayHit>&
 }
 
 QueryCost SweepAndPrune::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
-    return sweep::querySegment(onAxis(), m_axis, m_boxes, segment, [&](std::uint32_t e, float t) {
-        if (!hit || hitBefore({e, t}, *hit)) hit = RayHit{e, t};
-    });
+    return sweep::querySegment(onAxis(), m_axis, m_boxes, segment,
+                               [&](std::uint32_t e, float t) { keepNearest(hit, {e, t}); });
 }
 
 QueryCost SweepAndPrune::interferingWith(std::uint32_t entity, std::vector<std::uint32_t>& out) const {

@@ -30,7 +30,7 @@ INSTANTIATE_TEST_SUITE_P(AllTechniques, Property, ::testing::ValuesIn(test::allT
                          [](const auto& info) { return std::string(info.param); });
 
 /// A planted bug: the grid, but it never reports entity 0, in pairs or in point and box
-/// queries. The harness must catch it and shrink the sequence.
+/// queries (a point query is a box query of no size). The harness must catch it and shrink the sequence.
 class DropsAnswers final : public BroadPhase {
 public:
     void configure(const Settings& s) override { m_grid.configure(s); }
@@ -41,7 +41,6 @@ public:
     }
 
 protected:
-    QueryCost doQueryPoint(Vec2 p, std::vector<std::uint32_t>& out) override { return drop(m_grid.queryPoint(p, out), out); }
     QueryCost doQueryBox(const Aabb& b, std::vector<std::uint32_t>& out) override { return drop(m_grid.queryBox(b, out), out); }
     QueryCost doQueryRay(const Segment& s, std::vector<RayHit>& out) override { return m_grid.queryRay(s, out); }
     QueryCost doRaycastFirst(const Segment& s, std::optional<RayHit>& hit) override { return m_grid.raycastFirst(s, hit); }
