@@ -512,8 +512,6 @@ void HierarchicalGrid::update(const BoxView& boxes) {
         m_rehashed = m_moved.size();
         mergeOrder(rebuild);
         plan();
-        m_oversizedBoxes.clear();
-        for (const std::uint32_t i : m_oversized) m_oversizedBoxes.push_back(boxes.box(i));
         m_isOversized.clear();
         if (!m_oversized.empty()) {
             m_isOversized.resize(boxes.count, 0);
@@ -527,7 +525,6 @@ void HierarchicalGrid::update(const BoxView& boxes) {
         m_placed = 0;
         m_keys.assign(kWindow, kEndKey);
         m_oversized.clear();
-        m_oversizedBoxes.clear();
         m_populated = 0;
         for (Level& lv : m_levels) {
             Level empty;
@@ -646,7 +643,7 @@ void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
     m_counters.bytesHeld = bytesHeld(m_state) + bytesHeld(m_moved) + bytesHeld(m_movedScratch) + bytesHeld(m_keys) +
                            bytesHeld(m_previousKeys) + bytesHeld(m_ids) + bytesHeld(m_previousIds) +
                            bytesHeld(m_slotBoxes) + bytesHeld(m_slotDense) + bytesHeld(m_table) +
-                           bytesHeld(m_oversized) + bytesHeld(m_oversizedBoxes) + bytesHeld(m_isOversized) +
+                           bytesHeld(m_oversized) + bytesHeld(m_isOversized) +
                            bytesHeld(m_queryMark);
 }
 
@@ -696,10 +693,9 @@ std::string HierarchicalGrid::validate() const {
         if (i >= count) return "a dense index is out of range" + at(s);
         if (seen[i]++) return "entity " + std::to_string(i) + " is in two cells";
     }
-    for (std::size_t k = 0; k < m_oversized.size(); ++k) {
-        const std::uint32_t i = m_oversized[k];
+    for (const std::uint32_t i : m_oversized) {
         if (i >= count || seen[i]++) return "an oversized entity is out of range or also in a cell";
-        if (fitsLevels(m_oversizedBoxes[k])) return "entity " + std::to_string(i) + " fits the levels but skips them";
+        if (fitsLevels(m_boxes.box(i))) return "entity " + std::to_string(i) + " fits the levels but skips them";
     }
     for (std::uint32_t i = 0; i < count; ++i)
         if (!seen[i]) return "entity " + std::to_string(i) + " is in no cell";
@@ -819,10 +815,7 @@ QueryCost HierarchicalGrid::doQueryBox(const Aabb& box, std::vector<std::uint32_
             if (overlaps(m_slotBoxes[s].box(), box)) out.push_back(m_slotDense[s]);
         });
     }
-    for (std::size_t k = 0; k < m_oversized.size(); ++k) {
-        ++cost.tests;
-        if (overlaps(m_oversizedBoxes[k], box)) out.push_back(m_oversized[k]);
-    }
+    queryOversized(m_boxes, m_oversized, box, out, cost);
     return cost;
 }
 
@@ -873,10 +866,7 @@ QueryCost HierarchicalGrid::walkSegment(const Segment& segment, OnHit hit, KeepG
         };
         walkSegmentRows(segment, static_cast<float>(lv.cell), 0.0f, cellAt, band, cellAt, onRow);  // cells start at 0
     }
-    for (std::size_t k = 0; k < m_oversized.size(); ++k) {
-        ++cost.tests;
-        if (const auto t = segmentEntry(m_oversizedBoxes[k], segment)) hit(m_oversized[k], *t);
-    }
+    segmentOversized(m_boxes, m_oversized, segment, hit, cost);
     return cost;
 }
 

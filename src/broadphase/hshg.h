@@ -171,7 +171,6 @@ private:
     std::vector<std::uint32_t> m_table;  ///< the levels' direct tables, end to end
 
     std::vector<std::uint32_t> m_oversized;   ///< dense indices of entities that skip the levels
-    std::vector<Aabb> m_oversizedBoxes;       ///< their boxes, for queries
     std::vector<std::uint8_t> m_isOversized;  ///< by dense index, filled only when some are
     std::vector<std::uint32_t> m_queryMark;   ///< by slot: the last ray query that met it
     std::uint32_t m_queryStamp = 0;
