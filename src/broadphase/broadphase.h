@@ -2,7 +2,8 @@
 /// The one interface every broad-phase technique implements.
 ///
 /// Each step the world hands a technique the current boxes (update), then asks for candidate
-/// pairs (findPairs). A candidate may or may not overlap; the world applies the exact AABB test.
+/// pairs (findPairs). A candidate may or may not overlap; the world applies the exact AABB test,
+/// which a technique whose candidates are exact (pairsAreExact) lets callers skip.
 /// Every pair that overlaps must be among the candidates, each candidate is reported once,
 /// with a < b. One virtual call per phase; the hot loops stay non-virtual inside each technique.
 
@@ -163,6 +164,9 @@ public:
     virtual void update(const BoxView& boxes) = 0;
     /// Clears `out` and fills it with candidate pairs, each once, a < b.
     virtual void findPairs(std::vector<Pair>& out) = 0;
+    /// True when findPairs already tests the boxes, so every candidate overlaps (closed) and
+    /// the caller can skip its own exact test.
+    [[nodiscard]] virtual bool pairsAreExact() const { return false; }
     /// Visits the elements of the structure built by the last update (cells that hold entities,
     /// tree nodes, fat boxes, delimiters); brute force has none.
     virtual void forEachCell(const std::function<void(const CellView&)>& visit) const { (void)visit; }

@@ -13,6 +13,7 @@ public:
     void configure(const Settings& settings) override;
     void update(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
+    [[nodiscard]] bool pairsAreExact() const override { return true; }
 
 protected:
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;

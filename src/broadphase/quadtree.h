@@ -44,6 +44,7 @@ public:
     void configure(const Settings& settings) override;
     void update(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
+    [[nodiscard]] bool pairsAreExact() const override { return true; }
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;
     [[nodiscard]] std::string validate() const override;
 

@@ -34,6 +34,7 @@ public:
     void configure(const Settings& settings) override;
     void update(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
+    [[nodiscard]] bool pairsAreExact() const override { return true; }
     /// A begin and an end per entity, in sorted order (sorting the ends costs O(n log n) here);
     /// bounds.minX (== maxX) is the coordinate.
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;

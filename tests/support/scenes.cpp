@@ -111,7 +111,11 @@ std::set<Pair> techniqueOverlaps(BroadPhase& technique, const BoxView& boxes) {
         EXPECT_LT(p.b, boxes.count) << "pair (" << p.a << ", " << p.b << ") names no entity";
         if (p.b >= boxes.count) continue;
         EXPECT_TRUE(unique.insert(p).second) << "pair (" << p.a << ", " << p.b << ") reported twice";
-        if (overlaps(boxes.box(p.a), boxes.box(p.b))) result.insert(p);
+        const bool overlap = overlaps(boxes.box(p.a), boxes.box(p.b));
+        if (technique.pairsAreExact()) {
+            EXPECT_TRUE(overlap) << "pair (" << p.a << ", " << p.b << ") does not overlap, yet its technique's pairs are exact";
+        }
+        if (overlap) result.insert(p);
     }
     EXPECT_EQ(technique.counters().candidatePairs, candidates.size());
     return result;
