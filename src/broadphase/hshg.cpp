@@ -98,6 +98,12 @@ template <typename SlotBox>
 bool touches(Probe probe, const SlotBox& b) {
     return _mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(&b.minX), probe)) == 0xF;
 }
+/// touches() as 0 or 1 by arithmetic (0xF + 1 is the only mask with bit 4), for loops that
+/// must not branch on it: from a bool, compilers tend to make a branch again.
+template <typename SlotBox>
+std::uint32_t touchBit(Probe probe, const SlotBox& b) {
+    return static_cast<std::uint32_t>(_mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(&b.minX), probe)) + 1) >> 4;
+}
 #else
 struct Probe {
     float maxX, maxY, negMinX, negMinY;
@@ -109,6 +115,10 @@ Probe probeOf(const SlotBox& a) {
 template <typename SlotBox>
 bool touches(const Probe& probe, const SlotBox& b) {
     return (b.minX <= probe.maxX) & (b.minY <= probe.maxY) & (b.negMaxX <= probe.negMinX) & (b.negMaxY <= probe.negMinY);
+}
+template <typename SlotBox>
+std::uint32_t touchBit(const Probe& probe, const SlotBox& b) {
+    return touches(probe, b) ? 1u : 0u;
 }
 #endif
 
@@ -130,6 +140,7 @@ Pair orderedPair(std::uint32_t i, std::uint32_t j) {
     const std::uint32_t swap = (j < i ? ~0u : 0u) & (i ^ j);
     return {i ^ swap, j ^ swap};
 }
+
 
 float sideOf(const Aabb& b) { return std::max(b.maxX - b.minX, b.maxY - b.minY); }
 
@@ -169,12 +180,101 @@ void sortByKey(std::vector<T>& items, std::vector<T>& scratch) {
     }
 }
 
+/// The slots [begins[k], ends[k]) of a batch of rows, `total` in all; those whose column
+/// field - columnLo <= span lie in the rectangle looked up.
+struct RowRuns {
+    const std::uint32_t* begins;
+    const std::uint32_t* ends;
+    std::uint64_t columnLo, span;
+    std::size_t count;
+    std::uint32_t total;
+};
+
+/// Tests the box (probe, self) against the slots of `runs`, as one loop (its length is hard to
+/// guess row by row) with no branch on the tests either: hits are common here, a large box
+/// meets most of the small ones it reaches. Writes each pair at `pairs` and returns how many
+/// it kept. Everything the loop reads is a local, so nothing stays in memory between tests.
+template <typename SlotBox>
+std::size_t testRowRuns(const RowRuns& runs, const std::uint64_t* keys, const SlotBox* boxes,
+                        const std::uint32_t* dense, Probe probe, std::uint32_t self, Pair* pairs,
+                        std::uint64_t& tests) {
+    const std::uint32_t* begins = runs.begins;
+    const std::uint32_t* ends = runs.ends;
+    const std::uint64_t columnLo = runs.columnLo;
+    const std::uint64_t span = runs.span;
+    std::size_t kept = 0;
+    std::uint64_t inRectCount = 0;
+    for (std::size_t k = 0; k < runs.count; ++k) {
+        const std::uint32_t end = ends[k];
+        for (std::uint32_t q = begins[k]; q < end; q += 4) {
+            for (std::uint32_t s = q; s < q + 4; ++s) {
+                const std::uint32_t inRect = static_cast<std::uint32_t>(s < end) &
+                                             static_cast<std::uint32_t>((keys[s] & kFieldMask) - columnLo <= span);
+                pairs[kept] = orderedPair(self, dense[s]);
+                kept += inRect & touchBit(probe, boxes[s]);
+                inRectCount += inRect;
+            }
+        }
+    }
+    tests += inRectCount;
+    return kept;
+}
+
+/// Tests the box (probe, self) against the slots from `begin` on whose keys are <= last (a
+/// run of cells in the sorted order), four at a time with the slots past the run masked off:
+/// for crowded levels, where the hits are common and the runs' lengths vary.
+template <typename SlotBox, typename Writer>
+void testKeyRun(const std::uint64_t* keys, const SlotBox* boxes, const std::uint32_t* dense, Probe probe,
+                std::uint32_t self, std::uint32_t begin, std::uint64_t last, Writer& out, std::uint64_t& tests) {
+    std::uint64_t inRunCount = 0;
+    for (std::uint32_t q = begin; keys[q] <= last; q += 4) {
+        Pair* pairs = out.room(4);
+        std::uint32_t kept = 0;
+        for (std::uint32_t s = q; s < q + 4; ++s) {
+            const auto inRun = static_cast<std::uint32_t>(keys[s] <= last);
+            pairs[kept] = orderedPair(self, dense[s]);
+            kept += inRun & touchBit(probe, boxes[s]);
+            inRunCount += inRun;
+        }
+        out.kept(kept);
+    }
+    tests += inRunCount;
+}
+
 template <typename T>
 void reserveWithHeadroom(std::vector<T>& v, std::size_t size) {
     if (size > v.capacity()) v.reserve(size + size / 2);
 }
 
 }  // namespace
+
+/// findPairs' output. Loops whose tests are hard to predict write without a branch per test:
+/// each test writes its pair at the next free place and a hit keeps it (room() and kept()).
+/// The vector is written over from its start, its old elements used as room (growing it zeroes
+/// every new element), grown ahead of the writes and cut to the pairs kept by finish().
+class HierarchicalGrid::PairWriter {
+public:
+    explicit PairWriter(std::vector<Pair>& out) : m_out(out) {}
+    /// Where the next `count` pairs may be written.
+    Pair* room(std::size_t count) {
+        const std::size_t needed = m_kept + count;
+        // Some slack, so the next calls need not grow it, but no more than its capacity holds.
+        if (needed > m_out.size()) m_out.resize(std::max(needed, std::min(needed + 256, m_out.capacity())));
+        return m_out.data() + m_kept;
+    }
+    /// Keeps the first `count` pairs written at room().
+    void kept(std::size_t count) { m_kept += count; }
+    void push(Pair pair) {
+        *room(1) = pair;
+        ++m_kept;
+    }
+    [[nodiscard]] std::size_t size() const { return m_kept; }
+    void finish() { m_out.resize(m_kept); }
+
+private:
+    std::vector<Pair>& m_out;
+    std::size_t m_kept = 0;
+};
 
 void HierarchicalGrid::configure(const Settings& settings) {
     checkSettings(settings);
@@ -537,7 +637,8 @@ void HierarchicalGrid::update(const BoxView& boxes) {
     }
 }
 
-void HierarchicalGrid::pairWithinLevel(const Level& lv, std::vector<Pair>& out, std::uint64_t& testCount) const {
+template <bool kCrowded>
+void HierarchicalGrid::pairWithinLevel(const Level& lv, PairWriter& out, std::uint64_t& testCount) const {
     const std::uint64_t* keys = m_keys.data();
     const SlotBox* boxes = m_slotBoxes.data();
     const std::uint32_t* dense = m_slotDense.data();
@@ -547,94 +648,101 @@ void HierarchicalGrid::pairWithinLevel(const Level& lv, std::vector<Pair>& out, 
         const std::uint64_t key = keys[p];
         const Probe probe = probeOf(boxes[p]);
         const std::uint32_t self = dense[p];
-        // A sparse level's cells hold 0-2 entities: the first slots of each run are tested
-        // whether or not they belong to it (the key says, without a branch), so no loop
-        // length has to be guessed; a loop takes the rest of a crowded run.
-        const auto test = [&](std::uint32_t q, bool inRun) {
-            tests += inRun;
-            const bool hit = touches(probe, boxes[q]);
-            if (inRun & hit) out.push_back(orderedPair(self, dense[q]));
-        };
         // Half the neighbourhood: the rest of p's cell and the cell to its right (keys up to
         // key + 1), then the three cells above (key + kRow - 1 .. key + kRow + 1). Sentinels
         // and the next level's larger keys end both runs.
         const std::uint64_t lastRight = key + 1;
-        test(p + 1, keys[p + 1] <= lastRight);
-        for (std::uint32_t q = p + 2; keys[q] <= lastRight; ++q) test(q, true);
-
+        const std::uint64_t aboveLeft = key + kRow - 1;
+        const std::uint64_t lastAbove = key + kRow + 1;
         // The cursor moves a geometric number of slots per entity (mean 1 in a sparse
         // level): count the first four from independent loads, by the sign of the key
         // differences, rather than guess a loop's length.
-        const std::uint64_t aboveLeft = key + kRow - 1;
-        const auto below = [&](std::uint32_t q) { return static_cast<std::uint32_t>((keys[q] - aboveLeft) >> 63); };
-        const std::uint32_t step = below(above) + below(above + 1) + below(above + 2) + below(above + 3);
-        above += step;
-        if (step == 4)
-            while (keys[above] < aboveLeft) ++above;
-        const std::uint64_t lastAbove = key + kRow + 1;
-        test(above, keys[above] <= lastAbove);
-        test(above + 1, keys[above + 1] <= lastAbove);
-        for (std::uint32_t q = above + 2; keys[q] <= lastAbove; ++q) test(q, true);
+        const auto moveCursor = [&] {
+            const auto below = [&](std::uint32_t q) { return static_cast<std::uint32_t>((keys[q] - aboveLeft) >> 63); };
+            const std::uint32_t step = below(above) + below(above + 1) + below(above + 2) + below(above + 3);
+            above += step;
+            if (step == 4)
+                while (keys[above] < aboveLeft) ++above;
+        };
+        if constexpr (kCrowded) {
+            testKeyRun(keys, boxes, dense, probe, self, p + 1, lastRight, out, tests);
+            moveCursor();
+            testKeyRun(keys, boxes, dense, probe, self, above, lastAbove, out, tests);
+        } else {
+            // A sparse level's cells hold 0-2 entities, and most tests miss: the first slots
+            // of each run are tested whether or not they belong to it (the key says, without
+            // a branch), and a hit takes a branch that is rarely taken; the rest of a run,
+            // when there is one, goes to testKeyRun.
+            const auto test = [&](std::uint32_t q, bool inRun) {
+                tests += inRun ? 1 : 0;
+                if (inRun & touches(probe, boxes[q])) out.push(orderedPair(self, dense[q]));
+            };
+            test(p + 1, keys[p + 1] <= lastRight);
+            if (keys[p + 2] <= lastRight) testKeyRun(keys, boxes, dense, probe, self, p + 2, lastRight, out, tests);
+            moveCursor();
+            test(above, keys[above] <= lastAbove);
+            test(above + 1, keys[above + 1] <= lastAbove);
+            if (keys[above + 2] <= lastAbove)
+                testKeyRun(keys, boxes, dense, probe, self, above + 2, lastAbove, out, tests);
+        }
     }
     testCount += tests;
 }
 
-void HierarchicalGrid::pairAcrossLevels(const Level& lv, std::vector<Pair>& out, std::uint64_t& testCount,
+void HierarchicalGrid::pairAcrossLevels(const Level& lv, PairWriter& out, std::uint64_t& testCount,
                                         std::uint64_t& cellCount) const {
     const std::uint64_t* keys = m_keys.data();
     const SlotBox* boxes = m_slotBoxes.data();
     const std::uint32_t* dense = m_slotDense.data();
     std::uint64_t tests = 0;
     std::uint64_t cells = 0;
-    // Hits here are common (a large box meets most of the small ones it reaches), so pairs are
-    // written with no branch per test: a hit advances the write position. `out` grows a row
-    // at a time and is trimmed at the end.
-    std::size_t written = out.size();
-    const auto room = [&](std::size_t count) {
-        if (written + count > out.size()) out.resize(written + count + 64);
-        return out.data();
-    };
     for (std::uint32_t p = lv.begin; p < lv.end; ++p) {
         const Aabb a = boxes[p].box();
         const Probe probe = probeOf(boxes[p]);
         const std::uint32_t self = dense[p];
-        // Of the slots [begin, end), those whose keys lie in [lo, lo + span]: one unsigned
-        // compare of key - lo.
-        const auto testSlots = [&](std::uint32_t begin, std::uint32_t end, std::uint64_t lo, std::uint64_t span) {
-            Pair* pairs = room(end - begin);
-            for (std::uint32_t q = begin; q < end; ++q) {
-                const bool inRect = keys[q] - lo <= span;
-                pairs[written] = orderedPair(self, dense[q]);
-                const bool hit = touches(probe, boxes[q]);
-                written += (inRect & hit) ? 1 : 0;
-                tests += inRect ? 1 : 0;
-            }
+        const auto testSlot = [&](std::uint32_t q) {
+            ++tests;
+            if (touches(probe, boxes[q])) out.push(orderedPair(self, dense[q]));
+        };
+        const auto testRuns = [&](const std::uint32_t* begins, const std::uint32_t* ends, std::size_t count,
+                                  std::uint64_t columnLo, std::uint64_t span) {
+            std::uint32_t total = 0;
+            for (std::size_t k = 0; k < count; ++k) total += ends[k] - begins[k];
+            const RowRuns runs{begins, ends, columnLo, span, count, total};
+            out.kept(testRowRuns(runs, keys, boxes, dense, probe, self, out.room(total + 4), tests));
         };
         for (std::uint32_t targets = lv.targets; targets != 0; targets &= targets - 1) {
             const auto target = static_cast<std::uint32_t>(std::countr_zero(targets));
             const CellRect r = reachOf(target, a);
             if (m_levels[target].hasTable) {
-                cells += forEachTableRow(target, r, testSlots);
+                cells += forEachTableRow(target, r, testRuns);
             } else {
-                cells += forEachInRect(target, r, [&](std::uint32_t q) { testSlots(q, q + 1, 0, kEndKey); });
+                cells += forEachInRect(target, r, testSlot);
             }
         }
     }
-    out.resize(written);
     testCount += tests;
     cellCount += cells;
 }
 
 void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
-    out.clear();
     std::uint64_t tests = 0;
     std::uint64_t cells = 0;
+    PairWriter writer(out);
     for (std::uint32_t levels = m_populated; levels != 0; levels &= levels - 1) {
-        const Level& lv = m_levels[std::countr_zero(levels)];
-        pairWithinLevel(lv, out, tests);
-        if (lv.targets != 0) pairAcrossLevels(lv, out, tests, cells);
+        Level& lv = m_levels[std::countr_zero(levels)];
+        const std::size_t before = writer.size();
+        if (lv.crowded) {
+            pairWithinLevel<true>(lv, writer, tests);
+        } else {
+            pairWithinLevel<false>(lv, writer, tests);
+        }
+        // More than one pair in four entities: next step, scan without a branch on the hits.
+        lv.crowded = 4 * (writer.size() - before) > lv.end - lv.begin;
+        if (lv.targets != 0) pairAcrossLevels(lv, writer, tests, cells);
         cells += 5 * std::uint64_t{lv.end - lv.begin};
     }
+    writer.finish();
     if (!m_oversized.empty()) tests += pairOversized(m_boxes, m_oversized, m_isOversized, out);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
@@ -741,8 +849,8 @@ std::string HierarchicalGrid::validate() const {
 
 namespace ro {
 
-template <typename Run>
-std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r, Run run) const {
+template <typename Runs>
+std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r, Runs runs) const {
     const Level& lv = m_levels[level];
     const auto x0 = std::max<std::int64_t>(r.x0, lv.x0);
     const auto x1 = std::min<std::int64_t>(r.x1, std::int64_t{lv.x0} + lv.width - 1);
@@ -752,20 +860,23 @@ std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r,
     const std::uint32_t* row = m_table.data() + lv.tableBegin + static_cast<std::uint64_t>(y0 - lv.y0) * lv.rowBlocks;
     const auto first = static_cast<std::uint64_t>(x0 - lv.x0) >> lv.blockShift;
     const auto last = (static_cast<std::uint64_t>(x1 - lv.x0) >> lv.blockShift) + 1;
-    std::uint64_t lo = packKey(level, static_cast<std::int32_t>(x0), static_cast<std::int32_t>(y0));
-    const std::uint64_t span = static_cast<std::uint64_t>(x1 - x0);
-    // Rows in batches: their ranges are read and their first slots prefetched before any is
-    // scanned, so a row's loads do not wait for the previous row's loop to end.
+    const auto columnLo = static_cast<std::uint64_t>(x0 + kBias);
+    const auto span = static_cast<std::uint64_t>(x1 - x0);
+    // Rows in batches: their ranges are read, the empty ones dropped, and their first slots
+    // prefetched before any is scanned, so a row's loads do not wait for the last row's loop.
     constexpr std::int64_t kBatch = 32;
-    std::array<std::uint32_t, kBatch> begins, ends;
+    std::array<std::uint32_t, kBatch + 1> begins, ends;
     for (std::int64_t y = y0; y <= y1; y += kBatch) {
         const auto batch = static_cast<std::size_t>(std::min(kBatch, y1 - y + 1));
+        std::size_t count = 0;
         for (std::size_t k = 0; k < batch; ++k, row += lv.rowBlocks) {
-            begins[k] = row[first];
-            ends[k] = row[last];
-            __builtin_prefetch(&m_slotBoxes[begins[k]]);
+            begins[count] = row[first];
+            ends[count] = row[last];
+            __builtin_prefetch(&m_slotBoxes[begins[count]]);
+            count += begins[count] < ends[count] ? 1 : 0;
         }
-        for (std::size_t k = 0; k < batch; ++k, lo += kRow) run(begins[k], ends[k], lo, span);
+        begins[count] = 0;  // where a run's loop may step after its last row
+        if (count > 0) runs(begins.data(), ends.data(), count, columnLo, span);
     }
     return static_cast<std::uint64_t>(x1 - x0 + 1) * static_cast<std::uint64_t>(y1 - y0 + 1);
 }
@@ -774,9 +885,11 @@ template <typename Visit>
 std::uint64_t HierarchicalGrid::forEachInRows(std::uint32_t level, CellRect r, Visit visit) const {
     const std::uint64_t* keys = m_keys.data();
     if (m_levels[level].hasTable) {
-        return forEachTableRow(level, r, [&](std::uint32_t begin, std::uint32_t end, std::uint64_t lo, std::uint64_t span) {
-            for (std::uint32_t s = begin; s < end; ++s)
-                if (keys[s] - lo <= span) visit(s);
+        return forEachTableRow(level, r, [&](const std::uint32_t* begins, const std::uint32_t* ends, std::size_t count,
+                                             std::uint64_t columnLo, std::uint64_t span) {
+            for (std::size_t k = 0; k < count; ++k)
+                for (std::uint32_t s = begins[k]; s < ends[k]; ++s)
+                    if ((keys[s] & kFieldMask) - columnLo <= span) visit(s);
         });
     }
     // Rows come in key order, so each binary search starts where the last one ended.

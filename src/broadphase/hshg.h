@@ -70,6 +70,7 @@ public:
     void configure(const Settings& settings) override;
     void update(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
+    [[nodiscard]] bool pairsAreExact() const override { return true; }
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;
     [[nodiscard]] std::string validate() const override;
 
@@ -109,6 +110,7 @@ private:
         std::uint32_t rowBlocks = 0;       ///< blocks per row
         std::uint32_t tableBegin = 0;      ///< in m_table; rowBlocks * height + 1 entries
         std::uint32_t targets = 0;         ///< bit T: its entities look up level T (T != L)
+        bool crowded = false;  ///< its last scan found a pair per 4 entities or more: scan without branches
     };
     struct SizeStats {
         float minPositiveSide;
@@ -117,6 +119,7 @@ private:
     struct CellRect {
         std::int32_t x0, y0, x1, y1;
     };
+    class PairWriter;  ///< findPairs' output, written without a branch per test
 
     [[nodiscard]] static SlotBox slotBoxOf(const Aabb& box);
     [[nodiscard]] std::uint32_t levelFor(float side, std::uint64_t previousKey) const;
@@ -131,18 +134,19 @@ private:
     [[nodiscard]] double spreadArea() const;
     void buildTable(std::uint32_t level);
     /// findPairs' two parts: pairs within a level, and a level's lookups in its target levels.
-    void pairWithinLevel(const Level& lv, std::vector<Pair>& out, std::uint64_t& testCount) const;
-    void pairAcrossLevels(const Level& lv, std::vector<Pair>& out, std::uint64_t& testCount,
-                          std::uint64_t& cellCount) const;
+    template <bool kCrowded>
+    void pairWithinLevel(const Level& lv, PairWriter& out, std::uint64_t& testCount) const;
+    void pairAcrossLevels(const Level& lv, PairWriter& out, std::uint64_t& testCount, std::uint64_t& cellCount) const;
     /// Visits the slots of `level` whose cells lie in the rows [y0, y1] and columns [x0, x1];
     /// returns the cells spanned. Rows are found in the level's table or by binary search.
     template <typename Visit>
     std::uint64_t forEachInRows(std::uint32_t level, CellRect r, Visit visit) const;
-    /// For each row of a table level's rectangle (clamped to the extent), calls
-    /// run(begin, end, lo, span): of the slots [begin, end) of the blocks covering the row,
-    /// those whose key - lo <= span lie in the rectangle. Returns the cells spanned.
-    template <typename Run>
-    std::uint64_t forEachTableRow(std::uint32_t level, CellRect r, Run run) const;
+    /// For the rows of a table level's rectangle (clamped to the extent), in batches, calls
+    /// runs(begins, ends, count, columnLo, span): of the slots [begins[k], ends[k]) (k < count,
+    /// the blocks covering a row that holds any), those whose column field - columnLo <= span
+    /// lie in the rectangle. begins[count] may be read. Returns the cells spanned.
+    template <typename Runs>
+    std::uint64_t forEachTableRow(std::uint32_t level, CellRect r, Runs runs) const;
     /// As forEachInRows, but visits every slot of the level when that is cheaper.
     template <typename Visit>
     std::uint64_t forEachInRect(std::uint32_t level, CellRect r, Visit visit) const;
