@@ -204,17 +204,37 @@ std::size_t testRowRuns(const RowRuns& runs, const std::uint64_t* keys, const Sl
     const std::uint64_t span = runs.span;
     std::size_t kept = 0;
     std::uint64_t inRectCount = 0;
-    for (std::size_t k = 0; k < runs.count; ++k) {
-        const std::uint32_t end = ends[k];
-        for (std::uint32_t q = begins[k]; q < end; q += 4) {
-            for (std::uint32_t s = q; s < q + 4; ++s) {
-                const std::uint32_t inRect = static_cast<std::uint32_t>(s < end) &
-                                             static_cast<std::uint32_t>((keys[s] & kFieldMask) - columnLo <= span);
-                pairs[kept] = orderedPair(self, dense[s]);
-                kept += inRect & touchBit(probe, boxes[s]);
-                inRectCount += inRect;
-            }
+    const auto testFour = [&](const auto slotAt, std::uint32_t valid) {
+        for (std::uint32_t lane = 0; lane < 4; ++lane) {
+            const std::uint32_t s = slotAt(lane);
+            const std::uint32_t inRect = static_cast<std::uint32_t>(lane < valid) &
+                                         static_cast<std::uint32_t>((keys[s] & kFieldMask) - columnLo <= span);
+            pairs[kept] = orderedPair(self, dense[s]);
+            kept += inRect & touchBit(probe, boxes[s]);
+            inRectCount += inRect;
         }
+    };
+    // Rows hold 0-10 slots, a loop per row would end at a hard-to-guess place in every row:
+    // the batch's slot numbers are listed first, eight per row written whatever the row's
+    // length (the next row's overwrite the extra), then tested in one loop.
+    constexpr std::uint32_t kListed = 512;
+    if (runs.total <= kListed) {
+        std::array<std::uint32_t, kListed + 8> list;
+        std::uint32_t listed = 0;
+        for (std::size_t k = 0; k < runs.count; ++k) {
+            const std::uint32_t begin = begins[k];
+            const std::uint32_t length = ends[k] - begin;
+            for (std::uint32_t j = 0; j < 8; ++j) list[listed + j] = begin + j;
+            for (std::uint32_t j = 8; j < length; ++j) list[listed + j] = begin + j;  // rarely runs
+            listed += length;
+        }
+        for (std::uint32_t j = 0; j < 4; ++j) list[listed + j] = begins[0];  // read past the end, masked
+        for (std::uint32_t i = 0; i < listed; i += 4)
+            testFour([&](std::uint32_t lane) { return list[i + lane]; }, listed - i);
+    } else {
+        for (std::size_t k = 0; k < runs.count; ++k)
+            for (std::uint32_t q = begins[k]; q < ends[k]; q += 4)
+                testFour([&](std::uint32_t lane) { return q + lane; }, ends[k] - q);
     }
     tests += inRectCount;
     return kept;
