@@ -180,43 +180,34 @@ void sortByKey(std::vector<T>& items, std::vector<T>& scratch) {
     }
 }
 
-/// The slots [begins[k], ends[k]) of a batch of rows, `total` in all; those whose column
-/// field - columnLo <= span lie in the rectangle looked up.
+/// The slots [begins[k], ends[k]) (k < count) of a batch of rows, `total` in all.
 struct RowRuns {
     const std::uint32_t* begins;
     const std::uint32_t* ends;
-    std::uint64_t columnLo, span;
     std::size_t count;
     std::uint32_t total;
 };
 
-/// Tests the box (probe, self) against the slots of `runs`, as one loop (its length is hard to
-/// guess row by row) with no branch on the tests either: hits are common here, a large box
-/// meets most of the small ones it reaches. Writes each pair at `pairs` and returns how many
-/// it kept. Everything the loop reads is a local, so nothing stays in memory between tests.
+/// Tests the box (probe, self) against every slot of `runs`, four at a time, with no branch on
+/// the tests (hits are common here: a large box meets most of the small ones it reaches).
+/// Writes each pair at `pairs` (room for total + 4) and returns how many it kept. Everything
+/// the loop reads is a local, so nothing stays in memory between tests.
 template <typename SlotBox>
-std::size_t testRowRuns(const RowRuns& runs, const std::uint64_t* keys, const SlotBox* boxes,
-                        const std::uint32_t* dense, Probe probe, std::uint32_t self, Pair* pairs,
-                        std::uint64_t& tests) {
+std::size_t testRowRuns(const RowRuns& runs, const SlotBox* boxes, const std::uint32_t* dense, Probe probe,
+                        std::uint32_t self, Pair* pairs, std::uint64_t& tests) {
     const std::uint32_t* begins = runs.begins;
     const std::uint32_t* ends = runs.ends;
-    const std::uint64_t columnLo = runs.columnLo;
-    const std::uint64_t span = runs.span;
     std::size_t kept = 0;
-    std::uint64_t inRectCount = 0;
     const auto testFour = [&](const auto slotAt, std::uint32_t valid) {
         for (std::uint32_t lane = 0; lane < 4; ++lane) {
             const std::uint32_t s = slotAt(lane);
-            const std::uint32_t inRect = static_cast<std::uint32_t>(lane < valid) &
-                                         static_cast<std::uint32_t>((keys[s] & kFieldMask) - columnLo <= span);
             pairs[kept] = orderedPair(self, dense[s]);
-            kept += inRect & touchBit(probe, boxes[s]);
-            inRectCount += inRect;
+            kept += static_cast<std::uint32_t>(lane < valid) & touchBit(probe, boxes[s]);
         }
     };
-    // Rows hold 0-10 slots, a loop per row would end at a hard-to-guess place in every row:
-    // the batch's slot numbers are listed first, eight per row written whatever the row's
-    // length (the next row's overwrite the extra), then tested in one loop.
+    // Rows hold 0-10 slots: a loop per row would end at a hard-to-guess place in every row.
+    // So the slot numbers are listed first, eight per row whatever its length (the next row's
+    // overwrite the extra), then tested in one loop.
     constexpr std::uint32_t kListed = 512;
     if (runs.total <= kListed) {
         std::array<std::uint32_t, kListed + 8> list;
@@ -236,7 +227,7 @@ std::size_t testRowRuns(const RowRuns& runs, const std::uint64_t* keys, const Sl
             for (std::uint32_t q = begins[k]; q < ends[k]; q += 4)
                 testFour([&](std::uint32_t lane) { return q + lane; }, ends[k] - q);
     }
-    tests += inRectCount;
+    tests += runs.total;
     return kept;
 }
 
@@ -711,7 +702,6 @@ void HierarchicalGrid::pairWithinLevel(const Level& lv, PairWriter& out, std::ui
 
 void HierarchicalGrid::pairAcrossLevels(const Level& lv, PairWriter& out, std::uint64_t& testCount,
                                         std::uint64_t& cellCount) const {
-    const std::uint64_t* keys = m_keys.data();
     const SlotBox* boxes = m_slotBoxes.data();
     const std::uint32_t* dense = m_slotDense.data();
     std::uint64_t tests = 0;
@@ -724,12 +714,11 @@ void HierarchicalGrid::pairAcrossLevels(const Level& lv, PairWriter& out, std::u
             ++tests;
             if (touches(probe, boxes[q])) out.push(orderedPair(self, dense[q]));
         };
-        const auto testRuns = [&](const std::uint32_t* begins, const std::uint32_t* ends, std::size_t count,
-                                  std::uint64_t columnLo, std::uint64_t span) {
+        const auto testRuns = [&](const std::uint32_t* begins, const std::uint32_t* ends, std::size_t count) {
             std::uint32_t total = 0;
             for (std::size_t k = 0; k < count; ++k) total += ends[k] - begins[k];
-            const RowRuns runs{begins, ends, columnLo, span, count, total};
-            out.kept(testRowRuns(runs, keys, boxes, dense, probe, self, out.room(total + 4), tests));
+            const RowRuns runs{begins, ends, count, total};
+            out.kept(testRowRuns(runs, boxes, dense, probe, self, out.room(total + 4), tests));
         };
         for (std::uint32_t targets = lv.targets; targets != 0; targets &= targets - 1) {
             const auto target = static_cast<std::uint32_t>(std::countr_zero(targets));
@@ -880,8 +869,12 @@ std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r,
     const std::uint32_t* row = m_table.data() + lv.tableBegin + static_cast<std::uint64_t>(y0 - lv.y0) * lv.rowBlocks;
     const auto first = static_cast<std::uint64_t>(x0 - lv.x0) >> lv.blockShift;
     const auto last = (static_cast<std::uint64_t>(x1 - lv.x0) >> lv.blockShift) + 1;
-    const auto columnLo = static_cast<std::uint64_t>(x0 + kBias);
-    const auto span = static_cast<std::uint64_t>(x1 - x0);
+    // The blocks at a row's ends may reach up to 2^blockShift - 1 columns past the rectangle:
+    // their slots there are dropped (a row's slots are in column order), so every slot of the
+    // runs lies in the rectangle.
+    const std::uint64_t* keys = m_keys.data();
+    const auto columnLo = static_cast<std::uint64_t>(x0 + kBias);  // columns as keys hold them
+    const auto columnHi = static_cast<std::uint64_t>(x1 + kBias);
     // Rows in batches: their ranges are read, the empty ones dropped, and their first slots
     // prefetched before any is scanned, so a row's loads do not wait for the last row's loop.
     constexpr std::int64_t kBatch = 32;
@@ -890,13 +883,16 @@ std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r,
         const auto batch = static_cast<std::size_t>(std::min(kBatch, y1 - y + 1));
         std::size_t count = 0;
         for (std::size_t k = 0; k < batch; ++k, row += lv.rowBlocks) {
-            begins[count] = row[first];
-            ends[count] = row[last];
-            __builtin_prefetch(&m_slotBoxes[begins[count]]);
-            count += begins[count] < ends[count] ? 1 : 0;
+            std::uint32_t begin = row[first];
+            std::uint32_t end = row[last];
+            while (begin < end && (keys[begin] & kFieldMask) < columnLo) ++begin;
+            while (end > begin && (keys[end - 1] & kFieldMask) > columnHi) --end;
+            begins[count] = begin;
+            ends[count] = end;
+            __builtin_prefetch(&m_slotBoxes[begin]);
+            count += begin < end ? 1 : 0;
         }
-        begins[count] = 0;  // where a run's loop may step after its last row
-        if (count > 0) runs(begins.data(), ends.data(), count, columnLo, span);
+        if (count > 0) runs(begins.data(), ends.data(), count);
     }
     return static_cast<std::uint64_t>(x1 - x0 + 1) * static_cast<std::uint64_t>(y1 - y0 + 1);
 }
@@ -905,11 +901,9 @@ template <typename Visit>
 std::uint64_t HierarchicalGrid::forEachInRows(std::uint32_t level, CellRect r, Visit visit) const {
     const std::uint64_t* keys = m_keys.data();
     if (m_levels[level].hasTable) {
-        return forEachTableRow(level, r, [&](const std::uint32_t* begins, const std::uint32_t* ends, std::size_t count,
-                                             std::uint64_t columnLo, std::uint64_t span) {
+        return forEachTableRow(level, r, [&](const std::uint32_t* begins, const std::uint32_t* ends, std::size_t count) {
             for (std::size_t k = 0; k < count; ++k)
-                for (std::uint32_t s = begins[k]; s < ends[k]; ++s)
-                    if ((keys[s] & kFieldMask) - columnLo <= span) visit(s);
+                for (std::uint32_t s = begins[k]; s < ends[k]; ++s) visit(s);
         });
     }
     // Rows come in key order, so each binary search starts where the last one ended.
