@@ -29,7 +29,8 @@ public:
     [[nodiscard]] virtual FrameFigures figures() const = 0;
 };
 
-/// Keeps the candidates whose boxes overlap: the exact AABB test every contestant ends with.
+/// Keeps the candidates whose boxes overlap: the exact AABB test every contestant ends with,
+/// unless its technique's pairs are exact already (BroadPhase::pairsAreExact).
 void keepOverlapping(const BoxView& boxes, const std::vector<Pair>& candidates, std::vector<Pair>& out);
 
 /// One of ro's techniques from the registry, configured with `settings`.

@@ -204,9 +204,10 @@ std::size_t testRowRuns(const RowRuns& runs, const SlotBox* boxes, const std::ui
             kept += static_cast<std::uint32_t>(lane < valid) & touchBit(probe, boxes[s]);
         }
     };
-    // Rows hold 0-10 slots: a loop per row would end at a hard-to-guess place in every row.
-    // So the slot numbers are listed first, eight per row whatever its length (the next row's
-    // overwrite the extra), then tested in one loop.
+    // Rows hold a few slots (0-10 in the bench): a loop per row would end at a hard-to-guess
+    // place in every row. So the slot numbers are listed first, eight per row whatever its
+    // length (the next row's overwrite the extra; longer rows take a loop), then tested in
+    // one loop.
     constexpr std::uint32_t kListed = 512;
     if (runs.total <= kListed) {
         std::array<std::uint32_t, kListed + 8> list;
@@ -876,8 +877,8 @@ std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r,
     const std::uint64_t* keys = m_keys.data();
     const auto columnLo = static_cast<std::uint64_t>(x0 + kBias);  // columns as keys hold them
     const auto columnHi = static_cast<std::uint64_t>(x1 + kBias);
-    // Rows in batches: their ranges are read, the empty ones dropped, and their first slots
-    // prefetched before any is scanned, so a row's loads do not wait for the last row's loop.
+    // Rows in batches: their ranges are read, their first slots prefetched and the empty ones
+    // dropped before any is scanned, so a row's loads do not wait for the last row's loop.
     constexpr std::int64_t kBatch = 32;
     std::array<std::uint32_t, kBatch> begins, ends;
     for (std::int64_t y = y0; y <= y1; y += kBatch) {

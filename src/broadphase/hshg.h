@@ -33,10 +33,11 @@
 /// levels are looked up through a table of first slots per block of cells where lookups are
 /// many, else by binary search.
 ///
-/// Pair loops. Where hits are common (lookups across levels, crowded levels) no test branches
-/// on its hit: each writes its pair and a hit keeps it, and a lookup's rows (0-10 slots each)
-/// are listed first and tested four at a time in one loop, since a loop per row would end at
-/// a hard-to-guess place. A sparse level keeps a branch per hit: rarely taken, well guessed.
+/// Pair loops. Where hits are common (lookups into a level with a table, crowded levels) no
+/// test branches on its hit: each writes its pair and a hit keeps it, and a lookup's rows
+/// (a few slots each in the bench) are listed first and tested four at a time in one loop,
+/// since a loop per row would end at a hard-to-guess place. A sparse level, and a lookup by
+/// binary search (few lookups), keep a branch per hit: rarely taken, or rarely run.
 ///
 /// Rehash only on cell change: each entity's key is kept by id, and only the entities whose
 /// cell changed (about 4% per step in the bench's motion; rehashedLastUpdate() counts them)
@@ -116,7 +117,7 @@ private:
         std::uint32_t rowBlocks = 0;       ///< blocks per row
         std::uint32_t tableBegin = 0;      ///< in m_table; rowBlocks * height + 1 entries
         std::uint32_t targets = 0;         ///< bit T: its entities look up level T (T != L)
-        bool crowded = false;  ///< its last scan found a pair for every other entity: scan without branches
+        bool crowded = false;  ///< its last scan within it found over one pair per two entities: scan without branches
     };
     struct SizeStats {
         float minPositiveSide;

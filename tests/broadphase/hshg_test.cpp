@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "broadphase/brute_force.h"
@@ -226,6 +227,49 @@ TEST(HierarchicalGrid, FortyTimesSizesEqualBruteForceInBothSearchDirections) {
         EXPECT_EQ(large, 6u) << "40 = 1 * 2^5.3: level 6";
         EXPECT_EQ(grid.searchesDown(0, large), k.down);
         expectQueriesMatchBruteForce(grid, boxes.view(), 250.0f, 12);
+    }
+}
+
+// findPairs writes over the caller's vector from its start, and scans a level where many
+// entities find pairs without a branch per hit (from the second step on). Both are checked
+// here: a vector holding stale pairs, a crowded single level (more pairs than entities), and
+// large boxes over many small ones (the cross-level table path), over several steps.
+TEST(HierarchicalGrid, AReusedOutputAndCrowdedLevelsMatchBruteForce) {
+    struct Case {
+        const char* name;
+        std::uint32_t small, large;
+        float extent;
+    };
+    for (const Case k : {Case{"crowded", 600, 0, 12.0f}, Case{"large over small", 4000, 80, 150.0f}}) {
+        SCOPED_TRACE(k.name);
+        Rng rng(23);
+        test::BoxSet boxes;
+        for (std::uint32_t i = 0; i < k.small + k.large; ++i) {
+            const float side = i < k.small ? rng.range(1.0f, 1.5f) : rng.range(20.0f, 40.0f);
+            const float x = rng.range(-k.extent, k.extent);
+            const float y = rng.range(-k.extent, k.extent);
+            boxes.add({x, y, x + side, y + side});
+        }
+        HierarchicalGrid grid;
+        std::vector<Pair> out(5000, Pair{7, 3});  // stale, and not even ordered
+        for (int step = 0; step < 6; ++step) {
+            SCOPED_TRACE(step);
+            const BoxView view = boxes.view();
+            grid.update(view);
+            grid.findPairs(out);
+            ASSERT_EQ(out.size(), grid.counters().candidatePairs);
+            const std::set<Pair> found(out.begin(), out.end());
+            ASSERT_EQ(found.size(), out.size()) << "a pair reported twice";
+            ASSERT_EQ(found, test::referenceOverlaps(view));  // so every candidate overlaps, each once, a < b
+            if (k.large == 0) {
+                ASSERT_GT(out.size(), boxes.size()) << "the scene must be crowded";
+            }
+            for (std::uint32_t i = 0; i < boxes.size(); ++i) {  // move everyone a little
+                const float dx = rng.range(-0.3f, 0.3f);
+                const float dy = rng.range(-0.3f, 0.3f);
+                boxes.minX[i] += dx, boxes.maxX[i] += dx, boxes.minY[i] += dy, boxes.maxY[i] += dy;
+            }
+        }
     }
 }
 
