@@ -714,11 +714,8 @@ void HierarchicalGrid::pairAcrossLevels(const Level& lv, PairWriter& out, std::u
             ++tests;
             if (touches(probe, boxes[q])) out.push(orderedPair(self, dense[q]));
         };
-        const auto testRuns = [&](const std::uint32_t* begins, const std::uint32_t* ends, std::size_t count) {
-            std::uint32_t total = 0;
-            for (std::size_t k = 0; k < count; ++k) total += ends[k] - begins[k];
-            const RowRuns runs{begins, ends, count, total};
-            out.kept(testRowRuns(runs, boxes, dense, probe, self, out.room(total + 4), tests));
+        const auto testRuns = [&](const RowRuns& runs) {
+            out.kept(testRowRuns(runs, boxes, dense, probe, self, out.room(std::size_t{runs.total} + 4), tests));
         };
         for (std::uint32_t targets = lv.targets; targets != 0; targets &= targets - 1) {
             const auto target = static_cast<std::uint32_t>(std::countr_zero(targets));
@@ -884,6 +881,7 @@ std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r,
     for (std::int64_t y = y0; y <= y1; y += kBatch) {
         const auto batch = static_cast<std::size_t>(std::min(kBatch, y1 - y + 1));
         std::size_t count = 0;
+        std::uint32_t total = 0;
         for (std::size_t k = 0; k < batch; ++k, row += lv.rowBlocks) {
             std::uint32_t begin = row[first];
             std::uint32_t end = row[last];
@@ -893,8 +891,9 @@ std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r,
             ends[count] = end;
             __builtin_prefetch(&m_slotBoxes[begin]);
             count += begin < end ? 1 : 0;
+            total += end - begin;
         }
-        if (count > 0) runs(begins.data(), ends.data(), count);
+        if (count > 0) runs(RowRuns{begins.data(), ends.data(), count, total});
     }
     return static_cast<std::uint64_t>(x1 - x0 + 1) * static_cast<std::uint64_t>(y1 - y0 + 1);
 }
@@ -903,9 +902,9 @@ template <typename Visit>
 std::uint64_t HierarchicalGrid::forEachInRows(std::uint32_t level, CellRect r, Visit visit) const {
     const std::uint64_t* keys = m_keys.data();
     if (m_levels[level].hasTable) {
-        return forEachTableRow(level, r, [&](const std::uint32_t* begins, const std::uint32_t* ends, std::size_t count) {
-            for (std::size_t k = 0; k < count; ++k)
-                for (std::uint32_t s = begins[k]; s < ends[k]; ++s) visit(s);
+        return forEachTableRow(level, r, [&](const RowRuns& runs) {
+            for (std::size_t k = 0; k < runs.count; ++k)
+                for (std::uint32_t s = runs.begins[k]; s < runs.ends[k]; ++s) visit(s);
         });
     }
     // Rows come in key order, so each binary search starts where the last one ended.

@@ -149,8 +149,8 @@ private:
     template <typename Visit>
     std::uint64_t forEachInRows(std::uint32_t level, CellRect r, Visit visit) const;
     /// For the rows of a table level's rectangle (clamped to the extent), in batches, calls
-    /// runs(begins, ends, count): the slots [begins[k], ends[k]) (k < count) of the batch's rows
-    /// that hold any, all in the rectangle. Returns the cells spanned.
+    /// runs(RowRuns): the slots [begins[k], ends[k]) (k < count, total in all) of the batch's
+    /// rows that hold any, all in the rectangle. Returns the cells spanned.
     template <typename Runs>
     std::uint64_t forEachTableRow(std::uint32_t level, CellRect r, Runs runs) const;
     /// As forEachInRows, but visits every slot of the level when that is cheaper.
