@@ -144,13 +144,15 @@ private:
     template <bool kCrowded>
     void pairWithinLevel(const Level& lv, PairWriter& out, std::uint64_t& testCount) const;
     void pairAcrossLevels(const Level& lv, PairWriter& out, std::uint64_t& testCount, std::uint64_t& cellCount) const;
-    /// Visits the slots of `level` whose cells lie in the rows [y0, y1] and columns [x0, x1];
+    /// Visits the slots of `level` whose cells lie in the rows [y0, y1] and columns [x0, x1]
+    /// (through a table, also those of the end blocks' other columns: callers test every slot);
     /// returns the cells spanned. Rows are found in the level's table or by binary search.
     template <typename Visit>
     std::uint64_t forEachInRows(std::uint32_t level, CellRect r, Visit visit) const;
     /// For the rows of a table level's rectangle (clamped to the extent), in batches, calls
     /// runs(RowRuns): the slots [begins[k], ends[k]) (k < count, total in all) of the batch's
-    /// rows that hold any, all in the rectangle. Returns the cells spanned.
+    /// rows that hold any: those of the rectangle's blocks, so a few may lie up to a block's
+    /// width past its columns. Returns the cells spanned.
     template <typename Runs>
     std::uint64_t forEachTableRow(std::uint32_t level, CellRect r, Runs runs) const;
     /// As forEachInRows, but visits every slot of the level when that is cheaper.
