@@ -226,6 +226,17 @@ std::uint32_t testFour(Probe probe, std::uint32_t self, const SlotBox* boxes, co
 #endif
 }
 
+/// Writes begin, begin + 1, ..., begin + 7 at `to`: two stores with SSE2.
+inline void listEight(std::uint32_t* to, std::uint32_t begin) {
+#if defined(__SSE2__)
+    const __m128i firstFour = _mm_add_epi32(_mm_set1_epi32(static_cast<int>(begin)), _mm_setr_epi32(0, 1, 2, 3));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), firstFour);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 4), _mm_add_epi32(firstFour, _mm_set1_epi32(4)));
+#else
+    for (std::uint32_t j = 0; j < 8; ++j) to[j] = begin + j;
+#endif
+}
+
 /// The slots [begins[k], ends[k]) (k < count) of a batch of rows, `total` in all.
 struct RowRuns {
     const std::uint32_t* begins;
@@ -258,7 +269,7 @@ std::size_t testRowRuns(const RowRuns& runs, const SlotBox* boxes, const std::ui
         for (std::size_t k = 0; k < runs.count; ++k) {
             const std::uint32_t begin = begins[k];
             const std::uint32_t length = ends[k] - begin;
-            for (std::uint32_t j = 0; j < 8; ++j) list[listed + j] = begin + j;
+            listEight(&list[listed], begin);
             for (std::uint32_t j = 8; j < length; ++j) list[listed + j] = begin + j;  // rarely runs
             listed += length;
         }
