@@ -179,9 +179,10 @@ void sortByKey(std::vector<T>& items, std::vector<T>& scratch) {
     }
 }
 
-/// Tests the box (probe, self) against the slots slotAt(0..3), of which the first `valid` are
-/// real (the others are any slots, tested and dropped), writing the pairs of the hits from
-/// `pairs` on, with no branch. Returns how many it kept.
+/// Tests the box (probe, self) against the slots slotAt(0..3), of which the first `valid`
+/// (>= 1) are real (the others any readable slots, tested and dropped). Always writes four
+/// pairs at pairs[0..3] (room for four), the hits' first, with no branch. Returns how many
+/// it kept.
 template <typename SlotBox, typename SlotAt>
 std::uint32_t testFour(Probe probe, std::uint32_t self, const SlotBox* boxes, const std::uint32_t* dense, SlotAt slotAt,
                        std::uint32_t valid, Pair* pairs) {
@@ -919,9 +920,11 @@ std::uint64_t HierarchicalGrid::forEachTableRow(std::uint32_t level, CellRect r,
     const auto first = static_cast<std::uint64_t>(x0 - lv.x0) >> lv.blockShift;
     const auto last = (static_cast<std::uint64_t>(x1 - lv.x0) >> lv.blockShift) + 1;
     // The blocks at a row's ends may reach up to 2^blockShift - 1 columns past the rectangle.
-    // Their slots there are kept: the caller's test rejects them (nothing outside the
-    // rectangle can touch), and a test costs less than reading keys to cut them (0.2 slots per
-    // row end in the mixed bench; cutting them took a quarter of findPairs there).
+    // Their slots there are kept: every caller tests each slot exactly, so they cost a test,
+    // never a wrong answer (no box outside the rectangle touches the caller's box; a ray may
+    // truly hit one elsewhere on its segment, and its stamp reports it once). A test costs
+    // less than reading keys to cut them: 0.2 slots per row end in the mixed bench, where the
+    // cutting took a quarter of findPairs.
     // Rows in batches: their ranges are read, their first slots prefetched and the empty ones
     // dropped before any is scanned, so a row's loads do not wait for the last row's loop.
     constexpr std::int64_t kBatch = 32;

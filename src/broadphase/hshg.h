@@ -151,8 +151,8 @@ private:
     std::uint64_t forEachInRows(std::uint32_t level, CellRect r, Visit visit) const;
     /// For the rows of a table level's rectangle (clamped to the extent), in batches, calls
     /// runs(RowRuns): the slots [begins[k], ends[k]) (k < count, total in all) of the batch's
-    /// rows that hold any: those of the rectangle's blocks, so a few may lie up to a block's
-    /// width past its columns. Returns the cells spanned.
+    /// rows that hold any: those of the rectangle's blocks, so a few may lie up to
+    /// 2^blockShift - 1 columns past its columns. Returns the cells spanned.
     template <typename Runs>
     std::uint64_t forEachTableRow(std::uint32_t level, CellRect r, Runs runs) const;
     /// As forEachInRows, but visits every slot of the level when that is cheaper.

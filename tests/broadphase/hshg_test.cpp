@@ -233,19 +233,22 @@ TEST(HierarchicalGrid, FortyTimesSizesEqualBruteForceInBothSearchDirections) {
 // findPairs writes over the caller's vector from its start, and scans a level where many
 // entities find pairs without a branch per hit (from the second step on). Both are checked
 // here: a vector holding stale pairs, a crowded single level (more pairs than entities), and
-// large boxes over many small ones (the cross-level table path), over several steps.
+// large boxes over many small ones (the cross-level table path), over several steps. In the
+// last case each large box meets over 512 small ones in its first 32 rows, where the table
+// path stops listing slots and tests each row's run in place.
 TEST(HierarchicalGrid, AReusedOutputAndCrowdedLevelsMatchBruteForce) {
     struct Case {
         const char* name;
         std::uint32_t small, large;
-        float extent;
+        float extent, largeSide;
     };
-    for (const Case k : {Case{"crowded", 600, 0, 12.0f}, Case{"large over small", 4000, 80, 150.0f}}) {
+    for (const Case k : {Case{"crowded", 600, 0, 12.0f, 0.0f}, Case{"large over small", 4000, 80, 150.0f, 40.0f},
+                         Case{"large over many small", 2500, 40, 30.0f, 60.0f}}) {
         SCOPED_TRACE(k.name);
         Rng rng(23);
         test::BoxSet boxes;
         for (std::uint32_t i = 0; i < k.small + k.large; ++i) {
-            const float side = i < k.small ? rng.range(1.0f, 1.5f) : rng.range(20.0f, 40.0f);
+            const float side = i < k.small ? rng.range(1.0f, 1.5f) : rng.range(k.largeSide / 2, k.largeSide);
             const float x = rng.range(-k.extent, k.extent);
             const float y = rng.range(-k.extent, k.extent);
             boxes.add({x, y, x + side, y + side});
