@@ -141,6 +141,14 @@ Pair orderedPair(std::uint32_t i, std::uint32_t j) {
     return {i ^ swap, j ^ swap};
 }
 
+/// The largest float at or under d: for a float s, s <= d exactly when s <= floatAtOrBelow(d),
+/// and s > d exactly when s > floatAtOrBelow(d).
+float floatAtOrBelow(double d) {
+    float f = static_cast<float>(d);
+    if (static_cast<double>(f) > d) f = std::nextafter(f, -kInf);
+    return f;
+}
+
 float sideOf(const Aabb& b) { return std::max(b.maxX - b.minX, b.maxY - b.minY); }
 
 /// Fits the levels: both extents finite and at most kMaxSide (false for NaN).
@@ -432,28 +440,40 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
     // Locals, not members, in the loop: the stores into the records could alias members.
     const BoxView b = m_boxes;
     const std::uint32_t frame = m_frame;
-    const Level* levels = m_levels.data();
     IdState* state = m_state.data();
     std::size_t stateSize = m_state.size();
-    SizeStats stats{kInf, 0.0f};
+    // Level L holds the sides in (below_L, size_L]. Most entities stay on their level, so
+    // that test comes first, on floats: against the largest float at or under each bound it
+    // gives the same answer as against the bound in double.
+    std::array<float, kMaxLevels> holdsAbove, holdsUpTo;
+    std::array<double, kMaxLevels> inverse;
+    for (std::uint32_t level = 0; level < kMaxLevels; ++level) {
+        holdsAbove[level] = floatAtOrBelow(m_levels[level].below);
+        holdsUpTo[level] = floatAtOrBelow(m_levels[level].size);
+        inverse[level] = m_levels[level].inverse;
+    }
+    float minPositiveSide = kInf;
+    float maxSide = 0.0f;
     for (std::uint32_t i = 0; i < b.count; ++i) {
         const std::uint32_t id = b.ids[i];
-        if (id >= stateSize) {
+        if (id >= stateSize) [[unlikely]] {
             growState(id);
             state = m_state.data();
             stateSize = m_state.size();
         }
         IdState& st = state[id];
-        if (st.stamp == frame) throw std::invalid_argument("two entities share the id " + std::to_string(id));
+        if (st.stamp == frame) [[unlikely]]
+            throw std::invalid_argument("two entities share the id " + std::to_string(id));
         const Aabb box{b.minX[i], b.minY[i], b.maxX[i], b.maxY[i]};
         std::uint64_t key = kOversizedKey;
-        if (fitsLevels(box)) {
+        if (fitsLevels(box)) [[likely]] {
             const float side = sideOf(box);
-            stats.minPositiveSide = std::min(stats.minPositiveSide, side > 0.0f ? side : kInf);
-            stats.maxSide = std::max(stats.maxSide, side);
-            const std::uint32_t level = levelFor(side, st.key);
-            const double inverse = levels[level].inverse;
-            key = cellKeyOf(level, box.minX, box.minY, inverse);
+            minPositiveSide = std::min(minPositiveSide, side > 0.0f ? side : kInf);
+            maxSide = std::max(maxSide, side);
+            std::uint32_t level = levelOfKey(st.key);  // out of range for kNoKey and kOversizedKey
+            if (!(level < kMaxLevels && side <= holdsUpTo[level] && side > holdsAbove[level])) [[unlikely]]
+                level = levelFor(side, kNoKey);
+            key = cellKeyOf(level, box.minX, box.minY, inverse[level]);
         } else {
             m_oversized.push_back(i);
         }
@@ -461,12 +481,12 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
         st.dense = i;
         st.stamp = frame;
         // Rehash only on cell change: an entity whose key is unchanged keeps its place.
-        if (key != st.key || rebuild) {
+        if (key != st.key || rebuild) [[unlikely]] {
             st.key = key;
             if (key != kOversizedKey) m_moved.push_back({key, id, 0});
         }
     }
-    return stats;
+    return {minPositiveSide, maxSide};
 }
 
 HierarchicalGrid::SlotBox HierarchicalGrid::slotBoxOf(const Aabb& box) { return toSlotBox<SlotBox>(box); }
