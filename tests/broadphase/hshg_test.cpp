@@ -276,6 +276,32 @@ TEST(HierarchicalGrid, AReusedOutputAndCrowdedLevelsMatchBruteForce) {
     }
 }
 
+TEST(HierarchicalGrid, SidesOneFloatAcrossALevelBoundGoToTheLevelTheirSizePicks) {
+    // An entity that stays on its level is checked against the level's bounds on floats. With
+    // s_0 = 0.1f and factor 3 the bounds are not floats; sides at the float just under and just
+    // over each bound, each kept for a step (so the float check decides), must land where the
+    // double test puts them: validate() compares every entity's level with it.
+    HierarchicalGrid grid;
+    grid.configure(withFactor(3.0f));
+    double bound = 0.1f;  // s_0, as setGeometry computes the sizes
+    for (int level = 1; level <= 4; ++level) {
+        bound *= 3.0;
+        float under = static_cast<float>(bound);
+        if (static_cast<double>(under) > bound) under = std::nextafter(under, 0.0f);
+        const float over = std::nextafter(under, 1.0e30f);
+        ASSERT_GT(static_cast<double>(over), bound);
+        for (const float side : {under, under, over, over, under}) {
+            SCOPED_TRACE(testing::Message() << "level " << level << ", side " << side);
+            test::BoxSet boxes;
+            boxes.add({0.0f, 0.0f, 0.1f, 0.1f});  // the smallest side: s_0
+            boxes.add({5.0f, 5.0f, 5.0f + side, 5.0f + side});
+            grid.update(boxes.view());
+            ASSERT_EQ(grid.validate(), "");
+            ASSERT_EQ(grid.levelOfSide(side), side == under ? level : level + 1);
+        }
+    }
+}
+
 TEST(HierarchicalGrid, BoxesTouchingExactlyOnCellEdgesPair) {
     // Sides equal to the level sizes (1, 2, 4), corners on multiples of them: every contact is
     // an exact touch, on or next to a cell boundary.
