@@ -362,14 +362,10 @@ bool HierarchicalGrid::searchesDown(std::uint32_t fine, std::uint32_t coarse) co
 
 std::uint32_t HierarchicalGrid::levelOfSide(float side) const {
     if (!(side <= kMaxSide)) return kMaxLevels;
-    return levelFor(side, kNoKey);
+    return levelFor(side);
 }
 
-std::uint32_t HierarchicalGrid::levelFor(float side, std::uint64_t previousKey) const {
-    if (previousKey < kOversizedKey) {  // most entities stay on their level: check it first
-        const std::uint32_t level = levelOfKey(previousKey);
-        if (level < kMaxLevels && side <= m_levels[level].size && side > m_levels[level].below) return level;
-    }
+std::uint32_t HierarchicalGrid::levelFor(float side) const {
     std::uint32_t level = 0;
     while (level + 1 < kMaxLevels && side > m_levels[level].size) ++level;
     return level;
@@ -472,7 +468,7 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
             maxSide = std::max(maxSide, side);
             std::uint32_t level = levelOfKey(st.key);  // out of range for kNoKey and kOversizedKey
             if (!(level < kMaxLevels && side <= holdsUpTo[level] && side > holdsAbove[level])) [[unlikely]]
-                level = levelFor(side, kNoKey);
+                level = levelFor(side);
             key = cellKeyOf(level, box.minX, box.minY, inverse[level]);
         } else {
             m_oversized.push_back(i);
@@ -866,7 +862,7 @@ std::string HierarchicalGrid::validate() const {
         const Level& lv = m_levels[level];
         if (s < lv.begin || s >= lv.end) return "a slot lies outside its level's range" + at(s);
         const Aabb box = m_slotBoxes[s].box();
-        if (!fitsLevels(box) || levelFor(sideOf(box), kNoKey) != level)
+        if (!fitsLevels(box) || levelFor(sideOf(box)) != level)
             return "an entity is on level " + std::to_string(level) + ", not the one its size picks" + at(s);
         if (cellOf(box.minX, lv.inverse) != columnOfKey(key) || cellOf(box.minY, lv.inverse) != rowOfKey(key))
             return "an entity is not in the cell of its min corner" + at(s);

@@ -129,7 +129,8 @@ private:
     class PairWriter;  ///< findPairs' output, written without a branch per test
 
     [[nodiscard]] static SlotBox slotBoxOf(const Aabb& box);
-    [[nodiscard]] std::uint32_t levelFor(float side, std::uint64_t previousKey) const;
+    /// The lowest level whose size holds `side` (placeAll checks an entity's last level first).
+    [[nodiscard]] std::uint32_t levelFor(float side) const;
     [[nodiscard]] CellRect reachOf(std::uint32_t level, const Aabb& box) const;
     [[nodiscard]] bool geometryFits(const SizeStats& stats) const;
     [[nodiscard]] SizeStats measureSizes() const;
