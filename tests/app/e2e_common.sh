@@ -43,6 +43,21 @@ wait_frame() {
 # Lets the app run ten more frames (several reports), so it has seen a whole press and release.
 settle() { wait_frame $(( $(value frame) + 10 )); }
 
+# Prints the id of the app's visible window once it exists (at most 10 s). The search is
+# retried rather than left to `xdotool search --sync`: a window that SDL creates and destroys
+# while starting can vanish between xdotool's listing and its property read, and xdotool then
+# dies of BadWindow at once instead of waiting.
+find_window() {
+    local deadline=$((SECONDS + 10)) id
+    while (( SECONDS < deadline )); do
+        id=$(xdotool search --onlyvisible --name "Ro Broadphase Lab" 2>/dev/null | head -n 1) || true
+        [[ -n $id ]] && { echo "$id"; return 0; }
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.05
+    done
+    return 1
+}
+
 # Presses Q and expects the app to exit 0 within 10 s.
 quit_with_q() {
     xdotool key q

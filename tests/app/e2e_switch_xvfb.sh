@@ -19,7 +19,7 @@ unset SDL_VIDEODRIVER
 SDL_RENDER_VSYNC=0 "$demo" --entities 1500 --seed 5 --technique "${ids[0]}" --paused --report-every 2 \
     --query-point 640,430 --query-ray 80,60,1520,940 >"$out" 2>"$err" &
 pid=$!
-wid=$(timeout 10 xdotool search --sync --onlyvisible --name "Ro Broadphase Lab" | head -n 1) ||
+wid=$(find_window) ||
     fail "no visible window named 'Ro Broadphase Lab' within 10 s"
 wait_frame 6
 [[ $(value technique) == "${ids[0]}" ]] || fail "started with $(value technique), expected ${ids[0]}"

@@ -27,7 +27,7 @@ unset SDL_VIDEODRIVER
 SDL_RENDER_VSYNC=0 "$demo" --entities 50 --seed 3 --report-every 5 >"$out" 2>"$err" &
 pid=$!
 
-wid=$(timeout 10 xdotool search --sync --onlyvisible --name "Ro Broadphase Lab" | head -n 1) ||
+wid=$(find_window) ||
     fail "no visible window named 'Ro Broadphase Lab' within 10 s"
 [[ -n $wid ]] || fail "xdotool found no window"
 wait_frame 10
