@@ -98,12 +98,6 @@ template <typename SlotBox>
 bool touches(Probe probe, const SlotBox& b) {
     return _mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(&b.minX), probe)) == 0xF;
 }
-/// touches() as 0 or 1 by arithmetic (0xF + 1 is the only mask with bit 4), for loops that
-/// must not branch on it: from a bool, compilers tend to make a branch again.
-template <typename SlotBox>
-std::uint32_t touchBit(Probe probe, const SlotBox& b) {
-    return static_cast<std::uint32_t>(_mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(&b.minX), probe)) + 1) >> 4;
-}
 #else
 struct Probe {
     float maxX, maxY, negMinX, negMinY;
@@ -115,10 +109,6 @@ Probe probeOf(const SlotBox& a) {
 template <typename SlotBox>
 bool touches(const Probe& probe, const SlotBox& b) {
     return (b.minX <= probe.maxX) & (b.minY <= probe.maxY) & (b.negMaxX <= probe.negMinX) & (b.negMaxY <= probe.negMinY);
-}
-template <typename SlotBox>
-std::uint32_t touchBit(const Probe& probe, const SlotBox& b) {
-    return touches(probe, b) ? 1u : 0u;
 }
 #endif
 
@@ -229,7 +219,7 @@ std::uint32_t testFour(Probe probe, std::uint32_t self, const SlotBox* boxes, co
     for (std::uint32_t lane = 0; lane < 4; ++lane) {
         const std::uint32_t s = slotAt(lane);
         pairs[kept] = orderedPair(self, dense[s]);
-        kept += static_cast<std::uint32_t>(lane < valid) & touchBit(probe, boxes[s]);
+        kept += static_cast<std::uint32_t>(lane < valid && touches(probe, boxes[s]));
     }
     return kept;
 #endif

@@ -29,7 +29,6 @@ pid=$!
 
 wid=$(find_window) ||
     fail "no visible window named 'Ro Broadphase Lab' within 10 s"
-[[ -n $wid ]] || fail "xdotool found no window"
 wait_frame 10
 driver=$(value video_driver)
 [[ $driver == x11 ]] || fail "video_driver=$driver, expected x11 (a real window)"
