@@ -3,10 +3,11 @@
 /// cell per entity, a hierarchy of grids for entities of different sizes; seed 004's queries).
 /// O(n + k) for any mix of sizes: no entity is ever put in more than one cell.
 ///
-/// Levels. Level L has the nominal size s_L = s_0 * f^L (f = Settings::hshgFactor), s_0 being
-/// the side of the smallest entity (kept while the smallest stays within a factor f of it, so
-/// one new entity does not rehash everyone), and cells a hair larger: c_L = s_L * (1 + 2^-10).
-/// An entity lives on the lowest level with s_L >= its largest side, in the ONE cell holding
+/// Levels. Level L has the nominal size s_L = s_0 * f^L (f = Settings::hshgFactor), and cells a
+/// hair larger: c_L = s_L * (1 + 2^-10). s_0 is the smallest entity's side or up to f times
+/// less, chosen so that one level's size is the largest entity's side: the levels are anchored
+/// at the largest. It is kept while the smallest stays within a factor f of it, so one new
+/// entity does not rehash everyone. An entity lives on the lowest level with s_L >= its largest side, in the ONE cell holding
 /// its min corner. At most 24 levels: the top one stretches to hold the largest entity. Boxes
 /// wider than 1e30 (or NaN) skip the levels and are tested against everyone (oversized.h).
 /// Settings::cellSize is ignored: the HSHG picks its cells from the entities, and
@@ -64,7 +65,9 @@ public:
     /// The level an entity of this largest side goes to under the last update's geometry
     /// (kMaxLevels: it skips the levels).
     [[nodiscard]] std::uint32_t levelOfSide(float side) const;
-    /// Cell side of a level, and how many entities it held after the last update.
+    /// The largest side a level holds (s_L), its cell side, and how many entities it held after
+    /// the last update.
+    [[nodiscard]] double levelSize(std::uint32_t level) const { return m_levels.at(level).size; }
     [[nodiscard]] double levelCellSize(std::uint32_t level) const { return m_levels.at(level).cell; }
     [[nodiscard]] std::uint32_t levelPopulation(std::uint32_t level) const;
     /// After an update, for two populated levels fine < coarse: true when each coarse entity

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "broadphase/brute_force.h"
 #include "broadphase/hshg.h"
@@ -83,13 +84,13 @@ void expectQueriesMatchBruteForce(HierarchicalGrid& grid, const BoxView& view, f
     }
 }
 
-TEST(HierarchicalGrid, LevelsGrowByTheFactorFromTheSmallestEntity) {
+TEST(HierarchicalGrid, LevelsGrowByTheFactorUpToTheLargestEntity) {
     test::BoxSet boxes;
     for (const float side : {1.0f, 2.0f, 3.0f, 8.0f}) boxes.add({10.0f * side, 0.0f, 10.0f * side + side, side});
     HierarchicalGrid grid;
     grid.configure(withFactor(2.0f));
     (void)test::techniqueOverlaps(grid, boxes.view());
-    // A level holds the sides up to s_0 * f^L, s_0 being the smallest side.
+    // A level holds the sides up to s_0 * f^L; 8 = 1 * 2^3, so s_0 is the smallest side.
     EXPECT_EQ(grid.levelOfSide(0.0f), 0u);
     EXPECT_EQ(grid.levelOfSide(1.0f), 0u);
     EXPECT_EQ(grid.levelOfSide(1.5f), 1u);
@@ -110,6 +111,29 @@ TEST(HierarchicalGrid, LevelsGrowByTheFactorFromTheSmallestEntity) {
     const Census c = census(grid);
     EXPECT_EQ(c.entities, (std::map<std::uint32_t, std::uint32_t>{{0, 1}, {1, 1}, {2, 1}, {3, 1}}));
     EXPECT_EQ(grid.validate(), "");
+}
+
+TEST(HierarchicalGrid, LevelsAreAnchoredAtTheLargestEntity) {
+    // Sides 1 and 3 with f = 2: the level holding 3 is exactly its size (s_0 = 3 / 4), not 4
+    // (s_0 = 1), and sides 0.8-1.2 share one level with cells 1.2, not 1.6 (s_0 = 0.8).
+    for (const auto& [smallest, largest, largestLevel] :
+         {std::tuple{1.0f, 3.0f, 2u}, std::tuple{0.8f, 1.2f, 1u}, std::tuple{0.8f, 40.0f, 6u}}) {
+        SCOPED_TRACE(testing::Message() << "sides " << smallest << " to " << largest);
+        test::BoxSet boxes;
+        boxes.add({0.0f, 0.0f, smallest, smallest});
+        boxes.add({0.0f, 5.0f, 1.0f, 6.0f});
+        boxes.add({50.0f, 50.0f, 50.0f + largest, 50.0f + largest});
+        HierarchicalGrid grid;
+        grid.configure(withFactor(2.0f));
+        EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
+        const std::uint32_t level = grid.levelOfSide(largest);
+        EXPECT_EQ(level, largestLevel);
+        EXPECT_GE(grid.levelSize(level), largest);
+        EXPECT_LT(grid.levelSize(level), largest * 1.0001) << "the largest fill their level";
+        EXPECT_LE(grid.levelSize(0), smallest * 1.0001);
+        EXPECT_GT(grid.levelSize(0), smallest / 2.0f);
+        EXPECT_EQ(grid.validate(), "");
+    }
 }
 
 TEST(HierarchicalGrid, AFactorChangeTakesEffectAtTheNextUpdate) {
@@ -223,9 +247,11 @@ TEST(HierarchicalGrid, FortyTimesSizesEqualBruteForceInBothSearchDirections) {
             }
         }
         ASSERT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
+        const std::uint32_t small = grid.levelOfSide(1.0f);
         const std::uint32_t large = grid.levelOfSide(40.0f);
-        EXPECT_EQ(large, 6u) << "40 = 1 * 2^5.3: level 6";
-        EXPECT_EQ(grid.searchesDown(0, large), k.down);
+        EXPECT_EQ(small, 1u) << "s_0 = 40 / 2^6 = 0.625: side 1 on level 1";
+        EXPECT_EQ(large, 6u);
+        EXPECT_EQ(grid.searchesDown(small, large), k.down);
         expectQueriesMatchBruteForce(grid, boxes.view(), 250.0f, 12);
     }
 }
@@ -278,25 +304,33 @@ TEST(HierarchicalGrid, AReusedOutputAndCrowdedLevelsMatchBruteForce) {
 
 TEST(HierarchicalGrid, SidesOneFloatAcrossALevelBoundGoToTheLevelTheirSizePicks) {
     // An entity that stays on its level is checked against the level's bounds on floats. With
-    // s_0 = 0.1f and factor 3 the bounds are not floats; sides at the float just under and just
-    // over each bound, each kept for a step (so the float check decides), must land where the
-    // double test puts them: validate() compares every entity's level with it.
+    // factor 3 and the levels anchored at a side of 72.9f the bounds are not floats; sides at
+    // the float just under and just over each bound, each kept for a step (so the float check
+    // decides), must land where the double test puts them: validate() compares every entity's
+    // level with it.
     HierarchicalGrid grid;
     grid.configure(withFactor(3.0f));
-    double bound = 0.1f;  // s_0, as setGeometry computes the sizes
+    const auto withFixedSizes = [](const Aabb& also) {
+        test::BoxSet boxes;
+        boxes.add({0.0f, 0.0f, 0.1f, 0.1f});          // the smallest side
+        boxes.add({100.0f, 100.0f, 172.9f, 172.9f});  // the largest, which the levels are anchored at
+        boxes.add(also);
+        return boxes;
+    };
+    grid.update(withFixedSizes({0.0f, 5.0f, 1.0f, 6.0f}).view());
     for (int level = 1; level <= 4; ++level) {
-        bound *= 3.0;
+        const double bound = grid.levelSize(static_cast<std::uint32_t>(level));
+        ASSERT_NE(static_cast<double>(static_cast<float>(bound)), bound) << "a bound that is a float tests nothing";
         float under = static_cast<float>(bound);
         if (static_cast<double>(under) > bound) under = std::nextafter(under, 0.0f);
         const float over = std::nextafter(under, 1.0e30f);
         ASSERT_GT(static_cast<double>(over), bound);
         for (const float side : {under, under, over, over, under}) {
             SCOPED_TRACE(testing::Message() << "level " << level << ", side " << side);
-            test::BoxSet boxes;
-            boxes.add({0.0f, 0.0f, 0.1f, 0.1f});  // the smallest side: s_0
-            boxes.add({5.0f, 5.0f, 5.0f + side, 5.0f + side});
+            const test::BoxSet boxes = withFixedSizes({5.0f, 5.0f, 5.0f + side, 5.0f + side});
             grid.update(boxes.view());
             ASSERT_EQ(grid.validate(), "");
+            ASSERT_EQ(grid.levelSize(static_cast<std::uint32_t>(level)), bound) << "the levels stay put";
             ASSERT_EQ(grid.levelOfSide(side), side == under ? level : level + 1);
         }
     }
