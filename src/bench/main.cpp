@@ -1,6 +1,8 @@
 // ro_bench: runs scenarios across techniques and entity counts, checks every answer against a
 // reference, and compares with the broad phases of Box2D, Bullet and Chipmunk on the same
-// frames. Headless: it links only the ro library. Run with --help.
+// frames, all of a scene's contestants interleaved frame by frame so that the bursts of a
+// shared machine's load fall on each alike. Headless: it links only the ro library. Run with
+// --help.
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -227,9 +230,9 @@ bool selected(const Options& o, const TechniqueInfo& technique) {
     return std::find(o.techniques.begin(), o.techniques.end(), &technique) != o.techniques.end();
 }
 
-void showProgress(int done, int total, const Row& row) {
-    fmt::print(stderr, "\r  {} n={} {:<16} [{:<20}] {}/{}", row.scenario, row.n, row.technique,
-               std::string(static_cast<std::size_t>(20 * done / total), '#'), done, total);
+void showProgress(const RunSpec& spec, int done, int total, std::size_t contestants) {
+    fmt::print(stderr, "\r  {} n={} [{:<20}] {}/{} ({} contestants)", spec.scenario->name, spec.count,
+               std::string(static_cast<std::size_t>(20 * done / total), '#'), done, total, contestants);
     if (done == total) fmt::print(stderr, "\r{:80}\r", "");
 }
 
@@ -251,50 +254,47 @@ int runAll(const Options& o) {
             const RunSpec spec{scenario, n, o.motion, o.seed, o.frames, o.warmup};
             const Scene probe(scenario->kind, n, o.motion, o.seed);
             const Settings settings{o.cellSize.value_or(autoCellSize(probe)), probe.bounds(), 0};
-            std::vector<Row> rows;
 
             // The reference: brute force where n allows, else the grid cross-checked on every
             // frame by the hash, an independent technique (the conformance suite holds both to
             // brute force's answers).
-            Recording reference;
             const bool bruteReference = n <= kBruteLimit;
             const TechniqueInfo& referenceTechnique = *findTechnique(bruteReference ? "brute" : "grid");
             const TechniqueInfo& crossCheck = *findTechnique("hash");
-            const ReferenceAt referenceAt = [&](int frame) {
-                auto fresh = makeTechniqueContestant(referenceTechnique, settings);
-                return pairsAtFrame(*fresh, spec, frame);
-            };
-            auto runOne = [&](Contestant& contestant, const std::string& name, bool peer) {
-                std::string mismatch;
-                Row row = run(contestant, name, peer, spec, nullptr, o.check ? &reference : nullptr, referenceAt,
-                              &mismatch, progress);
-                if (!mismatch.empty())
-                    failures.push_back(fmt::format("{} n={} {}: {} (reference: {})", scenario->name, n, name, mismatch,
-                                                   referenceTechnique.id));
-                return row;
+            ReferenceAt referenceAt;  // left empty without --check: the run is then unchecked
+            if (o.check)
+                referenceAt = [&](int frame) {
+                    auto fresh = makeTechniqueContestant(referenceTechnique, settings);
+                    return pairsAtFrame(*fresh, spec, frame);
+                };
+
+            // Every contestant of this scene runs side by side, frame by frame, in lanes in the
+            // order of the rows: the machine is shared and its load comes in bursts, which then
+            // fall on all of them alike (see runner.h).
+            std::vector<std::unique_ptr<Contestant>> contestants;
+            std::vector<Lane> lanes;
+            std::vector<bool> shown;  // under --check the reference and the cross-check run even unselected
+            auto addLane = [&](std::unique_ptr<Contestant> contestant, std::string_view name, bool peer, bool show) {
+                lanes.push_back({contestant.get(), std::string(name), peer});
+                contestants.push_back(std::move(contestant));
+                shown.push_back(show);
             };
             if (o.check) {
-                auto contestant = makeTechniqueContestant(referenceTechnique, settings);
-                Row referenceRow = run(*contestant, std::string(referenceTechnique.id), false, spec, &reference,
-                                       nullptr, referenceAt, nullptr, progress);
-                if (!bruteReference) {
-                    auto checker = makeTechniqueContestant(crossCheck, settings);
-                    const Row checked = runOne(*checker, std::string(crossCheck.id), false);
-                    referenceRow.check = checked.check;
-                    if (selected(o, crossCheck)) rows.push_back(checked);
-                }
-                if (selected(o, referenceTechnique)) rows.insert(rows.begin(), referenceRow);
+                addLane(makeTechniqueContestant(referenceTechnique, settings), referenceTechnique.id, false,
+                        selected(o, referenceTechnique));
+                if (!bruteReference)
+                    addLane(makeTechniqueContestant(crossCheck, settings), crossCheck.id, false,
+                            selected(o, crossCheck));
             }
             for (const TechniqueInfo* t : o.techniques) {
-                // The reference's row (and the cross-check's) came from the runs above.
+                // The reference (and the cross-check) have their lanes already.
                 if (o.check && (t == &referenceTechnique || (!bruteReference && t == &crossCheck))) continue;
                 if (t->id == "brute" && o.allTechniques && n > kBruteLimit) {
                     fmt::print(stderr, "ro_bench: brute force left out at n={} ({} tests a frame); name it in "
                                        "--technique to run it anyway\n", n, static_cast<std::uint64_t>(n) * (n - 1) / 2);
                     continue;
                 }
-                auto contestant = makeTechniqueContestant(*t, settings);
-                rows.push_back(runOne(*contestant, std::string(t->id), false));
+                addLane(makeTechniqueContestant(*t, settings), t->id, false, true);
             }
             if (o.peers) {
                 const PeerSetup setup{probe.bounds(), settings.cellSize, n};
@@ -304,9 +304,19 @@ int runAll(const Options& o) {
                                    p.id, n, p.maxCount, p.whyLimited);
                         continue;
                     }
-                    auto contestant = p.create(setup);
-                    rows.push_back(runOne(*contestant, std::string(p.id), true));
+                    addLane(p.create(setup), p.id, true, true);
                 }
+            }
+
+            std::vector<LaneResult> results = runSideBySide(lanes, spec, referenceAt, progress);
+            // Above the brute-force limit the reference is only as sound as its cross-check.
+            if (o.check && !bruteReference) results[0].row.check = results[1].row.check;
+            std::vector<Row> rows;
+            for (std::size_t i = 0; i < results.size(); ++i) {
+                if (!results[i].mismatch.empty())
+                    failures.push_back(fmt::format("{} n={} {}: {} (reference: {})", scenario->name, n,
+                                                   lanes[i].name, results[i].mismatch, referenceTechnique.id));
+                if (shown[i]) rows.push_back(results[i].row);
             }
             // Every row's ratio to the best peer of this scene; a row that failed its check
             // ran only part of the frames and takes no part.

@@ -28,6 +28,41 @@ double quantile(const std::vector<double>& sorted, double q) {
     return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
 }
 
+/// The lane that steps k-th on `frame`: the first `fixed` lanes keep their places, the rest
+/// rotate by one each frame.
+std::size_t laneToStep(std::size_t k, int frame, std::size_t lanes, std::size_t fixed) {
+    if (k < fixed) return k;
+    return fixed + (static_cast<std::size_t>(frame) + (k - fixed)) % (lanes - fixed);
+}
+
+/// What one lane gathers over its frames.
+struct Tally {
+    std::vector<Pair> overlaps;  ///< the lane's own: a contestant may keep (or swap) its buffer between frames
+    std::vector<double> times;   ///< of the measured frames
+    std::uint64_t allocations = 0, candidates = 0, overlapCount = 0;
+    std::optional<int> failedFrame;  ///< where its pairs first differed from the reference's; it stopped there
+};
+
+/// Fills in the row's figures from the measured frames, and those of the last frame stepped.
+void summarise(Tally& tally, const Contestant& contestant, Row& row) {
+    std::vector<double>& times = tally.times;
+    if (!times.empty()) {
+        const auto frames = static_cast<double>(times.size());
+        row.meanMs = std::accumulate(times.begin(), times.end(), 0.0) / frames;
+        std::sort(times.begin(), times.end());
+        row.medianMs = quantile(times, 0.5);
+        row.p99Ms = quantile(times, 0.99);
+        row.maxMs = times.back();
+        row.candidates = static_cast<std::uint64_t>(std::llround(static_cast<double>(tally.candidates) / frames));
+        row.overlaps = static_cast<std::uint64_t>(std::llround(static_cast<double>(tally.overlapCount) / frames));
+        if (!row.peer && heapAllocationCountingActive())
+            row.allocsPerFrame = static_cast<double>(tally.allocations) / frames;
+    }
+    const FrameFigures figures = contestant.figures();
+    row.tests = figures.tests;
+    row.bytes = figures.bytes;
+}
+
 }  // namespace
 
 Fingerprint fingerprintOf(const std::vector<Pair>& pairs) {
@@ -69,69 +104,74 @@ std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int 
     return overlaps;
 }
 
-Row run(Contestant& contestant, const std::string& name, bool peer, const RunSpec& spec, Recording* record,
-        const Recording* reference, const ReferenceAt& referenceAt, std::string* mismatch, ProgressFn progress) {
-    Row row;
-    row.scenario = std::string(spec.scenario->name);
-    row.motion = std::string(motionName(spec.motion));
-    row.n = spec.count;
-    row.technique = name;
-    row.peer = peer;
-    if (reference) row.check = "ok";
+std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec& spec,
+                                      const ReferenceAt& referenceAt, ProgressFn progress) {
+    const bool checked = static_cast<bool>(referenceAt);
+    std::vector<LaneResult> results(lanes.size());
+    std::vector<Tally> tallies(lanes.size());
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        Row& row = results[i].row;
+        row.scenario = std::string(spec.scenario->name);
+        row.motion = std::string(motionName(spec.motion));
+        row.n = spec.count;
+        row.technique = lanes[i].name;
+        row.peer = lanes[i].peer;
+        if (checked && i > 0) row.check = "ok";
+        tallies[i].times.reserve(static_cast<std::size_t>(spec.frames));
+    }
 
     Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed);
     const int total = 1 + spec.warmup + spec.frames;
-    std::vector<Pair> overlaps;
-    std::vector<double> times;
-    times.reserve(static_cast<std::size_t>(spec.frames));
-    std::uint64_t allocations = 0, candidates = 0, overlapCount = 0;
-    if (record) record->clear();
-
+    // The reference steps first on every frame, so the others are compared with its pairs of
+    // the same frame; the rest rotate by one each frame, so no lane always runs right after the
+    // same other one (and inherits what that one left in the caches).
+    const std::size_t fixed = checked ? 1 : 0;
+    Fingerprint referencePrint;
     for (int frame = 0; frame < total; ++frame) {
         if (frame > 0) scene.advance();  // outside the timing: the scene is not the broad phase
         const BoxView boxes = scene.boxes();
-        const std::uint64_t allocationsBefore = heapAllocationCount();
-        const auto start = Clock::now();
-        contestant.step(boxes, overlaps);
-        const double ms = msSince(start);
-        const std::uint64_t allocated = heapAllocationCount() - allocationsBefore;
+        for (std::size_t k = 0; k < lanes.size(); ++k) {
+            const std::size_t i = laneToStep(k, frame, lanes.size(), fixed);
+            Tally& tally = tallies[i];
+            if (tally.failedFrame) continue;
+            Contestant& contestant = *lanes[i].contestant;
+            const std::uint64_t allocationsBefore = heapAllocationCount();
+            const auto start = Clock::now();
+            contestant.step(boxes, tally.overlaps);
+            const double ms = msSince(start);
+            const std::uint64_t allocated = heapAllocationCount() - allocationsBefore;
 
-        if (frame == 0) row.buildMs = ms;
-        if (frame > spec.warmup) {
-            times.push_back(ms);
-            allocations += allocated;
-            candidates += contestant.figures().candidates;
-            overlapCount += overlaps.size();
-        }
-        if (record) record->push_back(fingerprintOf(overlaps));
-        if (reference && fingerprintOf(overlaps) != (*reference)[static_cast<std::size_t>(frame)]) {
-            row.check = "failed";
-            if (mismatch) {
-                std::sort(overlaps.begin(), overlaps.end());
-                std::string difference = firstDifference(overlaps, referenceAt(frame));
-                if (difference.empty()) difference = "the pairs differ from the reference's";
-                *mismatch = fmt::format("frame {}: {}", frame, difference);
+            if (frame == 0) results[i].row.buildMs = ms;
+            if (frame > spec.warmup) {
+                tally.times.push_back(ms);
+                tally.allocations += allocated;
+                tally.candidates += contestant.figures().candidates;
+                tally.overlapCount += tally.overlaps.size();
             }
-            break;
+            if (!checked) continue;
+            const Fingerprint print = fingerprintOf(tally.overlaps);
+            if (i == 0) {
+                referencePrint = print;
+            } else if (print != referencePrint) {
+                tally.failedFrame = frame;
+                results[i].row.check = "failed";
+            }
         }
-        if (progress) progress(frame + 1, total, row);
+        if (progress) progress(spec, frame + 1, total, lanes.size());
     }
 
-    if (!times.empty()) {
-        const auto frames = static_cast<double>(times.size());
-        row.meanMs = std::accumulate(times.begin(), times.end(), 0.0) / frames;
-        std::sort(times.begin(), times.end());
-        row.medianMs = quantile(times, 0.5);
-        row.p99Ms = quantile(times, 0.99);
-        row.maxMs = times.back();
-        row.candidates = static_cast<std::uint64_t>(std::llround(static_cast<double>(candidates) / frames));
-        row.overlaps = static_cast<std::uint64_t>(std::llround(static_cast<double>(overlapCount) / frames));
-        if (!peer && heapAllocationCountingActive()) row.allocsPerFrame = static_cast<double>(allocations) / frames;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        Tally& tally = tallies[i];
+        summarise(tally, *lanes[i].contestant, results[i].row);
+        // Named only now: replaying the reference mid-run would disturb the lanes still timed.
+        if (tally.failedFrame) {
+            std::sort(tally.overlaps.begin(), tally.overlaps.end());
+            std::string difference = firstDifference(tally.overlaps, referenceAt(*tally.failedFrame));
+            if (difference.empty()) difference = "the pairs differ from the reference's";
+            results[i].mismatch = fmt::format("frame {}: {}", *tally.failedFrame, difference);
+        }
     }
-    const FrameFigures figures = contestant.figures();
-    row.tests = figures.tests;
-    row.bytes = figures.bytes;
-    return row;
+    return results;
 }
 
 }  // namespace ro::bench

@@ -1,10 +1,17 @@
 #pragma once
-/// Runs one contestant over the frames of a scene and measures it; optionally records its
-/// overlap pairs (for the reference) or checks them against a recording.
+/// Runs contestants side by side over the frames of a scene and measures each; optionally
+/// checks every contestant's overlap pairs against a reference's on every frame.
+///
+/// Side by side, frame by frame, because the machine is shared and noisy: a neighbour's load
+/// comes in bursts of seconds to minutes. Run one after another, a fast contestant's 0.2 s of
+/// frames could fall in a burst that a slow peer's 2 s missed, and the ratio of their means
+/// swung by half between runs. Interleaved, every frame's burst falls on all of them alike.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,8 +46,9 @@ struct Row {
     std::string check = "unchecked";        ///< "ok", "failed" or "unchecked"
 };
 
-/// What identifies a frame's set of overlap pairs, in 16 bytes whatever the count: the
-/// reference keeps one per frame, not the pairs (onecell at n=5000 has 12.5M a frame).
+/// What identifies a frame's set of overlap pairs, in 16 bytes whatever the count: lanes are
+/// compared with the reference by fingerprint, with no sort (onecell at n=5000 has 12.5M pairs
+/// a frame).
 struct Fingerprint {
     std::uint64_t count = 0;
     std::uint64_t sum = 0;  ///< order-independent sum of a 64-bit mix of each pair
@@ -48,25 +56,38 @@ struct Fingerprint {
 };
 [[nodiscard]] Fingerprint fingerprintOf(const std::vector<Pair>& pairs);
 
-/// The fingerprints of every frame (build frame first).
-using Recording = std::vector<Fingerprint>;
-
 /// The reference's sorted pairs of one frame, recomputed when a check fails to name the pair.
 using ReferenceAt = std::function<std::vector<Pair>(int frame)>;
 
 /// The first difference between a frame's pairs and the reference's (both sorted), or empty.
 [[nodiscard]] std::string firstDifference(const std::vector<Pair>& got, const std::vector<Pair>& expected);
 
-/// Called after each frame with (frames done, frames in all), e.g. for a progress bar.
-using ProgressFn = void (*)(int done, int total, const Row& row);
+/// One contestant of a side-by-side run, and what its row is called.
+struct Lane {
+    Contestant* contestant = nullptr;
+    std::string name;
+    bool peer = false;
+};
 
-/// Runs `contestant` on the frames of `spec`. With `record`, stores every frame's
-/// fingerprint; with `reference`, compares with it, and at the first differing frame stops,
-/// marks the row failed and describes the difference in `mismatch` ("frame 12: pair (3, 17)
-/// missing"), asking `referenceAt` for that frame's expected pairs.
-Row run(Contestant& contestant, const std::string& name, bool peer, const RunSpec& spec, Recording* record,
-        const Recording* reference, const ReferenceAt& referenceAt, std::string* mismatch,
-        ProgressFn progress = nullptr);
+/// What a lane's run gave.
+struct LaneResult {
+    Row row;
+    std::string mismatch;  ///< the first difference from the reference ("frame 12: pair (3, 17) missing"), or empty
+};
+
+/// Called after each frame with (frames done, frames in all, lanes), e.g. for a progress bar.
+using ProgressFn = void (*)(const RunSpec& spec, int done, int total, std::size_t contestants);
+
+/// Runs every lane on the frames of `spec`, side by side: each frame the scene moves once,
+/// untimed, then every lane steps on the same boxes, each step timed on its own. The order
+/// of the steps rotates by one each frame (frame f starts with lane f mod count).
+///
+/// With a `referenceAt`, lanes[0] is the reference: it steps first on every frame, and a lane
+/// whose pairs differ from the reference's of the same frame stops there, its row failed and
+/// the difference named in `mismatch`, from the pairs `referenceAt` gives for that frame; the
+/// other lanes go on. An empty `referenceAt` runs unchecked. Results follow the order of `lanes`.
+[[nodiscard]] std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec& spec,
+                                                    const ReferenceAt& referenceAt, ProgressFn progress = nullptr);
 
 /// The sorted overlap pairs `contestant` (freshly made) gives on frame `frame` of `spec`.
 [[nodiscard]] std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame);

@@ -5,6 +5,11 @@
 
 #include <fmt/core.h>
 
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "bench/contestant.h"
 #include "bench/runner.h"
 #include "bench/scenario.h"
@@ -36,27 +41,33 @@ private:
     Fault m_fault;
 };
 
+const RunSpec kSpec{findScenario("dense"), 400, Motion::Steady, 3, 10, 2};
+
+std::unique_ptr<Contestant> makeTechnique(std::string_view technique) {
+    return makeTechniqueContestant(*findTechnique(technique), kSettings);
+}
+
+/// Brute force's sorted pairs on a frame of `spec`, replayed from scratch.
+ReferenceAt bruteAt(const RunSpec& spec) {
+    return [spec](int frame) {
+        auto fresh = makeTechnique("brute");
+        return pairsAtFrame(*fresh, spec, frame);
+    };
+}
+
 struct Checked {
     Row row;
     std::string mismatch;
     std::vector<Pair> expectedAtFault;
 };
 
+/// Runs `contestant` side by side with brute force, its reference.
 Checked runChecked(Contestant& contestant, const RunSpec& spec, int faultFrame) {
-    Recording reference;
-    auto brute = makeTechniqueContestant(*findTechnique("brute"), kSettings);
-    (void)run(*brute, "brute", false, spec, &reference, nullptr, {}, nullptr);
-    const ReferenceAt referenceAt = [&](int frame) {
-        auto fresh = makeTechniqueContestant(*findTechnique("brute"), kSettings);
-        return pairsAtFrame(*fresh, spec, frame);
-    };
-    Checked checked;
-    checked.row = run(contestant, "tested", false, spec, nullptr, &reference, referenceAt, &checked.mismatch);
-    checked.expectedAtFault = referenceAt(faultFrame);
-    return checked;
+    auto brute = makeTechnique("brute");
+    const Lane lanes[] = {{brute.get(), "brute", false}, {&contestant, "tested", false}};
+    const std::vector<LaneResult> results = runSideBySide(lanes, spec, bruteAt(spec));
+    return {results[1].row, results[1].mismatch, bruteAt(spec)(faultFrame)};
 }
-
-const RunSpec kSpec{findScenario("dense"), 400, Motion::Steady, 3, 10, 2};
 
 TEST(BenchCheck, NamesTheFrameAndThePairADroppedPairWasMissingFrom) {
     FaultyContestant faulty(5, FaultyContestant::Fault::Drop);
@@ -77,7 +88,7 @@ TEST(BenchCheck, NamesARepeatedPair) {
 }
 
 TEST(BenchCheck, ACorrectTechniquePasses) {
-    auto hash = makeTechniqueContestant(*findTechnique("hash"), kSettings);
+    auto hash = makeTechnique("hash");
     const Checked c = runChecked(*hash, kSpec, 0);
     EXPECT_EQ(c.row.check, "ok");
     EXPECT_TRUE(c.mismatch.empty()) << c.mismatch;
