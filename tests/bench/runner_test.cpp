@@ -1,13 +1,16 @@
-// The bench's own machinery: --check must catch a wrong answer and name it, and a scene must
-// be the same frames for everyone who replays it.
+// The bench's own machinery: --check must catch a wrong answer and name it, contestants run
+// side by side must take turns and answer as they do alone, and a scene must be the same
+// frames for everyone who replays it.
 
 #include <gtest/gtest.h>
 
 #include <fmt/core.h>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench/contestant.h"
@@ -42,6 +45,7 @@ private:
 };
 
 const RunSpec kSpec{findScenario("dense"), 400, Motion::Steady, 3, 10, 2};
+constexpr int kAllFrames = 1 + 2 + 10;  // kSpec's build frame, warm-up and measured frames
 
 std::unique_ptr<Contestant> makeTechnique(std::string_view technique) {
     return makeTechniqueContestant(*findTechnique(technique), kSettings);
@@ -54,6 +58,29 @@ ReferenceAt bruteAt(const RunSpec& spec) {
         return pairsAtFrame(*fresh, spec, frame);
     };
 }
+
+/// Steps an inner contestant, and logs each step: (its frame, its name) in a log the lanes of
+/// a run share, so the log is the order they stepped in; and its pairs' fingerprint.
+class LoggingContestant final : public Contestant {
+public:
+    using Log = std::vector<std::pair<int, std::string>>;
+    LoggingContestant(std::unique_ptr<Contestant> inner, std::string name, Log& log)
+        : m_inner(std::move(inner)), m_name(std::move(name)), m_log(log) {}
+
+    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
+        m_log.emplace_back(static_cast<int>(m_prints.size()), m_name);
+        m_inner->step(boxes, overlaps);
+        m_prints.push_back(fingerprintOf(overlaps));
+    }
+    FrameFigures figures() const override { return m_inner->figures(); }
+    const std::vector<Fingerprint>& prints() const { return m_prints; }
+
+private:
+    std::unique_ptr<Contestant> m_inner;
+    std::string m_name;
+    Log& m_log;
+    std::vector<Fingerprint> m_prints;
+};
 
 struct Checked {
     Row row;
@@ -95,6 +122,96 @@ TEST(BenchCheck, ACorrectTechniquePasses) {
     EXPECT_GT(c.row.overlaps, 0u);
     EXPECT_LE(c.row.medianMs, c.row.maxMs);
     EXPECT_LE(c.row.p99Ms, c.row.maxMs);
+}
+
+// A lane that fails stops at its fault; a correct lane beside it runs every frame, each with
+// brute force's pairs of that frame.
+TEST(BenchSideBySide, AFailingLaneStopsAndTheOthersRunOn) {
+    LoggingContestant::Log log;
+    auto brute = makeTechnique("brute");
+    LoggingContestant loggedFaulty(std::make_unique<FaultyContestant>(5, FaultyContestant::Fault::Drop), "faulty",
+                                   log);
+    LoggingContestant hash(makeTechnique("hash"), "hash", log);
+    const Lane lanes[] = {{brute.get(), "brute", false}, {&loggedFaulty, "faulty", false}, {&hash, "hash", false}};
+    const std::vector<LaneResult> results = runSideBySide(lanes, kSpec, bruteAt(kSpec));
+    ASSERT_EQ(results.size(), 3u);
+
+    const Pair dropped = bruteAt(kSpec)(5).front();
+    EXPECT_EQ(results[1].row.check, "failed");
+    EXPECT_EQ(results[1].mismatch.rfind(fmt::format("frame 5: pair ({}, {}) missing", dropped.a, dropped.b), 0), 0u)
+        << results[1].mismatch;
+    EXPECT_EQ(loggedFaulty.prints().size(), 6u) << "frames 0 to 5, then no more";
+
+    EXPECT_EQ(results[2].row.check, "ok");
+    EXPECT_TRUE(results[2].mismatch.empty()) << results[2].mismatch;
+    std::vector<Fingerprint> expected;
+    for (int frame = 0; frame < kAllFrames; ++frame) expected.push_back(fingerprintOf(bruteAt(kSpec)(frame)));
+    EXPECT_EQ(hash.prints(), expected);
+}
+
+// The order the lanes step in must not change any answer: each lane's figures and pairs are
+// those it gives when run alone.
+TEST(BenchSideBySide, EveryLaneAnswersAsItDoesAlone) {
+    const RunSpec spec{findScenario("mixed"), 600, Motion::Varied, 4, 8, 2};
+    const Settings settings{4.0f, Scene(ScenarioKind::Mixed, 600, Motion::Varied, 4).bounds(), 0};
+    LoggingContestant::Log log;
+    std::vector<std::unique_ptr<LoggingContestant>> together;
+    std::vector<Lane> lanes;
+    for (const TechniqueInfo& t : techniques()) {
+        together.push_back(std::make_unique<LoggingContestant>(makeTechniqueContestant(t, settings),
+                                                               std::string(t.id), log));
+        lanes.push_back({together.back().get(), std::string(t.id), false});
+    }
+    const std::vector<LaneResult> side = runSideBySide(lanes, spec, {});
+    ASSERT_EQ(side.size(), lanes.size());
+
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        SCOPED_TRACE(lanes[i].name);
+        LoggingContestant alone(makeTechniqueContestant(techniques()[i], settings), lanes[i].name, log);
+        const Lane lane{&alone, lanes[i].name, false};
+        const Row aloneRow = runSideBySide(std::span(&lane, 1), spec, {}).front().row;
+        EXPECT_EQ(together[i]->prints(), alone.prints());
+        EXPECT_EQ(side[i].row.overlaps, aloneRow.overlaps);
+        EXPECT_EQ(side[i].row.candidates, aloneRow.candidates);
+        EXPECT_EQ(side[i].row.tests, aloneRow.tests);
+        EXPECT_EQ(side[i].row.bytes, aloneRow.bytes);
+        EXPECT_EQ(side[i].row.check, "unchecked");
+    }
+}
+
+/// The names of the lanes in the order they stepped on `frame`.
+std::vector<std::string> stepsOf(const LoggingContestant::Log& log, int frame) {
+    std::vector<std::string> names;
+    for (const auto& [f, name] : log)
+        if (f == frame) names.push_back(name);
+    return names;
+}
+
+// Frame f starts with lane f mod count; when checked, the reference steps first on every frame
+// and the other lanes rotate behind it.
+TEST(BenchSideBySide, TheStepOrderRotatesBehindTheReference) {
+    for (const bool checked : {false, true}) {
+        SCOPED_TRACE(checked ? "checked" : "unchecked");
+        LoggingContestant::Log log;
+        std::vector<std::unique_ptr<LoggingContestant>> logged;
+        std::vector<Lane> lanes;
+        for (const char* id : {"brute", "grid", "hash", "sap"}) {
+            logged.push_back(std::make_unique<LoggingContestant>(makeTechnique(id), id, log));
+            lanes.push_back({logged.back().get(), id, false});
+        }
+        const std::vector<LaneResult> results = runSideBySide(lanes, kSpec, checked ? bruteAt(kSpec) : ReferenceAt{});
+        for (const LaneResult& r : results) EXPECT_TRUE(r.mismatch.empty()) << r.mismatch;
+
+        const std::vector<std::vector<std::string>> checkedOrder{
+            {"brute", "grid", "hash", "sap"}, {"brute", "hash", "sap", "grid"}, {"brute", "sap", "grid", "hash"}};
+        const std::vector<std::vector<std::string>> uncheckedOrder{{"brute", "grid", "hash", "sap"},
+                                                                   {"grid", "hash", "sap", "brute"},
+                                                                   {"hash", "sap", "brute", "grid"},
+                                                                   {"sap", "brute", "grid", "hash"}};
+        const auto& order = checked ? checkedOrder : uncheckedOrder;
+        for (int frame = 0; frame < kAllFrames; ++frame)
+            EXPECT_EQ(stepsOf(log, frame), order[static_cast<std::size_t>(frame) % order.size()]) << "frame " << frame;
+    }
 }
 
 TEST(BenchCheck, FingerprintsTellSetsApart) {
