@@ -4,11 +4,13 @@
 /// O(n + k) for any mix of sizes: no entity is ever put in more than one cell.
 ///
 /// Levels. Level L has the nominal size s_L = s_0 * f^L (f = Settings::hshgFactor), and cells a
-/// hair larger: c_L = s_L * (1 + 2^-10). s_0 is the smallest entity's side or up to f times
-/// less, chosen so that one level's size is the largest entity's side: the levels are anchored
-/// at the largest. It is kept while the smallest stays within a factor f of it, so one new
-/// entity does not rehash everyone. An entity lives on the lowest level with s_L >= its largest side, in the ONE cell holding
-/// its min corner. At most 24 levels: the top one stretches to hold the largest entity. Boxes
+/// hair larger: c_L = s_L * (1 + 2^-10). The levels are anchored at the largest entity: s_0 is
+/// the smallest entity's side or up to f times more, so that one level's size is the largest
+/// side (plus 2^-8 of it, for rounding). They are kept while the smallest stays within a
+/// factor f of the smallest when they were set, so one new entity does not rehash everyone.
+/// An entity lives on the lowest level with s_L >= its largest side, in the ONE cell holding
+/// its min corner. At most 24 levels: when the sizes spread over f^24 or more, s_0 is the
+/// smallest side and the top level stretches to hold the largest entity. Boxes
 /// wider than 1e30 (or NaN) skip the levels and are tested against everyone (oversized.h).
 /// Settings::cellSize is ignored: the HSHG picks its cells from the entities, and
 /// counters().cellSize reports c_0.
@@ -169,6 +171,7 @@ private:
     std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     float m_factor = 2.0f;
     bool m_hasGeometry = false;
+    double m_smallest = 1.0;  ///< the smallest side when the levels were set, for the hysteresis
     bool m_topStretched = false;  ///< the top level was widened to hold the largest entity
     bool m_needsRebuild = false;  ///< an update failed: the next one places every entity afresh
     std::array<Level, kMaxLevels> m_levels{};

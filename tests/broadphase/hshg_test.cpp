@@ -90,21 +90,23 @@ TEST(HierarchicalGrid, LevelsGrowByTheFactorUpToTheLargestEntity) {
     HierarchicalGrid grid;
     grid.configure(withFactor(2.0f));
     (void)test::techniqueOverlaps(grid, boxes.view());
-    // A level holds the sides up to s_0 * f^L; 8 = 1 * 2^3, so s_0 is the smallest side.
+    // A level holds the sides up to s_0 * f^L; 8 = 1 * 2^3, so s_0 is the smallest side (plus
+    // 2^-8 of it, the margin for rounding).
     EXPECT_EQ(grid.levelOfSide(0.0f), 0u);
     EXPECT_EQ(grid.levelOfSide(1.0f), 0u);
     EXPECT_EQ(grid.levelOfSide(1.5f), 1u);
     EXPECT_EQ(grid.levelOfSide(2.0f), 1u);
     EXPECT_EQ(grid.levelOfSide(3.0f), 2u);
     EXPECT_EQ(grid.levelOfSide(4.0f), 2u);
-    EXPECT_EQ(grid.levelOfSide(4.01f), 3u);
+    EXPECT_EQ(grid.levelOfSide(4.01f), 2u) << "within the margin";
+    EXPECT_EQ(grid.levelOfSide(4.02f), 3u);
     EXPECT_EQ(grid.levelOfSide(8.0f), 3u);
     EXPECT_EQ(grid.levelOfSide(3.0e30f), HierarchicalGrid::kMaxLevels) << "wider than kMaxSide: skips the levels";
     // Cells are a hair larger than the sizes they hold, and the HUD shows the smallest.
     for (std::uint32_t level = 0; level < 4; ++level) {
         const double size = std::ldexp(1.0, static_cast<int>(level));
         EXPECT_GE(grid.levelCellSize(level), size);
-        EXPECT_LT(grid.levelCellSize(level), size * 1.001);
+        EXPECT_LT(grid.levelCellSize(level), size * 1.006);
         EXPECT_EQ(grid.levelPopulation(level), 1u);
     }
     EXPECT_EQ(grid.counters().cellSize, static_cast<float>(grid.levelCellSize(0)));
@@ -114,26 +116,47 @@ TEST(HierarchicalGrid, LevelsGrowByTheFactorUpToTheLargestEntity) {
 }
 
 TEST(HierarchicalGrid, LevelsAreAnchoredAtTheLargestEntity) {
-    // Sides 1 and 3 with f = 2: the level holding 3 is exactly its size (s_0 = 3 / 4), not 4
-    // (s_0 = 1), and sides 0.8-1.2 share one level with cells 1.2, not 1.6 (s_0 = 0.8).
+    // With f = 2: sides 1 and 3 go to levels of sizes 1.5 and 3 (not 1 and 4, anchored at the
+    // smallest); sides 0.8-1.2 share one level of size 1.2 (not 0.8 and 1.6); sides 0.8 and 40
+    // go to levels 1.25 and 40.
     for (const auto& [smallest, largest, largestLevel] :
-         {std::tuple{1.0f, 3.0f, 2u}, std::tuple{0.8f, 1.2f, 1u}, std::tuple{0.8f, 40.0f, 6u}}) {
+         {std::tuple{1.0f, 3.0f, 1u}, std::tuple{0.8f, 1.2f, 0u}, std::tuple{0.8f, 40.0f, 5u}}) {
         SCOPED_TRACE(testing::Message() << "sides " << smallest << " to " << largest);
         test::BoxSet boxes;
         boxes.add({0.0f, 0.0f, smallest, smallest});
         boxes.add({0.0f, 5.0f, 1.0f, 6.0f});
-        boxes.add({50.0f, 50.0f, 50.0f + largest, 50.0f + largest});
+        boxes.add({0.0f, 50.0f, largest, 50.0f + largest});
         HierarchicalGrid grid;
         grid.configure(withFactor(2.0f));
         EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
         const std::uint32_t level = grid.levelOfSide(largest);
         EXPECT_EQ(level, largestLevel);
         EXPECT_GE(grid.levelSize(level), largest);
-        EXPECT_LT(grid.levelSize(level), largest * 1.0001) << "the largest fill their level";
-        EXPECT_LE(grid.levelSize(0), smallest * 1.0001);
-        EXPECT_GT(grid.levelSize(0), smallest / 2.0f);
+        EXPECT_LT(grid.levelSize(level), largest * 1.005) << "the largest fill their level";
+        EXPECT_EQ(grid.levelOfSide(smallest), 0u);
+        EXPECT_LT(grid.levelSize(0), smallest * 2.0f);
         EXPECT_EQ(grid.validate(), "");
     }
+}
+
+TEST(HierarchicalGrid, TheSmallestMayShrinkWithinTheFactorWithoutARebuild) {
+    // Anchored at 40 with a smallest side of 1.26, s_0 = 2.5 (40 / 2^4, plus the margin). The
+    // hysteresis is the smallest side's, not s_0's: a new box of side 1.24, under s_0 / 2,
+    // joins level 0 without moving anyone else.
+    test::BoxSet boxes;
+    boxes.add({5.0f, 0.0f, 6.26f, 1.26f});
+    boxes.add({10.0f, 0.0f, 50.0f, 40.0f});
+    HierarchicalGrid grid;
+    grid.configure(withFactor(2.0f));
+    (void)test::techniqueOverlaps(grid, boxes.view());
+    const double level0 = grid.levelSize(0);
+    ASSERT_GT(level0 / 2.0, 1.24);
+    boxes.add({0.0f, 0.0f, 1.24f, 1.24f});
+    EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
+    EXPECT_EQ(grid.levelSize(0), level0);
+    EXPECT_EQ(grid.levelOfSide(1.24f), 0u);
+    EXPECT_EQ(grid.rehashedLastUpdate(), 1u) << "only the new box";
+    EXPECT_EQ(grid.validate(), "");
 }
 
 TEST(HierarchicalGrid, AFactorChangeTakesEffectAtTheNextUpdate) {
@@ -249,8 +272,8 @@ TEST(HierarchicalGrid, FortyTimesSizesEqualBruteForceInBothSearchDirections) {
         ASSERT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
         const std::uint32_t small = grid.levelOfSide(1.0f);
         const std::uint32_t large = grid.levelOfSide(40.0f);
-        EXPECT_EQ(small, 1u) << "s_0 = 40 / 2^6 = 0.625: side 1 on level 1";
-        EXPECT_EQ(large, 6u);
+        EXPECT_EQ(small, 0u);
+        EXPECT_EQ(large, 5u) << "s_0 = 40 / 2^5 = 1.25";
         EXPECT_EQ(grid.searchesDown(small, large), k.down);
         expectQueriesMatchBruteForce(grid, boxes.view(), 250.0f, 12);
     }
