@@ -1,8 +1,8 @@
 // ro_bench: runs scenarios across techniques and entity counts, checks every answer against a
 // reference, and compares with the broad phases of Box2D, Bullet and Chipmunk on the same
 // frames, all of a scene's contestants interleaved frame by frame so that the bursts of a
-// shared machine's load fall on each alike. Headless: it links only the ro library. Run with
-// --help.
+// shared machine's load fall on each alike. Headless: it links ro and the peers' libraries,
+// no SDL or ImGui. Run with --help.
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
