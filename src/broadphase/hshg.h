@@ -43,7 +43,7 @@
 /// binary search (few lookups), keep a branch per hit: rarely taken, or rarely run.
 ///
 /// Rehash only on cell change: each entity's key is kept by id, and only the entities whose
-/// cell changed (about 4% per step in the bench's motion; rehashedLastUpdate() counts them)
+/// cell changed (about 5% per step in the bench's motion; rehashedLastUpdate() counts them)
 /// are radix-sorted and merged into the kept order. The merge still copies every box into the
 /// sorted order each step, since every box moved; a per-step radix rebuild would pay for that
 /// copy too, and sort everyone besides. counters().cellsTouched: entities rehashed, plus the
