@@ -350,7 +350,8 @@ TEST(HierarchicalGrid, SidesOneFloatAcrossALevelBoundGoToTheLevelTheirSizePicks)
         ASSERT_GT(static_cast<double>(over), bound);
         for (const float side : {under, under, over, over, under}) {
             SCOPED_TRACE(testing::Message() << "level " << level << ", side " << side);
-            const test::BoxSet boxes = withFixedSizes({5.0f, 5.0f, 5.0f + side, 5.0f + side});
+            // From x = 0 the width is exactly `side` (5 + side would round it); the height is less.
+            const test::BoxSet boxes = withFixedSizes({0.0f, 20.0f, side, 20.0f + side / 2.0f});
             grid.update(boxes.view());
             ASSERT_EQ(grid.validate(), "");
             ASSERT_EQ(grid.levelSize(static_cast<std::uint32_t>(level)), bound) << "the levels stay put";
