@@ -47,6 +47,7 @@ struct Options {
     Motion motion = Motion::Steady;
     int frames = 60;
     int warmup = 5;
+    int passes = 1;
     std::uint64_t seed = 1;
     std::optional<float> cellSize;
     std::string csv, json, plot;
@@ -116,7 +117,7 @@ void printList() {
 
 /// Parses argv into `o`; returns an exit code when the program should stop now.
 std::optional<int> parse(int argc, char** argv, Options& o) {
-    std::string technique = "all", scenario = "uniform", counts, motion, frames, warmup, seed, cellSize;
+    std::string technique = "all", scenario = "uniform", counts, motion, frames, warmup, passes, seed, cellSize;
     CLI::App cli{"ro_bench: time ro's broad-phase techniques (and Box2D, Bullet, Chipmunk with --peers) on the "
                  "same frames, checking every answer.",
                  "ro_bench"};
@@ -128,6 +129,9 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         ->type_name("KIND");
     cli.add_option("--frames", frames, "measured frames per run (default 60)")->type_name("F");
     cli.add_option("--warmup", warmup, "frames run before measuring (default 5)")->type_name("W");
+    cli.add_option("--passes", passes, "run each scene this many times over the same frames; each frame's time is "
+                                       "the median of its passes' (default 1)")
+        ->type_name("K");
     cli.add_option("--seed", seed, "seed of the scene (default 1)")->type_name("S");
     cli.add_option("--cell-size", cellSize, "cell side for the grid, the hash and Chipmunk's hash (default: fit "
                                             "the boxes)")
@@ -145,7 +149,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
     try {
         cli.parse(argc, argv);
         if (o.list) return 0;
-        for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--seed",
+        for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--passes", "--seed",
                                  "--cell-size", "--csv", "--json", "--plot"})
             if (cli.count(flag) > 0 && cli[flag]->as<std::string>().empty())
                 throw BadValue(fmt::format("{} was given an empty value", flag));
@@ -193,6 +197,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         }
         if (!frames.empty()) o.frames = static_cast<int>(parseWhole(frames, "--frames", 1, 100'000));
         if (!warmup.empty()) o.warmup = static_cast<int>(parseWhole(warmup, "--warmup", 0, 100'000));
+        if (!passes.empty()) o.passes = static_cast<int>(parseWhole(passes, "--passes", 1, 20));
         if (!seed.empty()) o.seed = parseWhole(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
         if (!cellSize.empty()) {
             float value = 0.0f;
@@ -270,52 +275,67 @@ int runAll(const Options& o) {
 
             // Every contestant of this scene runs side by side, frame by frame, in lanes in the
             // order of the rows: the machine is shared and its load comes in bursts, which then
-            // fall on all of them alike (see runner.h).
-            std::vector<std::unique_ptr<Contestant>> contestants;
-            std::vector<Lane> lanes;
+            // fall on all of them alike (see runner.h). With --passes, fresh contestants run the
+            // same frames again, and each frame keeps the median of its passes' times.
+            std::vector<std::string> names;
             std::vector<bool> shown;  // under --check the reference and the cross-check run even unselected
-            auto addLane = [&](std::unique_ptr<Contestant> contestant, std::string_view name, bool peer, bool show) {
-                lanes.push_back({contestant.get(), std::string(name), peer});
-                contestants.push_back(std::move(contestant));
-                shown.push_back(show);
-            };
-            if (o.check) {
-                addLane(makeTechniqueContestant(referenceTechnique, settings), referenceTechnique.id, false,
-                        selected(o, referenceTechnique));
-                if (!bruteReference)
-                    addLane(makeTechniqueContestant(crossCheck, settings), crossCheck.id, false,
-                            selected(o, crossCheck));
-            }
-            for (const TechniqueInfo* t : o.techniques) {
-                // The reference (and the cross-check) have their lanes already.
-                if (o.check && (t == &referenceTechnique || (!bruteReference && t == &crossCheck))) continue;
-                if (t->id == "brute" && o.allTechniques && n > kBruteLimit) {
-                    fmt::print(stderr, "ro_bench: brute force left out at n={} ({} tests a frame); name it in "
-                                       "--technique to run it anyway\n", n, static_cast<std::uint64_t>(n) * (n - 1) / 2);
-                    continue;
+            std::vector<std::vector<LaneResult>> passes;
+            for (int pass = 0; pass < o.passes; ++pass) {
+                const bool first = pass == 0;
+                std::vector<std::unique_ptr<Contestant>> contestants;
+                std::vector<Lane> lanes;
+                auto addLane = [&](std::unique_ptr<Contestant> contestant, std::string_view name, bool peer,
+                                   bool show) {
+                    lanes.push_back({contestant.get(), std::string(name), peer});
+                    contestants.push_back(std::move(contestant));
+                    if (first) {
+                        names.emplace_back(name);
+                        shown.push_back(show);
+                    }
+                };
+                if (o.check) {
+                    addLane(makeTechniqueContestant(referenceTechnique, settings), referenceTechnique.id, false,
+                            selected(o, referenceTechnique));
+                    if (!bruteReference)
+                        addLane(makeTechniqueContestant(crossCheck, settings), crossCheck.id, false,
+                                selected(o, crossCheck));
                 }
-                addLane(makeTechniqueContestant(*t, settings), t->id, false, true);
-            }
-            if (o.peers) {
-                const PeerSetup setup{probe.bounds(), settings.cellSize, n};
-                for (const PeerInfo& p : peers()) {
-                    if (p.maxCount != 0 && n > p.maxCount && !o.slowPeers) {
-                        fmt::print(stderr, "ro_bench: {} left out at n={} (at most {} without --slow-peers: {})\n",
-                                   p.id, n, p.maxCount, p.whyLimited);
+                for (const TechniqueInfo* t : o.techniques) {
+                    // The reference (and the cross-check) have their lanes already.
+                    if (o.check && (t == &referenceTechnique || (!bruteReference && t == &crossCheck))) continue;
+                    if (t->id == "brute" && o.allTechniques && n > kBruteLimit) {
+                        if (first)
+                            fmt::print(stderr, "ro_bench: brute force left out at n={} ({} tests a frame); name it "
+                                               "in --technique to run it anyway\n",
+                                       n, static_cast<std::uint64_t>(n) * (n - 1) / 2);
                         continue;
                     }
-                    addLane(p.create(setup), p.id, true, true);
+                    addLane(makeTechniqueContestant(*t, settings), t->id, false, true);
                 }
+                if (o.peers) {
+                    const PeerSetup setup{probe.bounds(), settings.cellSize, n};
+                    for (const PeerInfo& p : peers()) {
+                        if (p.maxCount != 0 && n > p.maxCount && !o.slowPeers) {
+                            if (first)
+                                fmt::print(stderr,
+                                           "ro_bench: {} left out at n={} (at most {} without --slow-peers: {})\n",
+                                           p.id, n, p.maxCount, p.whyLimited);
+                            continue;
+                        }
+                        addLane(p.create(setup), p.id, true, true);
+                    }
+                }
+                passes.push_back(runSideBySide(lanes, spec, referenceAt, progress));
             }
 
-            std::vector<LaneResult> results = runSideBySide(lanes, spec, referenceAt, progress);
+            std::vector<LaneResult> results = combinePasses(passes);
             // Above the brute-force limit the reference is only as sound as its cross-check.
             if (o.check && !bruteReference) results[0].row.check = results[1].row.check;
             std::vector<Row> rows;
             for (std::size_t i = 0; i < results.size(); ++i) {
                 if (!results[i].mismatch.empty())
                     failures.push_back(fmt::format("{} n={} {}: {} (reference: {})", scenario->name, n,
-                                                   lanes[i].name, results[i].mismatch, referenceTechnique.id));
+                                                   names[i], results[i].mismatch, referenceTechnique.id));
                 if (shown[i]) rows.push_back(results[i].row);
             }
             // Every row's ratio to the best peer of this scene; a row that failed its check

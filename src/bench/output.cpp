@@ -42,6 +42,9 @@ void printTable(std::span<const Row> rows) {
                    ratioText(r.ratioToBestPeer), r.check == "unchecked" ? "-" : r.check);
     }
     fmt::print("(* a peer; vs peer: mean / the best peer's mean; a failed check leaves a row out of the ratios)\n");
+    if (first.passes > 1)
+        fmt::print("(each frame's time is the median of its {} passes; build ms the median of their builds)\n",
+                   first.passes);
     std::fflush(stdout);
 }
 
@@ -53,12 +56,13 @@ bool writeCsv(const std::string& path, std::span<const Row> rows, std::string& e
     }
     fmt::print(file,
                "scenario,motion,n,technique,peer,build_ms,mean_ms,median_ms,p99_ms,max_ms,candidates,overlaps,tests,"
-               "bytes,allocs_per_frame,ratio_to_best_peer,check\n");
+               "bytes,allocs_per_frame,ratio_to_best_peer,check,passes\n");
     auto cell = [](const auto& value) { return value ? fmt::format("{}", *value) : std::string(); };
     for (const Row& r : rows)
-        fmt::print(file, "{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{},{}\n", r.scenario,
+        fmt::print(file, "{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{},{},{}\n", r.scenario,
                    r.motion, r.n, r.technique, r.peer, r.buildMs, r.meanMs, r.medianMs, r.p99Ms, r.maxMs, r.candidates,
-                   r.overlaps, cell(r.tests), cell(r.bytes), cell(r.allocsPerFrame), cell(r.ratioToBestPeer), r.check);
+                   r.overlaps, cell(r.tests), cell(r.bytes), cell(r.allocsPerFrame), cell(r.ratioToBestPeer), r.check,
+                   r.passes);
     const bool ok = std::fclose(file) == 0;
     if (!ok) error = fmt::format("cannot finish writing '{}'", path);
     return ok;
@@ -84,7 +88,8 @@ bool writeJson(const std::string& path, std::span<const Row> rows, std::string& 
                        {"bytes", value(r.bytes)},
                        {"allocs_per_frame", value(r.allocsPerFrame)},
                        {"ratio_to_best_peer", value(r.ratioToBestPeer)},
-                       {"check", r.check}});
+                       {"check", r.check},
+                       {"passes", r.passes}});
     }
     std::ofstream file(path);
     file << out.dump(2) << '\n';

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <iterator>
 #include <numeric>
+#include <stdexcept>
 
 #include "core/alloc_counter.h"
 
@@ -43,16 +44,27 @@ struct Tally {
     std::optional<int> failedFrame;  ///< where its pairs first differed from the reference's; it stopped there
 };
 
+/// The row's mean, median, p99 and max from its measured frames' times (in any order).
+void setFrameTimes(Row& row, std::vector<double> times) {
+    if (times.empty()) return;
+    row.meanMs = std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
+    std::sort(times.begin(), times.end());
+    row.medianMs = quantile(times, 0.5);
+    row.p99Ms = quantile(times, 0.99);
+    row.maxMs = times.back();
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return quantile(values, 0.5);
+}
+
 /// Fills in the row's figures from the measured frames, and those of the last frame stepped.
-void summarise(Tally& tally, const Contestant& contestant, Row& row) {
-    std::vector<double>& times = tally.times;
+void summarise(const Tally& tally, const Contestant& contestant, Row& row) {
+    const std::vector<double>& times = tally.times;
     if (!times.empty()) {
         const auto frames = static_cast<double>(times.size());
-        row.meanMs = std::accumulate(times.begin(), times.end(), 0.0) / frames;
-        std::sort(times.begin(), times.end());
-        row.medianMs = quantile(times, 0.5);
-        row.p99Ms = quantile(times, 0.99);
-        row.maxMs = times.back();
+        setFrameTimes(row, times);
         row.candidates = static_cast<std::uint64_t>(std::llround(static_cast<double>(tally.candidates) / frames));
         row.overlaps = static_cast<std::uint64_t>(std::llround(static_cast<double>(tally.overlapCount) / frames));
         if (!row.peer && heapAllocationCountingActive())
@@ -91,6 +103,38 @@ std::string firstDifference(const std::vector<Pair>& got, const std::vector<Pair
         return fmt::format("pair ({}, {}) reported but does not overlap ({} extra)", extra[0].a, extra[0].b,
                            extra.size());
     return {};
+}
+
+std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>& passes) {
+    if (passes.empty()) return {};
+    std::vector<LaneResult> combined = passes.front();
+    for (std::size_t i = 0; i < combined.size(); ++i) {
+        const auto failed = std::find_if(passes.begin(), passes.end(),
+                                         [i](const auto& pass) { return pass.at(i).row.check == "failed"; });
+        if (failed != passes.end()) {
+            combined[i] = failed->at(i);
+        } else {
+            LaneResult& lane = combined[i];
+            std::vector<double> builds, samples;
+            for (const auto& pass : passes) {
+                const LaneResult& other = pass.at(i);
+                if (other.frameMs.size() != lane.frameMs.size())
+                    throw std::logic_error("passes of a lane measured different numbers of frames");
+                builds.push_back(other.row.buildMs);
+                if (other.row.allocsPerFrame)
+                    lane.row.allocsPerFrame = std::max(*other.row.allocsPerFrame, lane.row.allocsPerFrame.value_or(0.0));
+            }
+            for (std::size_t f = 0; f < lane.frameMs.size(); ++f) {
+                samples.clear();
+                for (const auto& pass : passes) samples.push_back(pass[i].frameMs[f]);
+                lane.frameMs[f] = median(samples);
+            }
+            lane.row.buildMs = median(builds);
+            setFrameTimes(lane.row, lane.frameMs);
+        }
+        combined[i].row.passes = static_cast<int>(passes.size());
+    }
+    return combined;
 }
 
 std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame) {
@@ -163,6 +207,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         Tally& tally = tallies[i];
         summarise(tally, *lanes[i].contestant, results[i].row);
+        results[i].frameMs = tally.times;
         // Named only now: replaying the reference mid-run would disturb the lanes still timed.
         if (tally.failedFrame) {
             std::sort(tally.overlaps.begin(), tally.overlaps.end());

@@ -44,6 +44,7 @@ struct Row {
     std::optional<double> allocsPerFrame;  ///< ro's techniques only: peers allocate with malloc
     std::optional<double> ratioToBestPeer;  ///< left unset for a row whose check failed
     std::string check = "unchecked";        ///< "ok", "failed" or "unchecked"
+    int passes = 1;  ///< runs over the same frames; each frame's time is the median of its passes'
 };
 
 /// What identifies a frame's set of overlap pairs, in 16 bytes whatever the count: lanes are
@@ -73,6 +74,7 @@ struct Lane {
 struct LaneResult {
     Row row;
     std::string mismatch;  ///< the first difference from the reference ("frame 12: pair (3, 17) missing"), or empty
+    std::vector<double> frameMs;  ///< each measured frame's time, in frame order
 };
 
 /// Called after each frame with (frames done, frames in all, lanes), e.g. for a progress bar.
@@ -89,6 +91,14 @@ using ProgressFn = void (*)(const RunSpec& spec, int done, int total, std::size_
 /// other lanes go on. An empty `referenceAt` runs unchecked. Results follow the order of `lanes`.
 [[nodiscard]] std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec& spec,
                                                     const ReferenceAt& referenceAt, ProgressFn progress = nullptr);
+
+/// Combines passes of the same lanes over the same frames (each pass's results in the order of
+/// the lanes): each frame's time is the median of its times in the passes, the build time the
+/// median of the builds, the allocations the most any pass made; the other figures are the
+/// first pass's (same frames, same answers). A burst of the machine's load falls on one pass
+/// and drops out; a spike of a contestant's own (a rebuild) comes back in every pass and
+/// stays. A lane that failed its check in a pass keeps that pass's result.
+[[nodiscard]] std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>& passes);
 
 /// The sorted overlap pairs `contestant` (freshly made) gives on frame `frame` of `spec`.
 [[nodiscard]] std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame);

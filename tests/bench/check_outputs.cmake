@@ -23,7 +23,7 @@ if(id_count LESS 3)
 endif()
 
 set(counts 200 600)
-execute_process(COMMAND "${RO_BENCH}" --n 200,600 --frames 4 --warmup 1 --peers --csv "${csv}" --json "${json}"
+execute_process(COMMAND "${RO_BENCH}" --n 200,600 --frames 4 --warmup 1 --passes 2 --peers --csv "${csv}" --json "${json}"
                         --plot "${png}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -41,7 +41,7 @@ set(seen "")
 math(EXPR last "${rows} - 1")
 foreach(i RANGE ${last})
   foreach(key scenario n technique peer build_ms mean_ms median_ms p99_ms max_ms candidates overlaps tests bytes
-              allocs_per_frame ratio_to_best_peer check)
+              allocs_per_frame ratio_to_best_peer check passes)
     string(JSON type ERROR_VARIABLE missing TYPE "${text}" ${i} ${key})
     if(missing)
       message(FATAL_ERROR "JSON row ${i} lacks '${key}'")
@@ -62,6 +62,10 @@ foreach(i RANGE ${last})
   endif()
   if(NOT peer AND NOT allocs EQUAL 0)
     message(FATAL_ERROR "JSON row ${i} (${technique}, ${n}) allocates ${allocs} times a frame")
+  endif()
+  string(JSON passes GET "${text}" ${i} passes)
+  if(NOT passes EQUAL 2)
+    message(FATAL_ERROR "JSON row ${i} (${technique}, ${n}) says ${passes} passes, not the 2 asked for")
   endif()
   list(APPEND seen "${technique}@${n}")
 endforeach()

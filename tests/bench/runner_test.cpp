@@ -1,12 +1,13 @@
 // The bench's own machinery: --check must catch a wrong answer and name it, contestants run
-// side by side must take turns and answer as they do alone, and a scene must be the same
-// frames for everyone who replays it.
+// side by side must take turns and answer as they do alone, passes must combine frame by
+// frame, and a scene must be the same frames for everyone who replays it.
 
 #include <gtest/gtest.h>
 
 #include <fmt/core.h>
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -212,6 +213,52 @@ TEST(BenchSideBySide, TheStepOrderRotatesBehindTheReference) {
         for (int frame = 0; frame < kAllFrames; ++frame)
             EXPECT_EQ(stepsOf(log, frame), order[static_cast<std::size_t>(frame) % order.size()]) << "frame " << frame;
     }
+}
+
+/// A lane's result of one pass, with these frame times.
+LaneResult passResult(std::vector<double> frameMs, double buildMs, std::optional<double> allocs = 0.0) {
+    LaneResult result;
+    result.row.technique = "lane";
+    result.row.buildMs = buildMs;
+    result.row.allocsPerFrame = allocs;
+    result.row.overlaps = 42;
+    result.row.check = "ok";
+    result.frameMs = std::move(frameMs);
+    return result;
+}
+
+// A burst in one pass drops out; a spike that comes back in every pass (frame 2) stays.
+TEST(BenchPasses, EachFrameKeepsTheMedianOfItsPasses) {
+    const std::vector<std::vector<LaneResult>> passes{{passResult({1, 9, 7, 1}, 5, 0.0)},
+                                                      {passResult({1, 1, 6, 8}, 50, 0.5)},
+                                                      {passResult({2, 1, 8, 1}, 6, 0.0)}};
+    const std::vector<LaneResult> combined = combinePasses(passes);
+    ASSERT_EQ(combined.size(), 1u);
+    EXPECT_EQ(combined[0].frameMs, (std::vector<double>{1, 1, 7, 1}));
+    const Row& row = combined[0].row;
+    EXPECT_DOUBLE_EQ(row.meanMs, 2.5);
+    EXPECT_DOUBLE_EQ(row.medianMs, 1.0);
+    EXPECT_DOUBLE_EQ(row.maxMs, 7.0);
+    EXPECT_DOUBLE_EQ(row.buildMs, 6.0);
+    EXPECT_EQ(row.allocsPerFrame, 0.5) << "the most any pass allocated";
+    EXPECT_EQ(row.overlaps, 42u);
+    EXPECT_EQ(row.passes, 3);
+    EXPECT_EQ(row.check, "ok");
+}
+
+// A lane that failed in any pass shows that pass: its check, its mismatch, its frames.
+TEST(BenchPasses, AFailureInAnyPassIsKept) {
+    LaneResult failed = passResult({1, 1}, 5);
+    failed.row.check = "failed";
+    failed.mismatch = "frame 4: pair (1, 2) missing";
+    const std::vector<std::vector<LaneResult>> passes{{passResult({1, 1, 1, 1}, 5), passResult({2, 2, 2, 2}, 5)},
+                                                      {passResult({1, 1, 1, 1}, 5), failed}};
+    const std::vector<LaneResult> combined = combinePasses(passes);
+    ASSERT_EQ(combined.size(), 2u);
+    EXPECT_EQ(combined[0].row.check, "ok");
+    EXPECT_EQ(combined[1].row.check, "failed");
+    EXPECT_EQ(combined[1].mismatch, failed.mismatch);
+    EXPECT_EQ(combined[1].frameMs, failed.frameMs);
 }
 
 TEST(BenchCheck, FingerprintsTellSetsApart) {
