@@ -129,8 +129,9 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         ->type_name("KIND");
     cli.add_option("--frames", frames, "measured frames per run (default 60)")->type_name("F");
     cli.add_option("--warmup", warmup, "frames run before measuring (default 5)")->type_name("W");
-    cli.add_option("--passes", passes, "run each scene this many times over the same frames; each frame's time is "
-                                       "the median of its passes' (default 1)")
+    cli.add_option("--passes", passes,
+                   "run each scene K times over the same frames; each frame's time is the median of its passes' "
+                   "(the lower middle one of an even K; default 1)")
         ->type_name("K");
     cli.add_option("--seed", seed, "seed of the scene (default 1)")->type_name("S");
     cli.add_option("--cell-size", cellSize, "cell side for the grid, the hash and Chipmunk's hash (default: fit "

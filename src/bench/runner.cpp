@@ -54,9 +54,11 @@ void setFrameTimes(Row& row, std::vector<double> times) {
     row.maxMs = times.back();
 }
 
-double median(std::vector<double> values) {
+/// The median; of an even count the lower middle value, so that of two passes a burst in one
+/// drops out rather than being halved.
+double lowerMedian(std::vector<double> values) {
     std::sort(values.begin(), values.end());
-    return quantile(values, 0.5);
+    return values[(values.size() - 1) / 2];
 }
 
 /// Fills in the row's figures from the measured frames, and those of the last frame stepped.
@@ -113,26 +115,27 @@ std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>
                                          [i](const auto& pass) { return pass.at(i).row.check == "failed"; });
         if (failed != passes.end()) {
             combined[i] = failed->at(i);
-        } else {
-            LaneResult& lane = combined[i];
-            std::vector<double> builds, samples;
-            for (const auto& pass : passes) {
-                const LaneResult& other = pass.at(i);
-                if (other.frameMs.size() != lane.frameMs.size())
-                    throw std::logic_error("passes of a lane measured different numbers of frames");
-                builds.push_back(other.row.buildMs);
-                if (other.row.allocsPerFrame)
-                    lane.row.allocsPerFrame = std::max(*other.row.allocsPerFrame, lane.row.allocsPerFrame.value_or(0.0));
-            }
-            for (std::size_t f = 0; f < lane.frameMs.size(); ++f) {
-                samples.clear();
-                for (const auto& pass : passes) samples.push_back(pass[i].frameMs[f]);
-                lane.frameMs[f] = median(samples);
-            }
-            lane.row.buildMs = median(builds);
-            setFrameTimes(lane.row, lane.frameMs);
+            combined[i].row.passes = 1;  // its figures are those of the pass that failed
+            continue;
         }
-        combined[i].row.passes = static_cast<int>(passes.size());
+        LaneResult& lane = combined[i];
+        std::vector<double> builds, samples;
+        for (const auto& pass : passes) {
+            const LaneResult& other = pass.at(i);
+            if (other.frameMs.size() != lane.frameMs.size())
+                throw std::logic_error("passes of a lane measured different numbers of frames");
+            builds.push_back(other.row.buildMs);
+            if (other.row.allocsPerFrame)
+                lane.row.allocsPerFrame = std::max(*other.row.allocsPerFrame, lane.row.allocsPerFrame.value_or(0.0));
+        }
+        for (std::size_t f = 0; f < lane.frameMs.size(); ++f) {
+            samples.clear();
+            for (const auto& pass : passes) samples.push_back(pass[i].frameMs[f]);
+            lane.frameMs[f] = lowerMedian(samples);
+        }
+        lane.row.buildMs = lowerMedian(builds);
+        setFrameTimes(lane.row, lane.frameMs);
+        lane.row.passes = static_cast<int>(passes.size());
     }
     return combined;
 }

@@ -93,11 +93,12 @@ using ProgressFn = void (*)(const RunSpec& spec, int done, int total, std::size_
                                                     const ReferenceAt& referenceAt, ProgressFn progress = nullptr);
 
 /// Combines passes of the same lanes over the same frames (each pass's results in the order of
-/// the lanes): each frame's time is the median of its times in the passes, the build time the
-/// median of the builds, the allocations the most any pass made; the other figures are the
-/// first pass's (same frames, same answers). A burst of the machine's load falls on one pass
-/// and drops out; a spike of a contestant's own (a rebuild) comes back in every pass and
-/// stays. A lane that failed its check in a pass keeps that pass's result.
+/// the lanes): each frame's time is the median of its times in the passes (of an even count,
+/// the lower middle one), the build time the median of the builds, the allocations the most
+/// any pass made; the other figures are the first pass's (same frames, same answers). A burst
+/// of the machine's load falls on one pass and drops out; a spike of a contestant's own (a
+/// rebuild) comes back in every pass and stays. A lane that failed its check in a pass keeps
+/// that pass's result, and says 1 pass.
 [[nodiscard]] std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>& passes);
 
 /// The sorted overlap pairs `contestant` (freshly made) gives on frame `frame` of `spec`.

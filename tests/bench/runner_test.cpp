@@ -145,6 +145,7 @@ TEST(BenchSideBySide, AFailingLaneStopsAndTheOthersRunOn) {
 
     EXPECT_EQ(results[2].row.check, "ok");
     EXPECT_TRUE(results[2].mismatch.empty()) << results[2].mismatch;
+    EXPECT_EQ(results[2].frameMs.size(), static_cast<std::size_t>(kSpec.frames)) << "a time for each measured frame";
     std::vector<Fingerprint> expected;
     for (int frame = 0; frame < kAllFrames; ++frame) expected.push_back(fingerprintOf(bruteAt(kSpec)(frame)));
     EXPECT_EQ(hash.prints(), expected);
@@ -216,12 +217,13 @@ TEST(BenchSideBySide, TheStepOrderRotatesBehindTheReference) {
 }
 
 /// A lane's result of one pass, with these frame times.
-LaneResult passResult(std::vector<double> frameMs, double buildMs, std::optional<double> allocs = 0.0) {
+LaneResult passResult(std::vector<double> frameMs, double buildMs, std::optional<double> allocs = 0.0,
+                      std::uint64_t overlaps = 42) {
     LaneResult result;
     result.row.technique = "lane";
     result.row.buildMs = buildMs;
     result.row.allocsPerFrame = allocs;
-    result.row.overlaps = 42;
+    result.row.overlaps = overlaps;
     result.row.check = "ok";
     result.frameMs = std::move(frameMs);
     return result;
@@ -230,8 +232,8 @@ LaneResult passResult(std::vector<double> frameMs, double buildMs, std::optional
 // A burst in one pass drops out; a spike that comes back in every pass (frame 2) stays.
 TEST(BenchPasses, EachFrameKeepsTheMedianOfItsPasses) {
     const std::vector<std::vector<LaneResult>> passes{{passResult({1, 9, 7, 1}, 5, 0.0)},
-                                                      {passResult({1, 1, 6, 8}, 50, 0.5)},
-                                                      {passResult({2, 1, 8, 1}, 6, 0.0)}};
+                                                      {passResult({1, 1, 6, 8}, 50, 0.5, 43)},
+                                                      {passResult({2, 1, 8, 1}, 6, 0.0, 43)}};
     const std::vector<LaneResult> combined = combinePasses(passes);
     ASSERT_EQ(combined.size(), 1u);
     EXPECT_EQ(combined[0].frameMs, (std::vector<double>{1, 1, 7, 1}));
@@ -241,9 +243,28 @@ TEST(BenchPasses, EachFrameKeepsTheMedianOfItsPasses) {
     EXPECT_DOUBLE_EQ(row.maxMs, 7.0);
     EXPECT_DOUBLE_EQ(row.buildMs, 6.0);
     EXPECT_EQ(row.allocsPerFrame, 0.5) << "the most any pass allocated";
-    EXPECT_EQ(row.overlaps, 42u);
+    EXPECT_EQ(row.overlaps, 42u) << "the first pass's figures";
     EXPECT_EQ(row.passes, 3);
     EXPECT_EQ(row.check, "ok");
+}
+
+// Of two passes a frame keeps the lower time, so a burst drops out rather than being halved;
+// one pass is kept as it is.
+TEST(BenchPasses, TwoPassesKeepTheLowerAndOnePassItself) {
+    const std::vector<LaneResult> two =
+        combinePasses({{passResult({1, 9, 3}, 5)}, {passResult({5, 1, 3}, 4)}});
+    ASSERT_EQ(two.size(), 1u);
+    EXPECT_EQ(two[0].frameMs, (std::vector<double>{1, 1, 3}));
+    EXPECT_DOUBLE_EQ(two[0].row.buildMs, 4.0);
+    EXPECT_EQ(two[0].row.passes, 2);
+
+    const LaneResult single = passResult({2, 7, 3}, 5);
+    const std::vector<LaneResult> one = combinePasses({{single}});
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0].frameMs, single.frameMs);
+    EXPECT_DOUBLE_EQ(one[0].row.meanMs, 4.0);
+    EXPECT_DOUBLE_EQ(one[0].row.maxMs, 7.0);
+    EXPECT_EQ(one[0].row.passes, 1);
 }
 
 // A lane that failed in any pass shows that pass: its check, its mismatch, its frames.
@@ -259,6 +280,8 @@ TEST(BenchPasses, AFailureInAnyPassIsKept) {
     EXPECT_EQ(combined[1].row.check, "failed");
     EXPECT_EQ(combined[1].mismatch, failed.mismatch);
     EXPECT_EQ(combined[1].frameMs, failed.frameMs);
+    EXPECT_EQ(combined[1].row.passes, 1) << "its figures are one pass's";
+    EXPECT_EQ(combined[0].row.passes, 2);
 }
 
 TEST(BenchCheck, FingerprintsTellSetsApart) {
