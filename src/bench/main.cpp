@@ -150,8 +150,8 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
     try {
         cli.parse(argc, argv);
         if (o.list) return 0;
-        for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--passes", "--seed",
-                                 "--cell-size", "--csv", "--json", "--plot"})
+        for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--passes",
+                                 "--seed", "--cell-size", "--csv", "--json", "--plot"})
             if (cli.count(flag) > 0 && cli[flag]->as<std::string>().empty())
                 throw BadValue(fmt::format("{} was given an empty value", flag));
         if (technique != "all") {
