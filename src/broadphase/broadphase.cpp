@@ -1,6 +1,7 @@
 #include "broadphase/broadphase.h"
 
 #include <algorithm>
+#include <string>
 
 namespace ro {
 namespace {
@@ -19,7 +20,35 @@ void checkSegment(const Segment& s) {
         throw std::invalid_argument("ray's extent must be finite (to - from overflows)");
 }
 
+/// Throws for the first box that is not finite or has min > max. One branch-free pass that
+/// the compiler vectorises; the slow search for the culprit runs only when one fails.
+void checkBoxes(const BoxView& b) {
+    // x * 0 == 0 is false for an infinity and for NaN; min <= max is false for NaN too.
+    const auto good = [&](std::uint32_t i) {
+        return (b.minX[i] <= b.maxX[i]) & (b.minY[i] <= b.maxY[i]) & (b.minX[i] * 0.0f == 0.0f) &
+               (b.minY[i] * 0.0f == 0.0f) & (b.maxX[i] * 0.0f == 0.0f) & (b.maxY[i] * 0.0f == 0.0f);
+    };
+    bool all = true;
+    for (std::uint32_t i = 0; i < b.count; ++i) all &= good(i);
+    if (all) return;
+    for (std::uint32_t i = 0; i < b.count; ++i) {
+        if (good(i)) continue;
+        const Aabb box = b.box(i);
+        const std::string which = "box " + std::to_string(i) + (b.ids ? " (id " + std::to_string(b.ids[i]) + ")" : "");
+        if (!box.isFinite()) throw std::invalid_argument(which + " must have finite coordinates");
+        throw std::invalid_argument(which + " must have min <= max on both axes");
+    }
+}
+
 }  // namespace
+
+void BroadPhase::update(const BoxView& boxes) {
+    checkBoxes(boxes);
+    m_idSlots.update(boxes.ids, boxes.count);
+    BoxView keyed = boxes;
+    keyed.ids = m_idSlots.slots();
+    doUpdate(keyed);
+}
 
 QueryCost BroadPhase::queryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
     checkFinite(point.x, "query point");

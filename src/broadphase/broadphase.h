@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/aabb.h"
+#include "core/id_slots.h"
 #include "core/pair.h"
 
 namespace ro {
@@ -27,7 +28,7 @@ struct BoxView {
     const float* minY = nullptr;
     const float* maxX = nullptr;
     const float* maxY = nullptr;
-    const std::uint32_t* ids = nullptr;  ///< stable entity ids, for techniques that keep state across steps
+    const std::uint32_t* ids = nullptr;  ///< entity ids, unique and stable while an entity lives (any 32-bit value)
     std::uint32_t count = 0;
 
     [[nodiscard]] Aabb box(std::uint32_t i) const { return {minX[i], minY[i], maxX[i], maxY[i]}; }
@@ -161,7 +162,12 @@ public:
     virtual void configure(const Settings& settings) = 0;
     /// Takes in the current boxes. The caller keeps the view's arrays unchanged until the next
     /// update: findPairs and the queries read them.
-    virtual void update(const BoxView& boxes) = 0;
+    ///
+    /// The contract every technique shares, checked here once for all of them: every box has
+    /// finite corners with min <= max on both axes (a point is a valid box), and the ids are
+    /// unique. Otherwise it throws std::invalid_argument naming the first bad box or id, and
+    /// the technique is left as the last good update left it.
+    void update(const BoxView& boxes);
     /// Clears `out` and fills it with candidate pairs, each once, a < b.
     virtual void findPairs(std::vector<Pair>& out) = 0;
     /// True when findPairs already tests the boxes, so every candidate overlaps (closed) and
@@ -192,6 +198,14 @@ public:
     void setHeapAllocations(std::uint64_t count) { m_counters.heapAllocations = count; }
 
 protected:
+    /// What each technique implements behind update(): the boxes are checked, and `ids` holds
+    /// small stable slots instead of the caller's ids (unique, below idSlots().slotLimit(); a
+    /// slot freed in one update is reused only from a later one), so tables kept by id hold
+    /// memory in proportion to the live entities.
+    virtual void doUpdate(const BoxView& boxes) = 0;
+    [[nodiscard]] IdSlots& idSlots() { return m_idSlots; }
+    [[nodiscard]] const IdSlots& idSlots() const { return m_idSlots; }
+
     // What each technique implements; the public wrappers above check the input and sort ray
     // hits. A point query is a box query of no size (closed boxes contain their edges).
     virtual QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) = 0;
@@ -199,6 +213,9 @@ protected:
     virtual QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) = 0;
 
     Counters m_counters;
+
+private:
+    IdSlots m_idSlots;
 };
 
 /// Orders hits by t, then index: the order queryRay reports and raycastFirst picks from.

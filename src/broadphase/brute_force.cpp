@@ -4,7 +4,7 @@ namespace ro {
 
 void BruteForce::configure(const Settings& settings) { checkSettings(settings); }
 
-void BruteForce::update(const BoxView& boxes) { m_boxes = boxes; }
+void BruteForce::doUpdate(const BoxView& boxes) { m_boxes = boxes; }
 
 void BruteForce::findPairs(std::vector<Pair>& out) {
     out.clear();

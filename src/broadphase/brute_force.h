@@ -11,7 +11,7 @@ class BruteForce final : public BroadPhase {
 public:
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void configure(const Settings& settings) override;
-    void update(const BoxView& boxes) override;
+    void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
 

@@ -169,20 +169,18 @@ void DynamicTree::checkBox(const Aabb& box) {
         throw std::invalid_argument("tree boxes must be finite with min <= max");
 }
 
+// The edits go through the same id slots as update(), so the two can be mixed.
 void DynamicTree::insert(std::uint32_t id, const Aabb& box) {
     checkBox(box);
-    growIdMap(id);
-    if (m_proxyOfId[id] != kNull)
-        throw std::invalid_argument("entity " + std::to_string(id) + " is already in the tree");
-    const std::uint32_t proxy = createProxy(id, box);
+    const std::uint32_t slot = idSlots().insert(id);
+    growIdMap(slot);
+    const std::uint32_t proxy = createProxy(slot, box);
     m_proxies[proxy].dense = leafCount();
     m_proxyOfDense.push_back(proxy);
 }
 
 void DynamicTree::remove(std::uint32_t id) {
-    if (id >= m_proxyOfId.size() || m_proxyOfId[id] == kNull)
-        throw std::invalid_argument("entity " + std::to_string(id) + " is not in the tree");
-    const std::uint32_t proxy = m_proxyOfId[id];
+    const std::uint32_t proxy = m_proxyOfId[idSlots().remove(id)];
     const std::uint32_t dense = m_proxies[proxy].dense;
     destroyProxy(proxy);
     removeDense(dense);
@@ -190,16 +188,16 @@ void DynamicTree::remove(std::uint32_t id) {
 
 bool DynamicTree::move(std::uint32_t id, const Aabb& box) {
     checkBox(box);
-    if (id >= m_proxyOfId.size() || m_proxyOfId[id] == kNull)
-        throw std::invalid_argument("entity " + std::to_string(id) + " is not in the tree");
-    const std::uint32_t proxy = m_proxyOfId[id];
+    const auto slot = idSlots().slotOf(id);
+    if (!slot) throw std::invalid_argument("entity " + std::to_string(id) + " is not in the tree");
+    const std::uint32_t proxy = m_proxyOfId[*slot];
     m_proxies[proxy].box = box;
     if (containsBox(m_fatBoxes[proxy], box)) return false;
     reinsert(proxy);
     return true;
 }
 
-void DynamicTree::update(const BoxView& boxes) {
+void DynamicTree::doUpdate(const BoxView& boxes) {
     m_counters = {};
     m_stats = {};
     m_nodesVisited = 0;

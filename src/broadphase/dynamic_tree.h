@@ -68,7 +68,7 @@ public:
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void configure(const Settings& settings) override;
-    void update(const BoxView& boxes) override;
+    void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;

@@ -33,6 +33,7 @@ constexpr std::int64_t kBias = std::int64_t{1} << 28;
 constexpr std::int32_t kCellLimit = (1 << 28) - 2;
 constexpr std::uint64_t kNoKey = ~std::uint64_t{0};  // an entity not placed yet
 constexpr std::uint64_t kOversizedKey = kNoKey - 1;
+constexpr std::uint32_t kFrameLimit = 0xfffffff0u;  // placeAll stamps at most twice an update
 // After the sorted keys: above every real key (the first key of a level that does not exist),
 // yet below 2^63, so the difference of two keys has the sign of their comparison.
 constexpr std::uint64_t kEndKey = std::uint64_t{HierarchicalGrid::kMaxLevels} << kLevelShift;
@@ -435,10 +436,7 @@ void HierarchicalGrid::growState(std::uint32_t id) {
 }
 
 HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
-    if (++m_frame == 0) {  // the stamp wrapped: forget every stamp once
-        for (IdState& s : m_state) s.stamp = 0;
-        m_frame = 1;
-    }
+    ++m_frame;  // doUpdate restarts the count long before it could wrap
     m_moved.clear();
     m_oversized.clear();
     // Locals, not members, in the loop: the stores into the records could alias members.
@@ -466,8 +464,9 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
             stateSize = m_state.size();
         }
         IdState& st = state[id];
-        if (st.stamp == frame) [[unlikely]]
-            throw std::invalid_argument("two entities share the id " + std::to_string(id));
+        // A slot not seen in the last update is a new entity, whatever key it held before.
+        if (st.stamp + 1 != frame) [[unlikely]]
+            st.key = kNoKey;
         const Aabb box{b.minX[i], b.minY[i], b.maxX[i], b.maxY[i]};
         std::uint64_t key = kOversizedKey;
         if (fitsLevels(box)) [[likely]] {
@@ -678,7 +677,7 @@ void HierarchicalGrid::buildTable(std::uint32_t level) {
     for (std::uint64_t block = blocks; block-- > 0;) next = table[block] = std::min(table[block], next);
 }
 
-void HierarchicalGrid::update(const BoxView& boxes) {
+void HierarchicalGrid::doUpdate(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
     if (m_pending) {
@@ -693,6 +692,11 @@ void HierarchicalGrid::update(const BoxView& boxes) {
         reserveWithHeadroom(m_movedScratch, std::size_t{boxes.count} + 1);
         // After a failed update the kept keys cannot be trusted: place everyone afresh.
         bool rebuild = m_needsRebuild || !m_hasGeometry;
+        if (m_frame > kFrameLimit) {  // restart the stamps long before they wrap
+            for (IdState& st : m_state) st.stamp = 0;
+            m_frame = 0;
+            rebuild = true;
+        }
         m_needsRebuild = true;  // until this update finishes
         if (!m_hasGeometry) setGeometry(measureSizes());  // rather than place everyone twice
         if (!geometryFits(placeAll(rebuild))) {

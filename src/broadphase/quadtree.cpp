@@ -81,7 +81,7 @@ std::uint32_t Quadtree::deepestLevel() const {
     return deepest;
 }
 
-void Quadtree::update(const BoxView& boxes) {
+void Quadtree::doUpdate(const BoxView& boxes) {
     m_counters = {};
     m_nodesVisited = 0;
     if (m_pending) {

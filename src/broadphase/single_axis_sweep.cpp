@@ -15,28 +15,14 @@ void SingleAxisSweep::configure(const Settings& settings) {
     m_pending = settings;
 }
 
-void SingleAxisSweep::forgetAll() {
-    m_boxes = {};
-    m_order.clear();
-    m_built = false;
-    m_tracker.forget();
-    gather();
-}
-
-void SingleAxisSweep::update(const BoxView& boxes) {
+void SingleAxisSweep::doUpdate(const BoxView& boxes) {
     m_counters = {};
     if (m_pending) {
         m_axisSetting = m_pending->sweepAxis;
         m_axisChooser.reset();
         m_pending.reset();
     }
-    try {
-        sweep::checkIntervals(boxes);
-        m_tracker.track(boxes);
-    } catch (...) {
-        forgetAll();  // the order no longer matches what the tracker remembers
-        throw;
-    }
+    m_tracker.track(boxes);  // update() checked the boxes and the ids already
     m_boxes = boxes;
     const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
     // A new axis invalidates the order: every entity is merged in afresh.

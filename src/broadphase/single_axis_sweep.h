@@ -32,7 +32,7 @@ public:
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void configure(const Settings& settings) override;
-    void update(const BoxView& boxes) override;
+    void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
     /// A begin and an end per entity, in sorted order (sorting the ends costs O(n log n) here);
@@ -56,7 +56,6 @@ private:
     [[nodiscard]] const float* otherMin() const { return m_axis == 0 ? m_boxes.minY : m_boxes.minX; }
     [[nodiscard]] const float* otherMax() const { return m_axis == 0 ? m_boxes.maxY : m_boxes.maxX; }
 
-    void forgetAll();
     /// Drops removed entities, renumbers the rest, reads their new minima.
     void refresh();
     /// Insertion sort from last step's order; returns the swaps it made.

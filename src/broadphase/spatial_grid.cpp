@@ -49,7 +49,7 @@ void SpatialGrid::apply(const Settings& settings) {
 std::uint32_t SpatialGrid::column(float x) const { return clampedCell(x, m_bounds.minX, m_inverseCellSize, m_columns - 1); }
 std::uint32_t SpatialGrid::row(float y) const { return clampedCell(y, m_bounds.minY, m_inverseCellSize, m_rows - 1); }
 
-void SpatialGrid::update(const BoxView& boxes) {
+void SpatialGrid::doUpdate(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
     if (m_pending) {

@@ -80,7 +80,7 @@ void SpatialHash::resizeTable(std::uint32_t entityCount) {
     m_frame = 0;
 }
 
-void SpatialHash::update(const BoxView& boxes) {
+void SpatialHash::doUpdate(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
     if (m_pending) {

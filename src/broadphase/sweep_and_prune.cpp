@@ -21,7 +21,7 @@ void SweepAndPrune::forgetAll() {
     m_tracker.forget();
 }
 
-void SweepAndPrune::update(const BoxView& boxes) {
+void SweepAndPrune::doUpdate(const BoxView& boxes) {
     m_counters = {};
     if (boxes.count > kMaxEntities) {
         forgetAll();
@@ -32,13 +32,7 @@ void SweepAndPrune::update(const BoxView& boxes) {
         m_axisChooser.reset();
         m_pending.reset();
     }
-    try {
-        sweep::checkIntervals(boxes);
-        m_tracker.track(boxes);
-    } catch (...) {
-        forgetAll();  // the array no longer matches what the tracker remembers
-        throw;
-    }
+    m_tracker.track(boxes);  // update() checked the boxes and the ids already
     m_boxes = boxes;
     const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
     m_rebuilt = !m_built || axis != m_axis;

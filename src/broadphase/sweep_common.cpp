@@ -24,11 +24,10 @@ void EntityTracker::track(const BoxView& boxes) {
         m_denseOfId.resize(size, kGone);
     }
     // An entry of m_denseOfId may be stale (its entity was removed, its index reused); it is
-    // believed only when the id at that index agrees, which ids being unique makes exact.
+    // believed only when the id at that index agrees, which ids being unique (update() checks) makes exact.
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
         const std::uint32_t id = boxes.ids[i];
         const std::uint32_t old = m_denseOfId[id];
-        if (old < i && boxes.ids[old] == id) throw std::invalid_argument("entity ids must be unique");
         if (!(old < previousCount && m_previousIds[old] == id)) m_added.push_back(i);
         m_denseOfId[id] = i;
     }
@@ -44,13 +43,6 @@ void EntityTracker::track(const BoxView& boxes) {
 std::uint64_t EntityTracker::bytesHeld() const {
     return ro::bytesHeld(m_previousIds) + ro::bytesHeld(m_denseOfId) + ro::bytesHeld(m_newIndexOfOld) +
            ro::bytesHeld(m_added);
-}
-
-void checkIntervals(const BoxView& boxes) {
-    for (std::uint32_t i = 0; i < boxes.count; ++i) {
-        if (!(boxes.minX[i] <= boxes.maxX[i] && boxes.minY[i] <= boxes.maxY[i]))
-            throw std::invalid_argument("box " + std::to_string(i) + " must have min <= max on both axes");
-    }
 }
 
 std::pair<double, double> centreVariance(const BoxView& boxes) {

@@ -21,8 +21,7 @@ class EntityTracker {
 public:
     static constexpr std::uint32_t kGone = 0xFFFFFFFFu;
 
-    /// Compares the ids of `boxes` with the last call's. Throws std::invalid_argument when an
-    /// id appears twice.
+    /// Compares the ids of `boxes` (unique, as update() checks) with the last call's.
     void track(const BoxView& boxes);
     /// Forgets the last step: at the next track() every entity is new.
     void forget() { m_previousIds.clear(); }
@@ -63,10 +62,6 @@ private:
     std::uint32_t m_stepsSinceCheck = 0;
     bool m_decided = false;
 };
-
-/// Throws std::invalid_argument unless every box has min <= max on both axes (a NaN fails too):
-/// a sweep's order and its set of open intervals rely on every begin preceding its end.
-void checkIntervals(const BoxView& boxes);
 
 /// Variance of the box centres along x and y (in double: coordinates may be huge).
 [[nodiscard]] std::pair<double, double> centreVariance(const BoxView& boxes);
