@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <cstdio>
 #include <stdexcept>
 
 #include "broadphase/registry.h"
@@ -12,14 +13,10 @@
 namespace ro {
 namespace {
 
-constexpr std::uint32_t kNoIndex = std::numeric_limits<std::uint32_t>::max();
-
 using Clock = std::chrono::steady_clock;
 double msBetween(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double, std::milli>(to - from).count();
 }
-
-bool isFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 
 /// Direction and depth of a contact; depth < 0 means no contact.
@@ -72,27 +69,46 @@ World::World(const WorldConfig& config) {
     setBroadPhase(techniques().front().create());
 }
 
+namespace {
+
+/// Throws unless `v` lies in [lo, hi] (a NaN never does), naming the setting and the range.
+void checkRange(double v, double lo, double hi, const char* what) {
+    if (v >= lo && v <= hi) return;
+    char message[160];
+    std::snprintf(message, sizeof message, "%s must be between %g and %g, got %g", what, lo, hi, v);
+    throw std::invalid_argument(message);
+}
+
+}  // namespace
+
 void World::setConfig(const WorldConfig& config) {
-    if (!config.bounds.hasFiniteArea()) throw std::invalid_argument("world bounds must be finite with max > min");
-    if (!std::isfinite(config.tickHz) || !(config.tickHz > 0.0f))
-        throw std::invalid_argument("tick rate must be finite and positive");
-    if (!std::isfinite(config.speed) || config.speed < 0.0f)
-        throw std::invalid_argument("speed must be finite and not negative");
-    if (config.subSteps < 1 || config.maxCatchUpTicks < 1)
-        throw std::invalid_argument("sub-steps and catch-up ticks must be at least 1");
-    if (!std::isfinite(config.gravityAccel)) throw std::invalid_argument("gravity must be finite");
+    using L = WorldLimits;
+    const Aabb& b = config.bounds;
+    for (const float v : {b.minX, b.minY, b.maxX, b.maxY})
+        checkRange(v, -L::kMaxCoordinate, L::kMaxCoordinate, "world bounds");
+    if (!(b.maxX > b.minX && b.maxY > b.minY)) throw std::invalid_argument("world bounds must have max > min");
+    checkRange(config.tickHz, L::kMinTickHz, L::kMaxTickHz, "tick rate (Hz)");
+    checkRange(config.speed, 0.0, L::kMaxSpeed, "speed");
+    checkRange(config.subSteps, 1, L::kMaxSubSteps, "sub-steps");
+    checkRange(config.maxCatchUpTicks, 1, L::kMaxCatchUpTicks, "catch-up ticks");
+    checkRange(config.gravityAccel, -L::kMaxAcceleration, L::kMaxAcceleration, "gravity");
     m_config = config;
 }
 
 EntityId World::add(const EntityDesc& d) {
-    if (!isFinite(d.position) || !isFinite(d.velocity) || !isFinite(d.acceleration))
-        throw std::invalid_argument("entity position, velocity and acceleration must be finite");
-    if (!isFinite(d.halfExtents) || !(d.halfExtents.x > 0.0f) || !(d.halfExtents.y > 0.0f))
-        throw std::invalid_argument("entity size must be finite and positive");
-    if (m_nextId == kNoIndex) throw std::length_error("entity ids exhausted");
+    using L = WorldLimits;
+    checkRange(d.position.x, -L::kMaxCoordinate, L::kMaxCoordinate, "entity position x");
+    checkRange(d.position.y, -L::kMaxCoordinate, L::kMaxCoordinate, "entity position y");
+    checkRange(d.velocity.x, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity x (per tick)");
+    checkRange(d.velocity.y, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity y (per tick)");
+    checkRange(d.acceleration.x, -L::kMaxAcceleration, L::kMaxAcceleration, "entity acceleration x");
+    checkRange(d.acceleration.y, -L::kMaxAcceleration, L::kMaxAcceleration, "entity acceleration y");
+    checkRange(d.halfExtents.x, L::kMinHalfExtent, L::kMaxHalfExtent, "entity half-extent x");
+    if (d.shape == Shape::Box) checkRange(d.halfExtents.y, L::kMinHalfExtent, L::kMaxHalfExtent, "entity half-extent y");
+    if (m_nextId == IdMap::kAbsent) throw std::length_error("entity ids exhausted");
 
     const EntityId id = m_nextId++;
-    m_indexOfId.push_back(size());
+    m_indexOfId.set(id, size());
     m_ids.push_back(id);
     m_posX.push_back(d.position.x);
     m_posY.push_back(d.position.y);
@@ -123,8 +139,8 @@ bool World::remove(EntityId id) {
         v[i] = v[last];
         v.pop_back();
     };
-    m_indexOfId[m_ids[last]] = i;
-    m_indexOfId[id] = kNoIndex;
+    m_indexOfId.set(m_ids[last], i);
+    m_indexOfId.erase(id);
     moveLast(m_ids);
     moveLast(m_posX), moveLast(m_posY), moveLast(m_prevX), moveLast(m_prevY);
     moveLast(m_accX), moveLast(m_accY), moveLast(m_halfW), moveLast(m_halfH);
@@ -139,8 +155,9 @@ bool World::remove(EntityId id) {
 bool World::contains(EntityId id) const { return indexOf(id).has_value(); }
 
 std::optional<std::uint32_t> World::indexOf(EntityId id) const {
-    if (id >= m_indexOfId.size() || m_indexOfId[id] == kNoIndex) return std::nullopt;
-    return m_indexOfId[id];
+    const std::uint32_t index = m_indexOfId.find(id);
+    if (index == IdMap::kAbsent) return std::nullopt;
+    return index;
 }
 
 std::optional<EntityId> World::entityAt(Vec2 p) const {
@@ -290,16 +307,36 @@ void World::resolveContacts() {
         }
         if (c.depth < 0.0f) continue;
         ++contacts;
-        // Verlet response: move positions apart, heavier (larger) entities less. The implicit
-        // velocity changes with them, which is what makes entities bounce off each other.
+        if (m_config.response == ContactResponse::None) continue;
+        // Heavier (larger) entities move less. Masses are areas; WorldLimits keeps each in
+        // [1e-6, 1e10], so their sum is a normal float and each share lies in [0, 1].
         const float massA = m_halfW[a] * m_halfH[a];
         const float massB = m_halfW[b] * m_halfH[b];
         const float shareA = massB / (massA + massB);
         const float shareB = 1.0f - shareA;
-        m_posX[a] -= c.nx * c.depth * shareA;
-        m_posY[a] -= c.ny * c.depth * shareA;
-        m_posX[b] += c.nx * c.depth * shareB;
-        m_posY[b] += c.ny * c.depth * shareB;
+        // Verlet response: move positions apart. Pushing apart changes the implicit velocity
+        // (pos - prev) too, which makes entities spring off each other; a bounce moves prev
+        // along, so that only the elastic exchange below changes the velocities.
+        const bool bounce = m_config.response == ContactResponse::Bounce;
+        const auto push = [&](std::uint32_t i, float by) {
+            m_posX[i] += c.nx * by;
+            m_posY[i] += c.ny * by;
+            if (bounce) m_prevX[i] += c.nx * by, m_prevY[i] += c.ny * by;
+        };
+        push(a, -c.depth * shareA);
+        push(b, c.depth * shareB);
+        if (!bounce) continue;
+        // Elastic exchange along the normal, for approaching entities only: the relative
+        // normal velocity reverses and momentum is kept, so no energy is made or lost.
+        const float approach = (m_posX[b] - m_prevX[b] - m_posX[a] + m_prevX[a]) * c.nx +
+                               (m_posY[b] - m_prevY[b] - m_posY[a] + m_prevY[a]) * c.ny;
+        if (approach >= 0.0f) continue;
+        const float kickA = 2.0f * approach * shareA;  // 2 * approach * massB / (massA + massB)
+        const float kickB = 2.0f * approach * shareB;
+        m_prevX[a] -= c.nx * kickA;
+        m_prevY[a] -= c.ny * kickA;
+        m_prevX[b] += c.nx * kickB;
+        m_prevY[b] += c.ny * kickB;
     }
     m_stats.contacts = contacts;
 }

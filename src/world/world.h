@@ -16,12 +16,36 @@
 
 #include "broadphase/broadphase.h"
 #include "core/aabb.h"
+#include "core/id_map.h"
 #include "core/pair.h"
 
 namespace ro {
 
 /// A stable entity handle: valid from add() until remove(); never reused.
 using EntityId = std::uint32_t;
+
+/// The sizes, positions and rates the world supports. Inside these ranges every step is well
+/// defined (no position ever becomes NaN or infinite); add() and setConfig() refuse values
+/// outside them with a message that names the range.
+struct WorldLimits {
+    static constexpr float kMinHalfExtent = 1.0e-3f;  ///< smaller, masses underflow towards 0/0
+    static constexpr float kMaxHalfExtent = 1.0e5f;
+    static constexpr float kMaxCoordinate = 1.0e7f;    ///< |x| and |y| of positions and bounds
+    static constexpr float kMaxSpeedPerTick = 1.0e6f;  ///< |velocity| on each axis, world units per tick
+    static constexpr float kMaxAcceleration = 1.0e7f;  ///< |acceleration| and gravity, units per s^2
+    static constexpr float kMinTickHz = 1.0f;
+    static constexpr float kMaxTickHz = 10'000.0f;
+    static constexpr float kMaxSpeed = 100.0f;         ///< simulated seconds per real second
+    static constexpr int kMaxSubSteps = 64;
+    static constexpr int kMaxCatchUpTicks = 1000;
+};
+
+/// What happens when two entities' exact shapes touch.
+enum class ContactResponse : std::uint8_t {
+    None,       ///< nothing: entities pass through each other (the benchmark's workload)
+    PushApart,  ///< positions move apart along the contact normal, heavier (larger) ones less
+    Bounce,     ///< push apart, then an elastic exchange of velocity along the normal
+};
 
 enum class Shape : std::uint8_t { Box, Circle };
 
@@ -43,6 +67,7 @@ struct WorldConfig {
     int subSteps = 1;                         ///< sub-steps per tick
     bool gravity = false;
     float gravityAccel = 300.0f;              ///< world units per second squared, downwards
+    ContactResponse response = ContactResponse::PushApart;
 };
 
 /// Milliseconds and counts of the last tick (summed over its sub-steps).
@@ -59,11 +84,12 @@ struct StepStats {
 
 class World {
 public:
-    /// Throws std::invalid_argument for bounds or clock settings that are not finite and positive.
+    /// Throws std::invalid_argument for settings outside WorldLimits.
     explicit World(const WorldConfig& config = {});
 
     // ---- entities -------------------------------------------------------------------------
-    /// Adds an entity; throws std::invalid_argument for non-finite values or non-positive sizes.
+    /// Adds an entity; throws std::invalid_argument for a value outside WorldLimits (sizes,
+    /// position, velocity, acceleration), leaving the world as it was.
     EntityId add(const EntityDesc& desc);
     /// Removes an entity; false if the id is not alive.
     bool remove(EntityId id);
@@ -138,7 +164,7 @@ private:
     std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
     std::vector<Shape> m_shape;
     std::vector<std::uint8_t> m_overlapping;
-    std::vector<std::uint32_t> m_indexOfId;  ///< id -> dense index, kNoIndex once removed
+    IdMap m_indexOfId;  ///< id -> dense index of the live entities
     EntityId m_nextId = 0;
 
     // Per-step buffers, reused so steady-state steps do not allocate.
