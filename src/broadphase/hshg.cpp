@@ -303,11 +303,6 @@ void testKeyRun(const std::uint64_t* keys, const SlotBox* boxes, const std::uint
     tests += inRunCount;
 }
 
-template <typename T>
-void reserveWithHeadroom(std::vector<T>& v, std::size_t size) {
-    if (size > v.capacity()) v.reserve(size + size / 2);
-}
-
 }  // namespace
 
 /// findPairs' output. Loops whose tests are hard to predict write without a branch per test:

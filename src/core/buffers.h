@@ -14,6 +14,12 @@ void resizeWithHeadroom(std::vector<T>& v, std::size_t size) {
     v.resize(size);
 }
 
+/// Reserves room for `size` elements, half again more when it must grow.
+template <typename T>
+void reserveWithHeadroom(std::vector<T>& v, std::size_t size) {
+    if (size > v.capacity()) v.reserve(size + size / 2);
+}
+
 /// Heap bytes a buffer holds (its capacity, not its size).
 template <typename T>
 [[nodiscard]] std::uint64_t bytesHeld(const std::vector<T>& v) {
