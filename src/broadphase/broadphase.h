@@ -192,8 +192,12 @@ public:
     /// The first box the segment touches (least t, then least index), in `hit`; nothing if none.
     QueryCost raycastFirst(const Segment& segment, std::optional<RayHit>& hit);
 
-    /// Counters of the last update + findPairs.
-    [[nodiscard]] const Counters& counters() const { return m_counters; }
+    /// Counters of the last update + findPairs (bytesHeld includes the id slots update() keeps).
+    [[nodiscard]] Counters counters() const {
+        Counters counters = m_counters;
+        counters.bytesHeld += m_idSlots.bytesHeld();
+        return counters;
+    }
     /// Lets the caller that measured it record the allocations of the last step.
     void setHeapAllocations(std::uint64_t count) { m_counters.heapAllocations = count; }
 

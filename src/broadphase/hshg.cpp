@@ -830,7 +830,7 @@ void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
         cells += 5 * std::uint64_t{lv.end - lv.begin};
     }
     writer.finish();
-    if (!m_oversized.empty()) tests += pairOversized(m_boxes, m_oversized, m_isOversized, out);
+    if (!m_oversized.empty()) tests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
     m_counters.cellsTouched = m_rehashed + cells;
@@ -838,7 +838,7 @@ void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
     m_counters.bytesHeld = bytesHeld(m_state) + bytesHeld(m_moved) + bytesHeld(m_movedScratch) + bytesHeld(m_keys) +
                            bytesHeld(m_previousKeys) + bytesHeld(m_ids) + bytesHeld(m_previousIds) +
                            bytesHeld(m_slotBoxes) + bytesHeld(m_slotDense) + bytesHeld(m_table) +
-                           bytesHeld(m_oversized) + bytesHeld(m_isOversized) +
+                           bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld() +
                            bytesHeld(m_queryMark);
 }
 

@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/oversized.h"
 
 namespace ro {
 
@@ -191,6 +192,7 @@ private:
 
     std::vector<std::uint32_t> m_oversized;   ///< dense indices of entities that skip the levels
     std::vector<std::uint8_t> m_isOversized;  ///< by dense index, filled only when some are
+    OversizedScratch m_oversizedScratch;
     std::vector<std::uint32_t> m_queryMark;   ///< by slot: the last ray query that met it
     std::uint32_t m_queryStamp = 0;
 };

@@ -61,11 +61,17 @@ void SpatialGrid::doUpdate(const BoxView& boxes) {
     m_oversized.clear();
     m_isOversized.assign(boxes.count, 0);
     std::size_t insertions = 0;
+    // A box reaching more than a cell past the bounds would be clamped into an edge cell
+    // together with every other such box: it skips the grid instead.
+    const Aabb reach{m_bounds.minX - m_cellSize, m_bounds.minY - m_cellSize, m_bounds.maxX + m_cellSize,
+                     m_bounds.maxY + m_cellSize};
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
         const CellRange r{column(boxes.minX[i]), row(boxes.minY[i]), column(boxes.maxX[i]), row(boxes.maxY[i])};
         m_ranges[i] = r;
         const std::size_t cells = static_cast<std::size_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
-        if (cells > kMaxCellsPerEntity) {
+        const bool outside = boxes.minX[i] < reach.minX || boxes.minY[i] < reach.minY || boxes.maxX[i] > reach.maxX ||
+                             boxes.maxY[i] > reach.maxY;
+        if (cells > kMaxCellsPerEntity || outside) {
             m_oversized.push_back(i);
             m_isOversized[i] = 1;
         } else {
@@ -99,6 +105,7 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
         while (runEnd != end && runEnd->cell == cell) ++runEnd;
         ++occupiedCells;
         tests += static_cast<std::uint64_t>(runEnd - run) * static_cast<std::uint64_t>(runEnd - run - 1) / 2;
+        const bool crowded = static_cast<std::uint64_t>(runEnd - run) > kCrowdedCell;
         for (const Entry* p = run; p != runEnd; ++p) {
             for (const Entry* q = p + 1; q != runEnd; ++q) {
                 // Two boxes may share several cells: the pair is reported only in the first
@@ -108,18 +115,19 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
                 if ((flags & kFirstColumn) == 0 || (flags & kFirstRow) == 0) continue;
                 const std::uint32_t i = p->entity & kIndexMask;
                 const std::uint32_t j = q->entity & kIndexMask;
+                if (crowded && !overlaps(m_boxes.box(i), m_boxes.box(j))) continue;
                 out.push_back({i, j});  // entries of a cell are in index order, so i < j
             }
         }
         run = runEnd;
     }
-    tests += pairOversized(m_boxes, m_oversized, m_isOversized, out);
+    tests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
     m_counters.cellsTouched += occupiedCells;
     m_counters.cellSize = m_cellSize;
     m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch) +
-                           bytesHeld(m_oversized) + bytesHeld(m_isOversized);
+                           bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld();
 }
 
 void SpatialGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {

@@ -9,13 +9,15 @@
 /// reported only in the first cell both boxes cover: no pair cache, no string keys, and no
 /// lookup either, since two flag bits per entry say whether the cell is in the entity's first
 /// column and first row.
-/// An entity covering more than kMaxCellsPerEntity cells skips the grid (oversized.h).
+/// An entity covering more than kMaxCellsPerEntity cells, or reaching more than a cell beyond
+/// the bounds (where it would be clamped into an edge cell), skips the grid (oversized.h).
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/oversized.h"
 
 namespace ro {
 
@@ -75,6 +77,7 @@ private:
     std::vector<Entry> m_sortScratch;
     std::vector<std::uint32_t> m_oversized;   ///< entities that skip the grid
     std::vector<std::uint8_t> m_isOversized;  ///< by entity index
+    OversizedScratch m_oversizedScratch;
     std::vector<std::uint32_t> m_queryMark;   ///< by entity: the last ray query that met it
     std::uint32_t m_queryStamp = 0;
 };

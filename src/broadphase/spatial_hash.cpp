@@ -100,7 +100,10 @@ void SpatialHash::doUpdate(const BoxView& boxes) {
         m_ranges[rank] = r;
         m_seen[rank] = 0;
         const std::uint64_t cells = static_cast<std::uint64_t>(r.x1 - r.x0 + 1) * static_cast<std::uint64_t>(r.y1 - r.y0 + 1);
-        if (cells > kMaxCellsPerEntity) {
+        // Past the cell range, cells clamp into one: such entities would all share it.
+        const auto limit = static_cast<std::int32_t>(kCellLimit);
+        const bool clamped = r.x0 <= -limit || r.y0 <= -limit || r.x1 >= limit || r.y1 >= limit;
+        if (cells > kMaxCellsPerEntity || clamped) {
             m_oversized.push_back(i);
             m_isOversized[i] = 1;
         }
@@ -150,11 +153,15 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
         for (std::int32_t x = r.x0; x <= r.x1; ++x) {
             Bucket& bucket = m_buckets[bucketOf(x, y)];
             if (bucket.frame != m_frame) bucket = {kEnd, m_frame};
+            std::uint64_t walked = 0;
             for (std::uint32_t n = bucket.head; n != kEnd; n = m_nodes[n].next) {
                 const std::uint32_t other = m_nodes[n].rank;
                 ++m_counters.pairTests;
                 if (m_seen[other] == m_queryStamp) continue;
                 m_seen[other] = m_queryStamp;
+                // Deep in a crowded bucket only true overlaps are reported (oversized.h).
+                if (++walked > kCrowdedCell && !overlaps(m_boxes.box(m_order[other].entity), m_boxes.box(entity)))
+                    continue;
                 out.push_back(makePair(m_order[other].entity, entity));
                 const CellRange& o = m_ranges[other];
                 const bool shareACell = r.x0 <= o.x1 && o.x0 <= r.x1 && r.y0 <= o.y1 && o.y0 <= r.y1;
@@ -173,11 +180,12 @@ void SpatialHash::findPairs(std::vector<Pair>& out) {
     m_tableBuilt = true;
     for (std::uint32_t rank = 0; rank < m_boxes.count; ++rank)
         if (!m_isOversized[m_order[rank].entity]) insertAndQuery(rank, out);
-    m_counters.pairTests += pairOversized(m_boxes, m_oversized, m_isOversized, out);
+    m_counters.pairTests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.candidatePairs = out.size();
     m_counters.cellSize = m_cellSize;
     m_counters.bytesHeld = bytesHeld(m_buckets) + bytesHeld(m_nodes) + bytesHeld(m_order) + bytesHeld(m_ranges) +
-                           bytesHeld(m_seen) + bytesHeld(m_oversized) + bytesHeld(m_isOversized) + bytesHeld(m_orderScratch);
+                           bytesHeld(m_seen) + bytesHeld(m_oversized) + bytesHeld(m_isOversized) + bytesHeld(m_orderScratch) +
+                           m_oversizedScratch.bytesHeld();
 }
 
 void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit) const {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/oversized.h"
 
 namespace ro {
 
@@ -97,6 +98,7 @@ private:
     std::vector<std::uint32_t> m_seen;
     std::vector<std::uint32_t> m_oversized;   ///< entities that skip the table (see oversized.h)
     std::vector<std::uint8_t> m_isOversized;  ///< by entity index
+    OversizedScratch m_oversizedScratch;
 };
 
 }  // namespace ro
