@@ -9,6 +9,7 @@
 
 #include "broadphase/registry.h"
 #include "core/alloc_counter.h"
+#include "core/buffers.h"
 
 namespace ro {
 namespace {
@@ -175,6 +176,16 @@ std::optional<EntityId> World::entityAt(Vec2 p) const {
 
 BoxView World::boxes() const {
     return {m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), size()};
+}
+
+std::uint64_t World::bytesHeld() const {
+    std::uint64_t bytes = m_indexOfId.bytesHeld() + ro::bytesHeld(m_ids) + ro::bytesHeld(m_shape) +
+                          ro::bytesHeld(m_overlapping) + ro::bytesHeld(m_candidates) + ro::bytesHeld(m_overlaps) +
+                          ro::bytesHeld(m_sortScratch) + ro::bytesHeld(m_sortOffsets);
+    for (const auto* v : {&m_posX, &m_posY, &m_prevX, &m_prevY, &m_accX, &m_accY, &m_halfW, &m_halfH, &m_minX, &m_minY,
+                          &m_maxX, &m_maxY})
+        bytes += ro::bytesHeld(*v);
+    return bytes;
 }
 
 float World::largestHalfExtent() const {

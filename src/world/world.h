@@ -112,6 +112,8 @@ public:
     /// 1 where the entity's AABB overlaps another's after the last tick's broad phase.
     [[nodiscard]] std::span<const std::uint8_t> overlapping() const { return m_overlapping; }
     [[nodiscard]] BoxView boxes() const;
+    /// Heap bytes of the world's own tables (entities, id map, pair buffers), not the technique's.
+    [[nodiscard]] std::uint64_t bytesHeld() const;
     /// Largest half-extent of any live entity (0 when empty).
     [[nodiscard]] float largestHalfExtent() const;
 
