@@ -155,10 +155,16 @@ ParseResult parseOptions(int argc, char** argv) {
     auto given = [&cli](const char* flag) { return cli.count(flag) > 0; };
     try {
         cli.parse(argc, argv);
-        if (!findTechnique(o.technique))
+        const TechniqueInfo* technique = findTechnique(o.technique);
+        if (!technique)
             throw BadValue(fmt::format("--technique: unknown '{}' (valid: {})", o.technique, techniqueIds()));
         constexpr std::uint64_t kIntMax = std::numeric_limits<int>::max();
         if (given("--entities")) o.entities = parseWhole<std::uint32_t>(entities, "--entities", 0, kMaxEntities);
+        // Refused now, not after a first step of hours.
+        if (technique->maxEntities != 0 && o.entities > technique->maxEntities)
+            throw BadValue(fmt::format("--entities {} is too many for '{}' ({}: at most {} entities step in "
+                                       "reasonable time); pick --technique hshg or grid for that many",
+                                       o.entities, technique->id, technique->cost, technique->maxEntities));
         if (given("--seed")) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
         if (given("--cell-size")) o.cellSize = parsePositive(cellSize, "--cell-size");
         if (given("--frames")) o.frames = parseWhole<int>(frames, "--frames", 1, kIntMax);

@@ -28,6 +28,9 @@ Screen::Screen(const char* title, int width, int height) {
     // Lines as lines: SDL's default turns each line into points on the CPU, which costs a
     // vertex per pixel for the long lines of the pair and AABB overlays.
     SDL_SetHint(SDL_HINT_RENDER_LINE_METHOD, "2");
+    // SDL's SIGINT/SIGTERM handlers only queue SDL_QUIT, read between frames: the app's own
+    // (stop_signal.h) end a long step at once.
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) throw std::runtime_error(fmt::format("SDL_Init: {}", SDL_GetError()));
     m_window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
                                 SDL_WINDOW_RESIZABLE);
