@@ -3,9 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
@@ -88,6 +92,17 @@ float parsePositive(const std::string& text, std::string_view flag) {
     if (text.empty() || ec != std::errc{} || ptr != end || !std::isfinite(value) || !(value > 0.0f))
         throw BadValue(fmt::format("{} expects a finite number greater than 0, got '{}'", flag, text));
     return value;
+}
+
+/// Why `path` cannot be opened for writing, or empty when it can. A file created to find out
+/// is removed again; an existing one is opened to append, so it is left as it was.
+std::string whyNotWritable(const std::string& path) {
+    const bool existed = access(path.c_str(), F_OK) == 0;
+    std::FILE* file = std::fopen(path.c_str(), "a");
+    if (!file) return std::strerror(errno);
+    std::fclose(file);
+    if (!existed) std::remove(path.c_str());
+    return {};
 }
 
 std::string techniqueIds() {
@@ -195,6 +210,10 @@ ParseResult parseOptions(int argc, char** argv) {
         const std::string_view shot = o.screenshot;
         if (given("--screenshot") && (shot.size() <= 4 || !shot.ends_with(".png")))
             throw BadValue(fmt::format("--screenshot expects a file name ending in .png, got '{}'", shot));
+        // Found now, not after every frame has run.
+        if (given("--screenshot"))
+            if (const std::string why = whyNotWritable(o.screenshot); !why.empty())
+                throw BadValue(fmt::format("--screenshot: cannot write '{}': {}", o.screenshot, why));
     } catch (const CLI::CallForHelp&) {
         fmt::print("{}", cli.help());
         result.exitCode = 0;
