@@ -18,6 +18,7 @@
 #include "app/queries.h"
 #include "app/report.h"
 #include "app/screen.h"
+#include "app/stop_signal.h"
 
 namespace {
 
@@ -37,8 +38,12 @@ int run(const ro::app::Options& options) {
     Screen screen(kTitle, options.width, options.height);
     // 3. Dear ImGui on top of them.
     Gui gui(screen);
-    // 4. The world, its technique and its population.
-    Lab lab(*ro::findTechnique(options.technique), options.entities, options.seed, options.cellSize, options.sizes);
+    // 4. The world, its technique and its population (a million entities take a while: busy).
+    Lab lab = [&] {
+        const BusyScope busy;
+        return Lab(*ro::findTechnique(options.technique), options.entities, options.seed, options.cellSize,
+                   options.sizes);
+    }();
     // 5. What the person can toggle and do.
     OverlayFlags overlays = options.overlays;
     OverlayRenderer overlayRenderer;
@@ -60,6 +65,11 @@ int run(const ro::app::Options& options) {
     FrameReport report;
 
     for (std::uint64_t frame = 1;; ++frame) {
+        // SIGINT or SIGTERM between two steps: a clean exit with the shell's status.
+        if (const int signal = stopSignal()) {
+            exitCode = 128 + signal;
+            break;
+        }
         //----------------------------------------------------------------------------------------
         // Update
         //----------------------------------------------------------------------------------------
@@ -70,9 +80,13 @@ int run(const ro::app::Options& options) {
         const bool lastFrame =
             input.quitRequested() || (virtualClock && frame >= static_cast<std::uint64_t>(*options.frames));
 
-        lab.update(ImGui::GetIO().DeltaTime, virtualClock);
-        drawPanel(lab, overlays, uiRects);  // may respawn or switch technique: queries run after it
-        queries.run(lab.world(), lab.technique());
+        {
+            // A step can take long (brute force near its limit): a stop signal ends it at once.
+            const BusyScope busy;
+            lab.update(ImGui::GetIO().DeltaTime, virtualClock);
+            drawPanel(lab, overlays, uiRects);  // may respawn or switch technique: queries run after it
+            queries.run(lab.world(), lab.technique());
+        }
         report = makeReport(lab, queries, screen.rendererName(), msDraw, ImGui::GetIO().Framerate, frame);
         drawHud(report, uiRects);
 
@@ -117,6 +131,7 @@ int main(int argc, char** argv) {
     // 1. Command line: --help, --list-techniques and bad flags end here, before any window.
     const ro::app::ParseResult parsed = ro::app::parseOptions(argc, argv);
     if (parsed.exitCode) return *parsed.exitCode;
+    ro::app::installStopSignals();  // before SDL_Init, which is told to leave the signals alone
     try {
         return run(parsed.options);
     } catch (const std::exception& e) {

@@ -3,9 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
@@ -90,23 +94,37 @@ float parsePositive(const std::string& text, std::string_view flag) {
     return value;
 }
 
+/// Why `path` cannot be opened for writing, or empty when it can. A file created to find out
+/// is removed again; an existing one is opened to append, so it is left as it was.
+std::string whyNotWritable(const std::string& path) {
+    const bool existed = access(path.c_str(), F_OK) == 0;
+    std::FILE* file = std::fopen(path.c_str(), "a");
+    if (!file) return std::strerror(errno);
+    std::fclose(file);
+    if (!existed) std::remove(path.c_str());
+    return {};
+}
+
 std::string techniqueIds() {
     std::string ids;
     for (const TechniqueInfo& t : techniques()) ids += fmt::format("{}{}", ids.empty() ? "" : ", ", t.id);
     return ids;
 }
 
+/// Every item of the comma list must name an overlay: "", "grid," and "grid,,pairs" are errors.
 OverlayFlags parseOverlays(const std::string& list) {
     OverlayFlags flags;
     std::string_view rest = list;
-    while (!rest.empty()) {
+    while (true) {
         const std::size_t comma = rest.find(',');
         const std::string_view item = rest.substr(0, comma);
         if (item == "grid") flags.grid = true;
         else if (item == "pairs") flags.pairs = true;
         else if (item == "bounds") flags.bounds = true;
-        else throw BadValue(fmt::format("--overlays: unknown overlay '{}' (valid: grid, pairs, bounds)", item));
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        else throw BadValue(fmt::format("--overlays expects a comma list of grid, pairs, bounds; '{}' has {} in it",
+                                        list, item.empty() ? "an empty item" : fmt::format("'{}'", item)));
+        if (comma == std::string_view::npos) break;
+        rest = rest.substr(comma + 1);
     }
     return flags;
 }
@@ -147,42 +165,55 @@ ParseResult parseOptions(int argc, char** argv) {
         ->excludes(boxFlag);
     cli.add_flag("--paused", o.paused, "start paused (Esc resumes)");
 
+    // "Given" is decided by CLI11's count, never by an empty string: `--frames ""` is a bad
+    // value, not a missing one (the parsers below reject empty text).
+    auto given = [&cli](const char* flag) { return cli.count(flag) > 0; };
     try {
         cli.parse(argc, argv);
-        if (!findTechnique(o.technique))
+        const TechniqueInfo* technique = findTechnique(o.technique);
+        if (!technique)
             throw BadValue(fmt::format("--technique: unknown '{}' (valid: {})", o.technique, techniqueIds()));
         constexpr std::uint64_t kIntMax = std::numeric_limits<int>::max();
-        if (!entities.empty()) o.entities = parseWhole<std::uint32_t>(entities, "--entities", 0, kMaxEntities);
-        if (!seed.empty()) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
-        if (!cellSize.empty()) o.cellSize = parsePositive(cellSize, "--cell-size");
-        if (!frames.empty()) o.frames = parseWhole<int>(frames, "--frames", 1, kIntMax);
-        if (!reportEvery.empty()) o.reportEvery = parseWhole<int>(reportEvery, "--report-every", 1, kIntMax);
-        if (!width.empty()) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
-        if (!height.empty()) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
-        if (!overlays.empty()) o.overlays = parseOverlays(overlays);
-        if (!halfExtents.empty()) {
+        if (given("--entities")) o.entities = parseWhole<std::uint32_t>(entities, "--entities", 0, kMaxEntities);
+        // Refused now, not after a first step of hours.
+        if (technique->maxEntities != 0 && o.entities > technique->maxEntities)
+            throw BadValue(fmt::format("--entities {} is too many for '{}' ({}: at most {} entities step in "
+                                       "reasonable time); pick --technique hshg or grid for that many",
+                                       o.entities, technique->id, technique->cost, technique->maxEntities));
+        if (given("--seed")) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+        if (given("--cell-size")) o.cellSize = parsePositive(cellSize, "--cell-size");
+        if (given("--frames")) o.frames = parseWhole<int>(frames, "--frames", 1, kIntMax);
+        if (given("--report-every")) o.reportEvery = parseWhole<int>(reportEvery, "--report-every", 1, kIntMax);
+        if (given("--width")) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
+        if (given("--height")) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
+        if (given("--overlays")) o.overlays = parseOverlays(overlays);
+        if (given("--half-extents")) {
             const auto v = parseNumbers(halfExtents, "--half-extents", 2);
             if (!(v[0] > 0.0f && v[0] <= v[1] && v[1] <= 100.0f))
                 throw BadValue(fmt::format("--half-extents expects 0 < MIN <= MAX <= 100, got '{}'", halfExtents));
             o.sizes = SizeRange{v[0], v[1]};
         }
-        if (!queryPoint.empty()) {
+        if (given("--query-point")) {
             const auto v = parseNumbers(queryPoint, "--query-point", 2);
             o.queryPoint = Vec2{v[0], v[1]};
         }
-        if (!queryBox.empty()) {
+        if (given("--query-box")) {
             const auto v = parseNumbers(queryBox, "--query-box", 4);
             o.queryBox = Aabb{std::min(v[0], v[2]), std::min(v[1], v[3]), std::max(v[0], v[2]), std::max(v[1], v[3])};
         }
-        if (!queryRay.empty()) {
+        if (given("--query-ray")) {
             const auto v = parseNumbers(queryRay, "--query-ray", 4);
             if (!std::isfinite(v[2] - v[0]) || !std::isfinite(v[3] - v[1]))
                 throw BadValue(fmt::format("--query-ray: the segment's extent overflows a float, got '{}'", queryRay));
             o.queryRay = Segment{{v[0], v[1]}, {v[2], v[3]}};
         }
         const std::string_view shot = o.screenshot;
-        if (cli.count("--screenshot") && (shot.size() <= 4 || !shot.ends_with(".png")))
+        if (given("--screenshot") && (shot.size() <= 4 || !shot.ends_with(".png")))
             throw BadValue(fmt::format("--screenshot expects a file name ending in .png, got '{}'", shot));
+        // Found now, not after every frame has run.
+        if (given("--screenshot"))
+            if (const std::string why = whyNotWritable(o.screenshot); !why.empty())
+                throw BadValue(fmt::format("--screenshot: cannot write '{}': {}", o.screenshot, why));
     } catch (const CLI::CallForHelp&) {
         fmt::print("{}", cli.help());
         result.exitCode = 0;

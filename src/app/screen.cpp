@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <stdexcept>
 #include <vector>
@@ -28,6 +29,9 @@ Screen::Screen(const char* title, int width, int height) {
     // Lines as lines: SDL's default turns each line into points on the CPU, which costs a
     // vertex per pixel for the long lines of the pair and AABB overlays.
     SDL_SetHint(SDL_HINT_RENDER_LINE_METHOD, "2");
+    // SDL's SIGINT/SIGTERM handlers only queue SDL_QUIT, read between frames: the app's own
+    // (stop_signal.h) end a long step at once.
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) throw std::runtime_error(fmt::format("SDL_Init: {}", SDL_GetError()));
     m_window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
                                 SDL_WINDOW_RESIZABLE);
@@ -113,7 +117,17 @@ bool Screen::saveScreenshot(const std::string& path) const {
     if (SDL_GetRendererOutputSize(m_renderer, &width, &height) != 0) return false;
     std::vector<unsigned char> pixels(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);
     if (SDL_RenderReadPixels(m_renderer, nullptr, SDL_PIXELFORMAT_RGB24, pixels.data(), width * 3) != 0) return false;
-    return stbi_write_png(path.c_str(), width, height, 3, pixels.data(), width * 3) != 0;
+    // stbi_write_png checks neither its writes nor the close (a full disk passed for a PNG):
+    // the PNG is made in memory and written here, every step checked.
+    std::string png;
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    };
+    if (stbi_write_png_to_func(append, &png, width, height, 3, pixels.data(), width * 3) == 0) return false;
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) return false;
+    const bool written = std::fwrite(png.data(), 1, png.size(), file) == png.size();
+    return std::fclose(file) == 0 && written;
 }
 
 const char* Screen::rendererName() const {

@@ -28,9 +28,6 @@
 namespace ro::bench {
 namespace {
 
-/// Above this many entities brute force is no reference (n^2 / 2 tests a frame) and is
-/// left out of "all"; --check then takes the grid as the reference.
-constexpr std::uint32_t kBruteLimit = 20'000;
 constexpr std::uint64_t kMaxCount = 10'000'000;
 constexpr float kMinCellSize = 0.05f;
 constexpr float kMaxCellSize = 10'000.0f;
@@ -87,6 +84,16 @@ std::string scenarioNames() {
     for (const ScenarioInfo& s : scenarios()) names += fmt::format("{}{}", names.empty() ? "" : ", ", s.name);
     return names;
 }
+
+/// Above a technique's registry limit (maxEntities) a run would take hours: it is left out of
+/// "all", and refused when named.
+bool overLimit(const TechniqueInfo& technique, std::uint32_t n) {
+    return technique.maxEntities != 0 && n > technique.maxEntities;
+}
+
+/// Brute force is the reference of --check up to its limit (n^2 / 2 tests a frame); above,
+/// the grid is, cross-checked by the hash.
+bool bruteIsReference(std::uint32_t n) { return !overLimit(*findTechnique("brute"), n); }
 
 bool onPath(const char* program) {
     const char* path = std::getenv("PATH");
@@ -186,6 +193,14 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                 o.counts.push_back(n);
             }
         }
+        if (!o.allTechniques)
+            for (const TechniqueInfo* t : o.techniques)
+                for (const std::uint32_t n : o.counts)
+                    if (overLimit(*t, n))
+                        throw BadValue(fmt::format("--technique {} runs at most {} entities ({}: at --n {}, "
+                                                   "{} tests a frame); leave it out or lower --n",
+                                                   t->id, t->maxEntities, t->cost, n,
+                                                   static_cast<std::uint64_t>(n) * (n - 1) / 2));
         for (const ScenarioInfo* s : o.scenarios)
             for (const std::uint32_t n : o.counts)
                 if (n > s->maxCount)
@@ -264,7 +279,7 @@ int runAll(const Options& o) {
             // The reference: brute force where n allows, else the grid cross-checked on every
             // frame by the hash, an independent technique (the conformance suite holds both to
             // brute force's answers).
-            const bool bruteReference = n <= kBruteLimit;
+            const bool bruteReference = bruteIsReference(n);
             const TechniqueInfo& referenceTechnique = *findTechnique(bruteReference ? "brute" : "grid");
             const TechniqueInfo& crossCheck = *findTechnique("hash");
             ReferenceAt referenceAt;  // left empty without --check: the run is then unchecked
@@ -287,6 +302,11 @@ int runAll(const Options& o) {
                 std::vector<Lane> lanes;
                 auto addLane = [&](std::unique_ptr<Contestant> contestant, std::string_view name, bool peer,
                                    bool show) {
+                    // Said before any frame, and flushed: a long run is never silent, even
+                    // where stderr's progress bar is not shown.
+                    fmt::print("starting {} ({}) n={} pass {}/{}: {}, {} frames\n", scenario->name,
+                               motionName(o.motion), n, pass + 1, o.passes, name, 1 + o.warmup + o.frames);
+                    std::fflush(stdout);
                     lanes.push_back({contestant.get(), std::string(name), peer});
                     contestants.push_back(std::move(contestant));
                     if (first) {
@@ -304,11 +324,10 @@ int runAll(const Options& o) {
                 for (const TechniqueInfo* t : o.techniques) {
                     // The reference (and the cross-check) have their lanes already.
                     if (o.check && (t == &referenceTechnique || (!bruteReference && t == &crossCheck))) continue;
-                    if (t->id == "brute" && o.allTechniques && n > kBruteLimit) {
+                    if (overLimit(*t, n)) {  // only in "all": named, it was refused up front
                         if (first)
-                            fmt::print(stderr, "ro_bench: brute force left out at n={} ({} tests a frame); name it "
-                                               "in --technique to run it anyway\n",
-                                       n, static_cast<std::uint64_t>(n) * (n - 1) / 2);
+                            fmt::print(stderr, "ro_bench: {} left out at n={} (at most {}: {})\n", t->id, n,
+                                       t->maxEntities, t->cost);
                         continue;
                     }
                     addLane(makeTechniqueContestant(*t, settings), t->id, false, true);

@@ -3,10 +3,21 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
+#include <iterator>
 #include <map>
+#include <memory>
+#include <string_view>
 #include <vector>
+
+extern char** environ;
 
 namespace ro::bench {
 namespace {
@@ -24,6 +35,71 @@ std::string allocsText(const std::optional<double>& allocs) {
 
 std::string ratioText(const std::optional<double>& ratio) {
     return ratio ? fmt::format("{:.3f}x", *ratio) : std::string("-");
+}
+
+/// The one place every output file is written: each write and the close are checked (a full
+/// disk often shows only at the close, when the buffer is flushed).
+bool writeFile(const std::string& path, std::string_view bytes, std::string& error) {
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) {
+        error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+        return false;
+    }
+    const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+    const int writeErrno = errno;
+    const bool closed = std::fclose(file) == 0;
+    if (!written || !closed) {
+        error = fmt::format("cannot write '{}': {}", path, std::strerror(written ? errno : writeErrno));
+        return false;
+    }
+    return true;
+}
+
+/// Runs gnuplot on `script` and returns the PNG it writes to its standard output. The script
+/// goes in through an unnamed temporary file and the image comes out through a pipe, so no
+/// path (the user's, or one of ours) is ever part of the script.
+bool runGnuplot(const std::string& script, std::string& png, std::string& error) {
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> scriptFile(std::tmpfile(), &std::fclose);
+    if (!scriptFile || std::fwrite(script.data(), 1, script.size(), scriptFile.get()) != script.size() ||
+        std::fflush(scriptFile.get()) != 0 || std::fseek(scriptFile.get(), 0, SEEK_SET) != 0) {
+        error = "cannot write gnuplot's script to a temporary file";
+        return false;
+    }
+    int pipeFds[2];
+    if (pipe2(pipeFds, O_CLOEXEC) != 0) {
+        error = "cannot make a pipe for gnuplot";
+        return false;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fileno(scriptFile.get()), STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDOUT_FILENO);
+    char program[] = "gnuplot";
+    char* argv[] = {program, nullptr};
+    pid_t pid = 0;
+    const int spawned = posix_spawnp(&pid, program, &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pipeFds[1]);
+    if (spawned != 0) {
+        close(pipeFds[0]);
+        error = fmt::format("cannot start gnuplot: {}", std::strerror(spawned));
+        return false;
+    }
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t got = read(pipeFds[0], buffer, sizeof buffer);
+        if (got > 0) png.append(buffer, static_cast<std::size_t>(got));
+        else if (got == 0 || errno != EINTR) break;
+    }
+    close(pipeFds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !png.starts_with("\x89PNG")) {
+        error = "gnuplot failed to draw the plot";
+        return false;
+    }
+    return true;
 }
 
 }  // namespace
@@ -49,23 +125,16 @@ void printTable(std::span<const Row> rows) {
 }
 
 bool writeCsv(const std::string& path, std::span<const Row> rows, std::string& error) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (!file) {
-        error = fmt::format("cannot write '{}'", path);
-        return false;
-    }
-    fmt::print(file,
-               "scenario,motion,n,technique,peer,build_ms,mean_ms,median_ms,p99_ms,max_ms,candidates,overlaps,tests,"
-               "bytes,allocs_per_frame,ratio_to_best_peer,check,passes\n");
+    std::string text =
+        "scenario,motion,n,technique,peer,build_ms,mean_ms,median_ms,p99_ms,max_ms,candidates,overlaps,tests,"
+        "bytes,allocs_per_frame,ratio_to_best_peer,check,passes\n";
     auto cell = [](const auto& value) { return value ? fmt::format("{}", *value) : std::string(); };
     for (const Row& r : rows)
-        fmt::print(file, "{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{},{},{}\n", r.scenario,
-                   r.motion, r.n, r.technique, r.peer, r.buildMs, r.meanMs, r.medianMs, r.p99Ms, r.maxMs, r.candidates,
-                   r.overlaps, cell(r.tests), cell(r.bytes), cell(r.allocsPerFrame), cell(r.ratioToBestPeer), r.check,
-                   r.passes);
-    const bool ok = std::fclose(file) == 0;
-    if (!ok) error = fmt::format("cannot finish writing '{}'", path);
-    return ok;
+        fmt::format_to(std::back_inserter(text), "{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{},{},{}\n",
+                       r.scenario, r.motion, r.n, r.technique, r.peer, r.buildMs, r.meanMs, r.medianMs, r.p99Ms,
+                       r.maxMs, r.candidates, r.overlaps, cell(r.tests), cell(r.bytes), cell(r.allocsPerFrame),
+                       cell(r.ratioToBestPeer), r.check, r.passes);
+    return writeFile(path, text, error);
 }
 
 bool writeJson(const std::string& path, std::span<const Row> rows, std::string& error) {
@@ -91,13 +160,7 @@ bool writeJson(const std::string& path, std::span<const Row> rows, std::string& 
                        {"check", r.check},
                        {"passes", r.passes}});
     }
-    std::ofstream file(path);
-    file << out.dump(2) << '\n';
-    if (!file) {
-        error = fmt::format("cannot write '{}'", path);
-        return false;
-    }
-    return true;
+    return writeFile(path, out.dump(2) + '\n', error);
 }
 
 bool writePlot(const std::string& path, std::span<const Row> rows, std::string& error) {
@@ -107,10 +170,11 @@ bool writePlot(const std::string& path, std::span<const Row> rows, std::string& 
         panels[r.scenario + " (" + r.motion + ")"][r.technique + (r.peer ? " (peer)" : "")].push_back({r.n, r.meanMs});
 
     std::string script = fmt::format(
-        "set terminal pngcairo size 900,{} font 'sans,10'\nset output '{}'\n"
+        // No `set output`: the PNG goes to gnuplot's standard output (see runGnuplot).
+        "set terminal pngcairo size 900,{} font 'sans,10'\n"
         "set logscale xy\nset grid\nset key outside right\nset xlabel 'entities'\nset ylabel 'mean ms per frame'\n"
         "set multiplot layout {},1\n",
-        420 * panels.size(), path, panels.size());
+        420 * panels.size(), panels.size());
     for (const auto& [title, lines] : panels) {
         script += fmt::format("set title '{}'\nplot ", title);
         bool first = true;
@@ -128,17 +192,12 @@ bool writePlot(const std::string& path, std::span<const Row> rows, std::string& 
     }
     script += "unset multiplot\n";
 
-    std::FILE* gnuplot = popen("gnuplot", "w");
-    if (!gnuplot) {
-        error = "cannot start gnuplot";
+    std::string png;
+    if (!runGnuplot(script, png, error)) {
+        error = fmt::format("cannot draw '{}': {}", path, error);
         return false;
     }
-    std::fwrite(script.data(), 1, script.size(), gnuplot);
-    if (pclose(gnuplot) != 0) {
-        error = fmt::format("gnuplot failed to draw '{}'", path);
-        return false;
-    }
-    return true;
+    return writeFile(path, png, error);
 }
 
 }  // namespace ro::bench

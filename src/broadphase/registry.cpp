@@ -20,7 +20,7 @@ std::unique_ptr<BroadPhase> make() {
 }
 
 constexpr std::array kTechniques{
-    TechniqueInfo{"brute", "Brute force", "O(n^2) pair tests", "000 (Approach #1)", 0, &make<BruteForce>},
+    TechniqueInfo{"brute", "Brute force", "O(n^2) pair tests", "000 (Approach #1)", 0, &make<BruteForce>, 20'000},
     TechniqueInfo{"grid", "Spatial grid", "O(n + k) when the cell fits the largest box", "000 (Approach #2), 004",
                   kUsesCellSize | kUsesGridBounds, &make<SpatialGrid>},
     TechniqueInfo{"hash", "Spatial hash", "O(n + k) when the cell fits the entities", "001, 004",

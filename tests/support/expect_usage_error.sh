@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # A bad command line must print ONE message on stderr, nothing on stdout, and exit with 2.
 # usage: expect_usage_error.sh EXPECTED_TEXT PROGRAM ARGS...   (EXPECTED_TEXT: part of the message)
+# An argument spelled {empty} is passed as an empty string (CMake drops empty list items).
 set -euo pipefail
 
 expected=$1 program=$2
 shift 2
-args=("$@")
-fail() { echo "FAIL [$(basename "$program") ${args[*]}]: $*" >&2; exit 1; }
+args=()
+for arg in "$@"; do
+    if [[ $arg == "{empty}" ]]; then args+=(""); else args+=("$arg"); fi
+done
+fail() { echo "FAIL [$(basename "$program") ${args[*]@Q}]: $*" >&2; exit 1; }
 out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
