@@ -181,7 +181,13 @@ ParseResult parseOptions(int argc, char** argv) {
                                        "reasonable time); pick --technique hshg or grid for that many",
                                        o.entities, technique->id, technique->cost, technique->maxEntities));
         if (given("--seed")) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
-        if (given("--cell-size")) o.cellSize = parsePositive(cellSize, "--cell-size");
+        if (given("--cell-size")) {
+            o.cellSize = parsePositive(cellSize, "--cell-size");
+            using L = SettingsLimits;
+            if (!(*o.cellSize >= L::kMinOfferedCellSize && *o.cellSize <= L::kMaxOfferedCellSize))
+                throw BadValue(fmt::format("--cell-size expects a number from {} to {}, got '{}'", L::kMinOfferedCellSize,
+                                           L::kMaxOfferedCellSize, cellSize));
+        }
         if (given("--frames")) o.frames = parseWhole<int>(frames, "--frames", 1, kIntMax);
         if (given("--report-every")) o.reportEvery = parseWhole<int>(reportEvery, "--report-every", 1, kIntMax);
         if (given("--width")) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
@@ -189,6 +195,10 @@ ParseResult parseOptions(int argc, char** argv) {
         if (given("--overlays")) o.overlays = parseOverlays(overlays);
         if (given("--half-extents")) {
             const auto v = parseNumbers(halfExtents, "--half-extents", 2);
+            // The world refuses sizes below its limit (the push's masses would underflow).
+            if (!(v[0] >= WorldLimits::kMinHalfExtent))
+                throw BadValue(fmt::format("--half-extents: MIN must be at least {} (the world's smallest size), got '{}'",
+                                           WorldLimits::kMinHalfExtent, halfExtents));
             if (!(v[0] > 0.0f && v[0] <= v[1] && v[1] <= 100.0f))
                 throw BadValue(fmt::format("--half-extents expects 0 < MIN <= MAX <= 100, got '{}'", halfExtents));
             o.sizes = SizeRange{v[0], v[1]};

@@ -29,8 +29,8 @@ namespace ro::bench {
 namespace {
 
 constexpr std::uint64_t kMaxCount = 10'000'000;
-constexpr float kMinCellSize = 0.05f;
-constexpr float kMaxCellSize = 10'000.0f;
+constexpr float kMinCellSize = SettingsLimits::kMinOfferedCellSize;
+constexpr float kMaxCellSize = SettingsLimits::kMaxOfferedCellSize;
 
 struct BadValue : std::runtime_error {
     using std::runtime_error::runtime_error;

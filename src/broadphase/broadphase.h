@@ -71,6 +71,10 @@ struct SettingsLimits {
     static constexpr std::uint32_t kMaxQuadCapacity = 4096;
     static constexpr std::uint32_t kMaxQuadDepth = 20;
     static constexpr std::uint32_t kMaxHashTableSize = 1u << 28;
+    /// The cell sizes the app and ro_bench offer (the library takes any finite positive size:
+    /// far outside this range the grid and the hash degrade to their exact paths).
+    static constexpr float kMinOfferedCellSize = 0.05f;
+    static constexpr float kMaxOfferedCellSize = 10'000.0f;
 };
 
 /// Throws std::invalid_argument unless every field is in range: a finite, positive cell size;
