@@ -326,8 +326,9 @@ void World::resolveContacts() {
         const float shareA = massB / (massA + massB);
         const float shareB = 1.0f - shareA;
         // Verlet response: move positions apart. Pushing apart changes the implicit velocity
-        // (pos - prev) too, which makes entities spring off each other; a bounce moves prev
-        // along, so that only the elastic exchange below changes the velocities.
+        // (pos - prev) too: it takes back about the approach of the last tick, so entities that
+        // meet stop and stick (restitution 0, see ContactResponse). A bounce moves prev along,
+        // so that only the elastic exchange below changes the velocities.
         const bool bounce = m_config.response == ContactResponse::Bounce;
         const auto push = [&](std::uint32_t i, float by) {
             m_posX[i] += c.nx * by;
