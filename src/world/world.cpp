@@ -214,12 +214,14 @@ void World::refreshPairs() {
 }
 
 
-int World::advance(double realSeconds) {
+int World::advance(double realSeconds, double wallBudgetSeconds) {
     if (!std::isfinite(realSeconds) || realSeconds <= 0.0) return 0;
     const double dt = 1.0 / m_config.tickHz;
     m_accumulator += realSeconds * m_config.speed;
+    const auto start = Clock::now();
     int ticks = 0;
     while (m_accumulator >= dt && ticks < m_config.maxCatchUpTicks) {
+        if (ticks > 0 && std::chrono::duration<double>(Clock::now() - start).count() >= wallBudgetSeconds) break;
         tick();
         m_accumulator -= dt;
         ++ticks;

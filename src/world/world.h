@@ -8,6 +8,7 @@
 /// bit whichever technique runs.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -145,8 +146,10 @@ public:
 
     // ---- clock --------------------------------------------------------------------------------
     /// Adds real elapsed time (scaled by speed) and runs the whole ticks it covers, at most
-    /// maxCatchUpTicks; returns the ticks run.
-    int advance(double realSeconds);
+    /// maxCatchUpTicks, and no further tick once `wallBudgetSeconds` of wall time went into
+    /// ticks (a window keeps its frame rate); time left over past either cap is dropped, so
+    /// the simulation slows rather than spirals. Returns the ticks run.
+    int advance(double realSeconds, double wallBudgetSeconds = std::numeric_limits<double>::infinity());
     /// Runs exactly one tick (all its sub-steps), e.g. for single-stepping while paused.
     void tick();
     [[nodiscard]] std::uint64_t tickCount() const { return m_ticks; }
