@@ -78,6 +78,18 @@ TEST(World, CatchUpIsCappedAndBadFrameTimesAreIgnored) {
     EXPECT_EQ(doubled.advance(1.0 / 60.0 + 1e-9), 2);
 }
 
+TEST(World, AWallBudgetStopsTicksAfterTheFirstAndDropsTheRest) {
+    World world = populated(1, 10, false);
+    // A budget of zero still runs one tick (a frame always advances), then stops; the time
+    // left over is dropped, not owed: the next tiny frame runs at most the tick its
+    // remainder completes, not the catch-up ticks that 10 s would owe.
+    EXPECT_EQ(world.advance(10.0, 0.0), 1);
+    EXPECT_EQ(world.tickCount(), 1u);
+    EXPECT_LE(world.advance(1e-9), 1);
+    // An ample budget runs what the catch-up cap allows.
+    EXPECT_EQ(world.advance(10.0, 3600.0), world.config().maxCatchUpTicks);
+}
+
 TEST(World, AFreeEntityKeepsItsVelocity) {
     World world;
     EntityDesc d;
