@@ -2,21 +2,108 @@
 
 #include <imgui.h>
 
-#include "app/gui.h"
+#include <algorithm>
+#include <cmath>
 
 namespace ro::app {
+namespace {
 
-void Input::poll() {
-    m_events.clear();
-    SDL_Event event;
-    while (SDL_PollEvent(&event)) {
-        Gui::processEvent(event);
-        m_events.push_back(event);
+/// ImGui's mouse button index for an SDL button (0 left, 1 right, 2 middle), or -1.
+int imguiButton(Uint8 button) {
+    switch (button) {
+        case SDL_BUTTON_LEFT: return 0;
+        case SDL_BUTTON_RIGHT: return 1;
+        case SDL_BUTTON_MIDDLE: return 2;
+        default: return -1;
     }
 }
 
-void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, const ViewTransform& view,
-                  const UiRects& ui) {
+bool isKey(const SDL_Event& event) { return event.type == SDL_KEYDOWN || event.type == SDL_KEYUP; }
+
+/// The wheel zooms by this factor per notch.
+constexpr float kZoomPerNotch = 1.25f;
+
+}  // namespace
+
+bool Input::waitsForNextFrame(const SDL_Event& event) const {
+    switch (event.type) {
+        // A second button event, or a move after one, would hide the first from ImGui; a
+        // release right after a move would end a drag before ImGui saw where it went.
+        case SDL_MOUSEBUTTONDOWN:
+        case SDL_MOUSEMOTION:
+            return m_buttonChanged;
+        case SDL_MOUSEBUTTONUP:
+            return m_buttonChanged || m_moved;
+        case SDL_KEYDOWN:
+        case SDL_KEYUP:
+            return std::find(m_keysChanged.begin(), m_keysChanged.end(), event.key.keysym.scancode) !=
+                   m_keysChanged.end();
+        default:
+            return false;
+    }
+}
+
+void Input::track(const SDL_Event& event) {
+    switch (event.type) {
+        case SDL_MOUSEMOTION:
+            m_moved = true;
+            m_pointer.known = true;
+            m_pointer.inWindow = true;
+            m_pointer.x = static_cast<float>(event.motion.x);
+            m_pointer.y = static_cast<float>(event.motion.y);
+            break;
+        case SDL_MOUSEBUTTONDOWN:
+        case SDL_MOUSEBUTTONUP: {
+            m_buttonChanged = true;
+            m_pointer.known = true;
+            m_pointer.x = static_cast<float>(event.button.x);
+            m_pointer.y = static_cast<float>(event.button.y);
+            const int b = imguiButton(event.button.button);
+            if (b < 0) break;
+            const bool down = event.type == SDL_MOUSEBUTTONDOWN;
+            m_pointer.down[b] = down;
+            if (down) m_pointer.pressed[b] = true;
+            break;
+        }
+        case SDL_KEYDOWN:
+        case SDL_KEYUP:
+            m_keysChanged.push_back(event.key.keysym.scancode);
+            break;
+        case SDL_WINDOWEVENT:
+            if (event.window.event == SDL_WINDOWEVENT_LEAVE) m_pointer.inWindow = false;
+            if (event.window.event == SDL_WINDOWEVENT_ENTER) m_pointer.inWindow = true;
+            break;
+        default:
+            break;
+    }
+}
+
+void Input::poll() {
+    SDL_Event event;
+    while (SDL_PollEvent(&event)) m_pending.push_back(event);
+
+    m_events.clear();
+    m_buttonChanged = false;
+    m_moved = false;
+    m_keysChanged.clear();
+    std::fill(std::begin(m_pointer.pressed), std::end(m_pointer.pressed), false);
+    const ImGuiIO& io = ImGui::GetIO();
+    std::size_t handed = 0;
+    for (; handed < m_pending.size(); ++handed) {
+        const SDL_Event& e = m_pending[handed];
+        if (waitsForNextFrame(e)) break;
+        track(e);
+        // Tab is the app's (next technique) unless a text field is being edited: ImGui would
+        // otherwise move its focus to the next widget and turn a slider into a text field
+        // that then swallows every shortcut.
+        const bool appsTab = isKey(e) && e.key.keysym.sym == SDLK_TAB && !io.WantTextInput;
+        if (!appsTab) Gui::processEvent(e);
+        m_events.push_back(e);
+    }
+    m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(handed));
+}
+
+void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen, const UiRects& ui) {
     const ImGuiIO& io = ImGui::GetIO();
     for (const SDL_Event& event : m_events) {
         switch (event.type) {
@@ -24,25 +111,33 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, const Vi
                 m_quit = true;
                 break;
             case SDL_KEYDOWN:
-                if (!io.WantCaptureKeyboard) onKey(event.key, lab, overlays, queries);
+                // Shortcuts work wherever the focus is, except while a text field takes typing.
+                if (!io.WantTextInput) onKey(event.key, lab, overlays, queries, screen);
                 break;
             case SDL_MOUSEBUTTONDOWN: {
-                const bool onUi = ui.contains(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
-                if (!io.WantCaptureMouse && !onUi) onMouse(event, lab, queries, view);
+                const bool onUi = io.WantCaptureMouse ||
+                                  ui.contains(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
+                onMouse(event, lab, queries, screen, onUi);
                 break;
             }
             case SDL_MOUSEMOTION: {
                 // The point query follows the cursor while it is over the world, not the UI.
                 const float x = static_cast<float>(event.motion.x), y = static_cast<float>(event.motion.y);
-                const Vec2 p = view.toWorld(x, y);
+                const Vec2 p = screen.view().toWorld(x, y);
                 const bool overWorld = !io.WantCaptureMouse && !ui.contains(x, y) && lab.world().config().bounds.contains(p);
                 queries.hover(overWorld ? std::optional<Vec2>(p) : std::nullopt);
-                onMouse(event, lab, queries, view);  // a spray or drag started in the world continues over the UI
+                onMouse(event, lab, queries, screen, false);  // a spray or drag started in the world continues over the UI
                 break;
             }
             case SDL_MOUSEBUTTONUP:
-                onMouse(event, lab, queries, view);
+                onMouse(event, lab, queries, screen, false);
                 break;
+            case SDL_MOUSEWHEEL: {
+                if (io.WantCaptureMouse || ui.contains(m_pointer.x, m_pointer.y)) break;
+                const auto notches = static_cast<float>(event.wheel.y);
+                if (notches != 0.0f) screen.zoomAt(m_pointer.x, m_pointer.y, std::pow(kZoomPerNotch, notches));
+                break;
+            }
             case SDL_WINDOWEVENT:
                 if (event.window.event == SDL_WINDOWEVENT_LEAVE) queries.hover(std::nullopt);
                 break;
@@ -52,7 +147,7 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, const Vi
     }
 }
 
-void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays, QueryTool& queries) {
+void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen) {
     const SDL_Keycode code = key.keysym.sym;
     // Holding a step key steps repeatedly; every other key acts once per press.
     if (code == SDLK_SPACE || code == SDLK_n) {
@@ -65,36 +160,74 @@ void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays
         case SDLK_g: overlays.grid = !overlays.grid; break;
         case SDLK_p: overlays.pairs = !overlays.pairs; break;
         case SDLK_b: overlays.bounds = !overlays.bounds; break;
-        case SDLK_TAB: lab.nextTechnique(); break;
+        case SDLK_TAB:
+            if ((key.keysym.mod & KMOD_SHIFT) != 0) lab.setTechnique(lab.techniqueIndex() + techniques().size() - 1);
+            else lab.nextTechnique();
+            break;
         case SDLK_c: queries.clear(); break;
+        case SDLK_f:
+        case SDLK_HOME: screen.resetCamera(); break;
+        case SDLK_h: m_uiHidden = !m_uiHidden; break;
+        case SDLK_F12: m_screenshotRequested = true; break;
         case SDLK_q: m_quit = true; break;
         default: break;
     }
 }
 
-void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, const ViewTransform& view) {
+void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, Screen& screen, bool onUi) {
+    const ViewTransform& view = screen.view();
     const SDL_Keymod mods = SDL_GetModState();
     const bool left = event.button.button == SDL_BUTTON_LEFT;
-    if (event.type == SDL_MOUSEBUTTONDOWN && left && (mods & (KMOD_SHIFT | KMOD_CTRL)) != 0) {
+    const bool right = event.button.button == SDL_BUTTON_RIGHT;
+    const bool middle = event.button.button == SDL_BUTTON_MIDDLE;
+    if (event.type == SDL_MOUSEBUTTONDOWN) {
+        if (onUi) return;  // a press on the panel or HUD never reaches the world
         const Vec2 p = view.toWorld(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
-        queries.beginDrag((mods & KMOD_CTRL) != 0 ? QueryTool::Shape::Ray : QueryTool::Shape::Box, p);
-    } else if (event.type == SDL_MOUSEMOTION && queries.dragging()) {
-        queries.drag(view.toWorld(static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)));
-    } else if (event.type == SDL_MOUSEBUTTONUP && left && queries.dragging()) {
+        if (left && (mods & (KMOD_SHIFT | KMOD_CTRL)) != 0) {
+            queries.beginDrag((mods & KMOD_CTRL) != 0 ? QueryTool::Shape::Ray : QueryTool::Shape::Box, p);
+        } else if (left) {
+            spawn(lab, view, event.button.x, event.button.y);
+            m_spraying = true;
+        } else if (right || middle) {
+            m_rightDown = right;
+            m_panning = middle;
+            m_rightDownX = m_panX = event.button.x;
+            m_rightDownY = m_panY = event.button.y;
+        }
+        return;
+    }
+    if (event.type == SDL_MOUSEMOTION) {
+        const int x = event.motion.x, y = event.motion.y;
+        if (queries.dragging()) queries.drag(view.toWorld(static_cast<float>(x), static_cast<float>(y)));
+        if (m_rightDown && !m_panning) {
+            const int dx = x - m_rightDownX, dy = y - m_rightDownY;
+            m_panning = dx * dx + dy * dy > kDragThreshold * kDragThreshold;
+        }
+        if (m_panning) {
+            screen.pan(static_cast<float>(x - m_panX), static_cast<float>(y - m_panY));
+            m_panX = x;
+            m_panY = y;
+        }
+        if (m_spraying && (event.motion.state & SDL_BUTTON_LMASK) != 0) {
+            const int dx = x - m_lastSpawnX, dy = y - m_lastSpawnY;
+            if (dx * dx + dy * dy > kSprayDistance * kSprayDistance) spawn(lab, view, x, y);
+        }
+        return;
+    }
+    // Button up.
+    if (left && queries.dragging()) {
         queries.drag(view.toWorld(static_cast<float>(event.button.x), static_cast<float>(event.button.y)));
         queries.endDrag();
-    } else if (event.type == SDL_MOUSEBUTTONDOWN && left) {
-        spawn(lab, view, event.button.x, event.button.y);
-        m_spraying = true;
-    } else if (event.type == SDL_MOUSEBUTTONDOWN && event.button.button == SDL_BUTTON_RIGHT) {
-        lab.removeAt(view.toWorld(static_cast<float>(event.button.x), static_cast<float>(event.button.y)));
-    } else if (event.type == SDL_MOUSEBUTTONUP && event.button.button == SDL_BUTTON_LEFT) {
-        m_spraying = false;
-    } else if (event.type == SDL_MOUSEMOTION && m_spraying && (event.motion.state & SDL_BUTTON_LMASK) != 0) {
-        const int dx = event.motion.x - m_lastSpawnX;
-        const int dy = event.motion.y - m_lastSpawnY;
-        if (dx * dx + dy * dy > kSprayDistance * kSprayDistance) spawn(lab, view, event.motion.x, event.motion.y);
     }
+    if (left) m_spraying = false;
+    if (right && m_rightDown) {
+        // A right click that did not drag removes the entity where it was pressed.
+        if (!m_panning)
+            lab.removeAt(view.toWorld(static_cast<float>(m_rightDownX), static_cast<float>(m_rightDownY)));
+        m_rightDown = false;
+        m_panning = false;
+    }
+    if (middle) m_panning = false;
 }
 
 void Input::spawn(Lab& lab, const ViewTransform& view, int x, int y) {

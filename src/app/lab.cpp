@@ -1,6 +1,8 @@
 #include "app/lab.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 
 #include "core/alloc_counter.h"
 
@@ -37,7 +39,32 @@ void Lab::setTechnique(std::size_t index) {
     m_world.refreshPairs();
 }
 
-void Lab::nextTechnique() { setTechnique(m_technique + 1); }
+void Lab::togglePause() {
+    m_paused = !m_paused;
+    m_uiTurnSeconds = 0.0;
+}
+
+void Lab::setWorldConfig(const WorldConfig& config) {
+    m_world.setConfig(config);
+    refreshIfPaused();
+}
+
+void Lab::refreshIfChanged() {
+    if (m_refreshPending) m_world.refreshPairs();
+    m_refreshPending = false;
+}
+
+void Lab::nextTechnique() {
+    // Skips a technique the population is too large for (brute force above its limit).
+    const std::size_t count = techniques().size();
+    for (std::size_t step = 1; step <= count; ++step) {
+        const TechniqueInfo& next = techniques()[(m_technique + step) % count];
+        if (next.maxEntities == 0 || m_world.size() <= next.maxEntities) {
+            setTechnique(m_technique + step);
+            return;
+        }
+    }
+}
 
 void Lab::setCellSize(float cellSize) {
     m_autoCellSize = false;
@@ -71,6 +98,7 @@ void Lab::applySettings(Settings settings) {
     // calls this on every spawned entity).
     if (settings == m_world.broadPhaseSettings()) return;
     m_world.setBroadPhaseSettings(settings);
+    refreshIfPaused();
 }
 
 void Lab::setEntityCount(std::uint32_t count) {
@@ -110,16 +138,44 @@ bool Lab::removeAt(Vec2 p) {
 
 void Lab::populationChanged() {
     if (m_autoCellSize) useAutoCellSize();
+    refreshIfPaused();
 }
 
 void Lab::update(double realSeconds, bool virtualClock) {
+    using Clock = std::chrono::steady_clock;
+    const double dt = 1.0 / m_world.config().tickHz;
+    // Decay with a time constant of about a second.
+    const double keep = std::exp(-std::clamp(realSeconds, 0.0, 10.0));
+    m_recentReal *= keep;
+    m_recentSimulated *= keep;
+    refreshIfChanged();
     if (m_paused && !m_stepRequested) return;
     const std::uint64_t before = heapAllocationCount();
+    const auto start = Clock::now();
     int ticks = 1;
-    if (m_paused || virtualClock) m_world.tick();
-    else ticks = m_world.advance(realSeconds);
+    if (m_paused || virtualClock) {
+        m_world.tick();
+    } else if (m_uiTurnSeconds > 0.0) {
+        // The UI's turn after a slow tick: this frame's time is dropped.
+        m_uiTurnSeconds -= realSeconds;
+        ticks = 0;
+    } else {
+        ticks = m_world.advance(realSeconds, kTickBudgetSeconds);
+    }
     m_stepRequested = false;
-    if (ticks > 0) m_lastStepAllocations = heapAllocationCount() - before;
+    if (ticks > 0) {
+        m_lastTicksSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+        m_lastStepAllocations = heapAllocationCount() - before;
+        if (m_lastTicksSeconds > kTickBudgetSeconds) m_uiTurnSeconds = m_lastTicksSeconds;
+    }
+    if (!m_paused && !virtualClock) {
+        m_recentReal += realSeconds * m_world.config().speed;
+        m_recentSimulated += ticks * dt;
+    }
+}
+
+double Lab::simulationRate() const {
+    return m_recentReal > 0.0 ? std::min(1.0, m_recentSimulated / m_recentReal) : 1.0;
 }
 
 }  // namespace ro::app

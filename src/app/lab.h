@@ -59,16 +59,36 @@ public:
 
     // ---- clock ----------------------------------------------------------------------------------
     [[nodiscard]] bool paused() const { return m_paused; }
-    void togglePause() { m_paused = !m_paused; }
+    void togglePause();
     /// Runs one tick at the next update, when paused.
     void requestStep() { m_stepRequested = m_paused; }
     /// Advances the simulation for one frame: by `realSeconds` of real time, or by exactly one
     /// tick on a virtual clock; while paused only a requested single step runs.
+    ///
+    /// On the real clock the window comes first: ticks stop after kTickBudgetSeconds of a frame,
+    /// and a tick that took longer than that is followed by frames without ticks for as long
+    /// as it took, so the UI gets at least half of the wall clock whatever a tick costs. The
+    /// simulation slows down instead (simulationRate says by how much).
     void update(double realSeconds, bool virtualClock);
+    static constexpr double kTickBudgetSeconds = 0.025;
+    /// Simulated time over real time (times the speed setting) across about the last second:
+    /// 1 when the simulation keeps up, below 1 when ticks are too slow for real time.
+    [[nodiscard]] double simulationRate() const;
+    /// Wall time of the ticks of the last frame that ran any, in seconds.
+    [[nodiscard]] double lastTicksSeconds() const { return m_lastTicksSeconds; }
     /// Heap allocations made by the last update that ran ticks.
     [[nodiscard]] std::uint64_t lastStepAllocations() const { return m_lastStepAllocations; }
 
+    /// World settings (speed, sub-steps, gravity, response); while paused the pairs are redone.
+    void setWorldConfig(const WorldConfig& config);
+    /// After any change to the population, technique or settings while paused, the structure
+    /// and the pairs are rebuilt on the current positions (the clock stays), so what the HUD
+    /// and the overlays show is what is on screen. Changes are gathered and the rebuild runs
+    /// once, here (the app calls it after the panel) or at the next update.
+    void refreshIfChanged();
+
 private:
+    void refreshIfPaused() { m_refreshPending = m_paused; }
     void populationChanged();
     void applySettings(Settings settings);
 
@@ -80,6 +100,11 @@ private:
     bool m_paused = false;
     bool m_stepRequested = false;
     std::uint64_t m_lastStepAllocations = 0;
+    bool m_refreshPending = false;
+    double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
+    double m_lastTicksSeconds = 0.0;
+    double m_recentReal = 0.0;      ///< decaying sums of real and simulated seconds (about 1 s)
+    double m_recentSimulated = 0.0;
 };
 
 }  // namespace ro::app

@@ -7,7 +7,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <exception>
+#include <filesystem>
+#include <string>
 
 #include "app/gui.h"
 #include "app/input.h"
@@ -28,6 +31,19 @@ double msSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// F12: the frame as drawn, to a timestamped PNG in the working directory; returns the line
+/// the HUD shows.
+std::string shotMessage(const ro::app::Screen& screen) {
+    const std::time_t now = std::time(nullptr);
+    char stamp[32] = "ro_lab";
+    std::strftime(stamp, sizeof stamp, "ro_lab_%Y%m%d_%H%M%S", std::localtime(&now));
+    const std::string path = fmt::format("{}.png", stamp);
+    std::error_code error;
+    const std::filesystem::path where = std::filesystem::absolute(path, error);
+    if (!screen.saveScreenshot(path)) return fmt::format("screenshot failed: cannot write {}", where.string());
+    return fmt::format("screenshot: {}", where.string());
+}
+
 int run(const ro::app::Options& options) {
     using namespace ro::app;
 
@@ -36,6 +52,7 @@ int run(const ro::app::Options& options) {
     //--------------------------------------------------------------------------------------------
     // 2. Window and renderer (SDL video).
     Screen screen(kTitle, options.width, options.height);
+    screen.setDrawPath(options.drawPath);
     // 3. Dear ImGui on top of them.
     Gui gui(screen);
     // 4. The world, its technique and its population (a million entities take a while: busy).
@@ -63,6 +80,10 @@ int run(const ro::app::Options& options) {
     int exitCode = 0;
     double msDraw = 0.0;
     FrameReport report;
+    FrameHistory history;
+    std::size_t shownTechnique = lab.techniqueIndex();
+    std::string message;  ///< shown in the HUD until messageUntil
+    auto messageUntil = std::chrono::steady_clock::now();
 
     for (std::uint64_t frame = 1;; ++frame) {
         // SIGINT or SIGTERM between two steps: a clean exit with the shell's status.
@@ -75,8 +96,8 @@ int run(const ro::app::Options& options) {
         //----------------------------------------------------------------------------------------
         screen.fitView(lab.world().config().bounds);
         input.poll();
-        gui.beginFrame();
-        input.apply(lab, overlays, queries, screen.view(), uiRects);  // after beginFrame: clicks on the UI are known
+        gui.beginFrame(input.pointer());
+        input.apply(lab, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
         const bool lastFrame =
             input.quitRequested() || (virtualClock && frame >= static_cast<std::uint64_t>(*options.frames));
 
@@ -84,27 +105,54 @@ int run(const ro::app::Options& options) {
             // A step can take long (brute force near its limit): a stop signal ends it at once.
             const BusyScope busy;
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
-            drawPanel(lab, overlays, uiRects);  // may respawn or switch technique: queries run after it
+            if (input.uiHidden()) uiRects = {};
+            else drawPanel(lab, overlays, uiRects);  // may respawn or switch technique: queries run after it
+            lab.refreshIfChanged();
+            // Hidden levels belong to a technique: a new one shows all of its own.
+            if (lab.techniqueIndex() != shownTechnique) overlays.hiddenLevels = 0;
+            shownTechnique = lab.techniqueIndex();
             queries.run(lab.world(), lab.technique());
         }
-        report = makeReport(lab, queries, screen.rendererName(), msDraw, ImGui::GetIO().Framerate, frame);
-        drawHud(report, uiRects);
 
         //----------------------------------------------------------------------------------------
-        // Draw (timed apart from the simulation: the renderer's cost is not the broad phase's)
+        // Draw (timed apart from the simulation: the renderer's cost is not the broad phase's).
+        // The world is drawn before the HUD is built, so the HUD reports this frame's drawing.
         //----------------------------------------------------------------------------------------
         const auto drawStart = std::chrono::steady_clock::now();
-        screen.beginFrame();
-        if (overlays.grid) overlayRenderer.drawStructure(screen.renderer(), screen.view(), lab.world().broadPhase(), overlays);
+        overlayRenderer.resetCounts();
+        screen.beginFrame(lab.world());
+        if (overlays.grid) overlayRenderer.drawStructureCells(screen, lab.world().broadPhase(), overlays);
+        // Line overlays go into the raster (under its copy) or over the geometry (after it).
+        const auto drawLineOverlays = [&] {
+            if (overlays.grid) overlayRenderer.drawStructureLines(screen);
+            if (overlays.bounds) overlayRenderer.drawBounds(screen, lab.world());
+            if (overlays.pairs) overlayRenderer.drawPairs(screen, lab.world());
+        };
+        const bool rasterFrame = screen.rasterFrame();
+        if (rasterFrame) drawLineOverlays();
         screen.drawEntities(lab.world());
-        if (overlays.bounds) overlayRenderer.drawBounds(screen.renderer(), screen.view(), lab.world());
-        if (overlays.pairs) overlayRenderer.drawPairs(screen.renderer(), screen.view(), lab.world());
+        if (!rasterFrame) drawLineOverlays();
+        if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view());
         overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
-        Gui::render();
         // SDL queues draw calls; flushing makes the timing include the rasterisation itself.
         SDL_RenderFlush(screen.renderer());
         msDraw = msSince(drawStart);
-        report.msDraw = msDraw;
+
+        report = makeReport(lab, queries, screen.rendererName(), msDraw, ImGui::GetIO().Framerate, frame);
+        report.drawn = screen.drawn();
+        report.overlayCounts = overlayRenderer.counts();
+        report.msLastTicks = 1000.0 * lab.lastTicksSeconds();
+        report.zoom = screen.zoom();
+        report.view = screen.view();
+        history.add(report);
+        if (std::chrono::steady_clock::now() < messageUntil) report.message = message;
+        if (!input.uiHidden()) drawHud(report, uiRects);
+        Gui::render();
+        // F12: the window as the person sees it (H first for the world alone).
+        if (input.takeScreenshotRequest()) {
+            message = shotMessage(screen);
+            messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        }
 
         // The back buffer is only readable before it is presented.
         if (lastFrame && !options.screenshot.empty() && !screen.saveScreenshot(options.screenshot)) {

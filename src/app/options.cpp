@@ -136,7 +136,7 @@ ParseResult parseOptions(int argc, char** argv) {
     Options& o = result.options;
     // Numbers are taken as text and checked here, so every bad value gets the same clear message.
     std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height, queryPoint, queryBox, queryRay,
-        halfExtents;
+        halfExtents, drawPath;
 
     CLI::App cli{"Ro Broadphase Lab: watch broad-phase techniques find candidate pairs, live.", "ro_demo"};
     cli.footer(std::string(kFooter));
@@ -164,6 +164,9 @@ ParseResult parseOptions(int argc, char** argv) {
         ->type_name("X0,Y0,X1,Y1")
         ->excludes(boxFlag);
     cli.add_flag("--paused", o.paused, "start paused (Esc resumes)");
+    cli.add_option("--draw-path", drawPath,
+                   "how entities are drawn: auto (small ones rasterized, large ones as geometry), raster or geometry")
+        ->type_name("PATH");
 
     // "Given" is decided by CLI11's count, never by an empty string: `--frames ""` is a bad
     // value, not a missing one (the parsers below reject empty text).
@@ -193,6 +196,12 @@ ParseResult parseOptions(int argc, char** argv) {
         if (given("--width")) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
         if (given("--height")) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
         if (given("--overlays")) o.overlays = parseOverlays(overlays);
+        if (given("--draw-path")) {
+            if (drawPath == "auto") o.drawPath = DrawPath::Auto;
+            else if (drawPath == "raster") o.drawPath = DrawPath::Raster;
+            else if (drawPath == "geometry") o.drawPath = DrawPath::Geometry;
+            else throw BadValue(fmt::format("--draw-path expects auto, raster or geometry, got '{}'", drawPath));
+        }
         if (given("--half-extents")) {
             const auto v = parseNumbers(halfExtents, "--half-extents", 2);
             // The world refuses sizes below its limit (the push's masses would underflow).

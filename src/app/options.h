@@ -19,6 +19,10 @@ struct OverlayFlags {
     std::uint32_t levelsSeen = 0;    ///< levels in the structure last drawn (set by the overlay)
 };
 
+/// How entities are drawn: small ones rasterized and large ones as geometry (Auto), or every
+/// one by one path (the draw-time table and the test that both paths light the same pixels).
+enum class DrawPath : std::uint8_t { Auto, Raster, Geometry };
+
 /// Everything the command line can set.
 struct Options {
     std::string technique = "grid";
@@ -37,6 +41,7 @@ struct Options {
     std::optional<Segment> queryRay; ///< a ray query set at start (as if ctrl-dragged)
     std::optional<SizeRange> sizes;  ///< entities' half-extent range (unset: fit the count)
     bool paused = false;             ///< start paused (with --frames: the first frame's state stays)
+    DrawPath drawPath = DrawPath::Auto;
 };
 
 /// The parsed options, or the exit code to leave with at once (0 after --help and

@@ -25,10 +25,30 @@ bool hidden(const OverlayFlags& flags, std::uint32_t level) {
 
 }  // namespace
 
-void OverlayRenderer::drawStructure(SDL_Renderer* renderer, const ViewTransform& view, const BroadPhase& technique,
-                                    OverlayFlags& flags) {
+void OverlayRenderer::readOutputSize(SDL_Renderer* renderer) {
+    int width = 0, height = 0;
+    SDL_GetRendererOutputSize(renderer, &width, &height);
+    m_width = static_cast<float>(width);
+    m_height = static_cast<float>(height);
+}
+
+namespace {
+
+bool onScreen(const ViewTransform& view, const Aabb& box, float width, float height) {
+    return view.toScreenX(box.maxX) >= 0.0f && view.toScreenX(box.minX) <= width && view.toScreenY(box.maxY) >= 0.0f &&
+           view.toScreenY(box.minY) <= height;
+}
+
+}  // namespace
+
+void OverlayRenderer::drawStructureCells(Screen& screen, const BroadPhase& technique, OverlayFlags& flags) {
+    const ViewTransform& view = screen.view();
+    int outputWidth = 0, outputHeight = 0;
+    SDL_GetRendererOutputSize(screen.renderer(), &outputWidth, &outputHeight);
+    const auto width = static_cast<float>(outputWidth), height = static_cast<float>(outputHeight);
+    const bool raster = screen.rasterFrame();
     m_cells.clear();
-    m_outlines.clear();
+    m_structureLines.clear();
     m_delimiters.clear();
     std::uint32_t levels = 0;
     technique.forEachCell([&](const CellView& cell) {
@@ -38,60 +58,106 @@ void OverlayRenderer::drawStructure(SDL_Renderer* renderer, const ViewTransform&
         }
         levels = std::max(levels, std::min(cell.level + 1, kMaxLevelBits));
         if (hidden(flags, cell.level)) return;
-        switch (cell.kind) {
-            case CellView::Kind::Cell: {
-                // A one-pixel gap between cells lets the grid itself show, once cells are big enough.
-                const float pixels = (cell.bounds.maxX - cell.bounds.minX) * view.scale;
-                const float gap = pixels >= 4.0f ? 0.5f : 0.0f;
-                const auto alpha = static_cast<Uint8>(std::min<std::uint32_t>(20 + 28 * cell.count, 190));
-                m_cells.addRect(view.toScreenX(cell.bounds.minX) + gap, view.toScreenY(cell.bounds.minY) + gap,
-                                view.toScreenX(cell.bounds.maxX) - gap, view.toScreenY(cell.bounds.maxY) - gap,
-                                levelColor(cell.level, alpha));
-                // With several levels (last frame's count), an outline in the level's colour tells them apart.
-                if (flags.levelsSeen > 1) addOutline(view, cell.bounds, 1.0f, levelColor(cell.level, 230));
-                break;
-            }
-            case CellView::Kind::Node: addOutline(view, cell.bounds, 1.0f, levelColor(cell.level, 200)); break;
-            case CellView::Kind::FatBox: addOutline(view, cell.bounds, 1.0f, palette::kFatBox); break;
-            case CellView::Kind::Delimiter: break;
+        if (cell.kind != CellView::Kind::Cell) {
+            ++m_counts.lines;
+            if (onScreen(view, cell.bounds, width, height))
+                m_structureLines.push_back({cell.bounds, cell.level,
+                                            cell.kind == CellView::Kind::Node ? levelColor(cell.level, 200) : palette::kFatBox});
+            return;
+        }
+        ++m_counts.cells;
+        if (!onScreen(view, cell.bounds, width, height)) return;
+        ++m_counts.cellsShown;
+        const float pixels = (cell.bounds.maxX - cell.bounds.minX) * view.scale;
+        const auto alpha = static_cast<Uint8>(std::min<std::uint32_t>(20 + 28 * cell.count, 190));
+        const float x0 = view.toScreenX(cell.bounds.minX), y0 = view.toScreenY(cell.bounds.minY);
+        const float x1 = view.toScreenX(cell.bounds.maxX), y1 = view.toScreenY(cell.bounds.maxY);
+        if (raster) {
+            // Per cell into the raster, under the entities: the cost is the cells' pixels.
+            screen.raster().shadeRect(x0, y0, x1, y1, levelColor(cell.level, alpha));
+        } else {
+            // A one-pixel gap between cells lets the grid itself show, once cells are big enough.
+            const float gap = pixels >= 4.0f ? 0.5f : 0.0f;
+            m_cells.addRect(x0 + gap, y0 + gap, x1 - gap, y1 - gap, levelColor(cell.level, alpha));
+        }
+        // With several levels (last frame's count), an outline in the level's colour tells them
+        // apart, where a cell is big enough to show one.
+        if (flags.levelsSeen > 1 && pixels >= 4.0f) {
+            ++m_counts.lines;
+            m_structureLines.push_back({cell.bounds, cell.level, levelColor(cell.level, 230)});
         }
     });
     flags.levelsSeen = levels;
-    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
-    m_cells.draw(renderer);
-    m_outlines.draw(renderer);
-    if (!m_delimiters.empty()) addSweepStrip(renderer, view);
+    SDL_SetRenderDrawBlendMode(screen.renderer(), SDL_BLENDMODE_BLEND);
+    m_cells.draw(screen.renderer());
 }
 
-void OverlayRenderer::addSweepStrip(SDL_Renderer* renderer, const ViewTransform& view) {
-    // Along the bottom edge for a sweep on x, along the right edge for y. Between consecutive
-    // delimiters a bar as high as the number of intervals open there; the seed's "touches
-    // void" marks sit on the delimiters after which no interval is open.
+void OverlayRenderer::drawStructureLines(Screen& screen) {
+    // Over budget, the shallowest levels win: a tree's top levels tell its shape, its leaves blur.
+    if (m_structureLines.size() > kLineBudget) {
+        std::nth_element(m_structureLines.begin(), m_structureLines.begin() + kLineBudget, m_structureLines.end(),
+                         [](const Outline& a, const Outline& b) { return a.level < b.level; });
+        m_structureLines.resize(kLineBudget);
+    }
+    m_counts.linesShown = m_structureLines.size();
+    const ViewTransform& view = screen.view();
+    if (screen.rasterFrame()) {
+        for (const Outline& line : m_structureLines)
+            screen.raster().addOutline(view.toScreenX(line.box.minX), view.toScreenY(line.box.minY),
+                                       view.toScreenX(line.box.maxX), view.toScreenY(line.box.maxY), line.color);
+        return;
+    }
+    m_outlines.clear();
+    for (const Outline& line : m_structureLines) addOutline(view, line.box, 1.0f, line.color);
+    SDL_SetRenderDrawBlendMode(screen.renderer(), SDL_BLENDMODE_BLEND);
+    m_outlines.draw(screen.renderer());
+}
+
+void OverlayRenderer::drawSweepStrip(SDL_Renderer* renderer, const ViewTransform& view) {
+    if (m_delimiters.empty()) return;
+    // Along the bottom edge for a sweep on x, along the right edge for y. Per pixel along the
+    // edge a bar as high as the most intervals open there; the seed's "touches void" marks sit
+    // where a delimiter leaves no interval open. Per pixel, not per delimiter: two million
+    // delimiters still make at most one bar per column.
     constexpr float kStrip = 44.0f;
     int width = 0, height = 0;
     SDL_GetRendererOutputSize(renderer, &width, &height);
     const bool alongX = m_delimiters.front().level == 0;
     const float base = alongX ? static_cast<float>(height) : static_cast<float>(width);
-    m_strip.clear();
-    if (alongX) m_strip.addRect(0, base - kStrip, static_cast<float>(width), base, palette::kStripBackground);
-    else m_strip.addRect(base - kStrip, 0, base, static_cast<float>(height), palette::kStripBackground);
+    const int length = std::max(alongX ? width : height, 1);
+    m_columns.assign(static_cast<std::size_t>(length), Column{});
     const auto toScreen = [&](float v) { return alongX ? view.toScreenX(v) : view.toScreenY(v); };
-    // Bars scale to the deepest point, so a crowded axis fills the strip and a sparse one shows its gaps.
+    const auto column = [&](float at) {
+        return static_cast<int>(std::clamp(std::floor(at), -1.0f, static_cast<float>(length)));
+    };
     int depth = 0, deepest = 1;
-    for (const CellView& d : m_delimiters) deepest = std::max(deepest, depth += d.isBegin ? 1 : -1);
-    const float pixelsPerInterval = (kStrip - 8.0f) / static_cast<float>(deepest);
-    depth = 0;
     for (std::size_t k = 0; k < m_delimiters.size(); ++k) {
         const CellView& d = m_delimiters[k];
         depth += d.isBegin ? 1 : -1;
-        const float at = toScreen(d.bounds.minX);
-        if (k + 1 < m_delimiters.size() && depth > 0) {
-            const float next = toScreen(m_delimiters[k + 1].bounds.minX);
-            const float bar = std::max(1.0f, pixelsPerInterval * static_cast<float>(depth));
-            if (alongX) m_strip.addRect(at, base - bar, std::max(next, at + 0.5f), base, palette::kStripDepth);
-            else m_strip.addRect(base - bar, at, base, std::max(next, at + 0.5f), palette::kStripDepth);
+        deepest = std::max(deepest, depth);
+        const int first = column(toScreen(d.bounds.minX));
+        if (d.touchesVoid && first >= 0 && first < length) m_columns[static_cast<std::size_t>(first)].touchesVoid = true;
+        if (depth <= 0 || k + 1 == m_delimiters.size()) continue;
+        const int last = column(toScreen(m_delimiters[k + 1].bounds.minX));
+        for (int c = std::max(first, 0); c <= std::min(last, length - 1); ++c) {
+            Column& col = m_columns[static_cast<std::size_t>(c)];
+            col.depth = std::max(col.depth, depth);
         }
-        if (d.touchesVoid) {
+    }
+    // Bars scale to the deepest point, so a crowded axis fills the strip and a sparse one shows its gaps.
+    const float pixelsPerInterval = (kStrip - 8.0f) / static_cast<float>(deepest);
+    m_strip.clear();
+    if (alongX) m_strip.addRect(0, base - kStrip, static_cast<float>(width), base, palette::kStripBackground);
+    else m_strip.addRect(base - kStrip, 0, base, static_cast<float>(height), palette::kStripBackground);
+    for (int c = 0; c < length; ++c) {
+        const Column& col = m_columns[static_cast<std::size_t>(c)];
+        const auto at = static_cast<float>(c);
+        if (col.depth > 0) {
+            const float bar = std::max(1.0f, pixelsPerInterval * static_cast<float>(col.depth));
+            if (alongX) m_strip.addRect(at, base - bar, at + 1.0f, base, palette::kStripDepth);
+            else m_strip.addRect(base - bar, at, base, at + 1.0f, palette::kStripDepth);
+        }
+        if (col.touchesVoid) {
             if (alongX) m_strip.addRect(at - 1.0f, base - kStrip, at + 1.0f, base - kStrip + 6.0f, palette::kVoidMark);
             else m_strip.addRect(base - kStrip, at - 1.0f, base - kStrip + 6.0f, at + 1.0f, palette::kVoidMark);
         }
@@ -144,53 +210,76 @@ void OverlayRenderer::drawQueries(SDL_Renderer* renderer, const ViewTransform& v
     m_outlines.draw(renderer);
 }
 
-void OverlayRenderer::drawPairs(SDL_Renderer* renderer, const ViewTransform& view, const World& world) {
+void OverlayRenderer::drawPairs(Screen& screen, const World& world) {
     const std::vector<Pair>& candidates = world.candidatePairs();
     const std::vector<Pair>& overlaps = world.overlapPairs();
+    SDL_Renderer* renderer = screen.renderer();
+    readOutputSize(renderer);
+    m_counts.pairs = candidates.size() + overlaps.size();
+    m_overlapLines.clear();
     m_lines.clear();
-    m_lines.reserveQuads(candidates.size() + overlaps.size());
     m_longLines.clear();
-    // Overlaps are drawn after (over) all candidates, so membership needs no lookup.
-    addPairLines(view, world, candidates, kCandidateWidth, palette::kCandidate, palette::kLongCandidate);
-    addPairLines(view, world, overlaps, kOverlapWidth, palette::kOverlap, palette::kOverlap);
+    // Overlaps take the budget first; in geometry they are drawn last, over the candidates.
+    addPairLines(screen, m_overlapLines, world, overlaps, kOverlapWidth, palette::kOverlap, palette::kOverlap);
+    addPairLines(screen, m_lines, world, candidates, kCandidateWidth, palette::kCandidate, palette::kLongCandidate);
+    if (screen.rasterFrame()) return;
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
     m_lines.draw(renderer);
     for (const LongLine& line : m_longLines) {
         palette::setDrawColor(renderer, line.color);
         SDL_RenderDrawLineF(renderer, line.from.x, line.from.y, line.to.x, line.to.y);
     }
+    m_overlapLines.draw(renderer);
 }
 
-void OverlayRenderer::addPairLines(const ViewTransform& view, const World& world, const std::vector<Pair>& pairs,
-                                   float width, SDL_Color color, SDL_Color longColor) {
+void OverlayRenderer::addPairLines(Screen& screen, GeometryBatch& batch, const World& world,
+                                   const std::vector<Pair>& pairs, float width, SDL_Color color, SDL_Color longColor) {
     // The software rasteriser scans each triangle's bounding box, so a long diagonal quad costs
     // its box, not its pixels: lines with a box above this area are drawn as native lines.
     constexpr float kMaxQuadBoxArea = 1024.0f;
+    const ViewTransform& view = screen.view();
+    const bool raster = screen.rasterFrame();
     const auto posX = world.posX();
     const auto posY = world.posY();
     for (const Pair& p : pairs) {
+        if (m_counts.pairsShown >= kLineBudget) return;
         if (p.a >= world.size() || p.b >= world.size()) continue;  // pairs of a tick before removals
         const float x0 = view.toScreenX(posX[p.a]);
         const float y0 = view.toScreenY(posY[p.a]);
         const float x1 = view.toScreenX(posX[p.b]);
         const float y1 = view.toScreenY(posY[p.b]);
-        if ((std::abs(x1 - x0) + width) * (std::abs(y1 - y0) + width) <= kMaxQuadBoxArea) {
-            m_lines.addLine(x0, y0, x1, y1, width, color);
-        } else {
-            m_longLines.push_back({{x0, y0}, {x1, y1}, longColor});
-        }
+        // Both ends off screen on one side: the line cannot cross it.
+        if (std::max(x0, x1) < 0.0f || std::min(x0, x1) > m_width || std::max(y0, y1) < 0.0f ||
+            std::min(y0, y1) > m_height)
+            continue;
+        ++m_counts.pairsShown;
+        const bool isLong = (std::abs(x1 - x0) + width) * (std::abs(y1 - y0) + width) > kMaxQuadBoxArea;
+        if (raster) screen.raster().addLine(x0, y0, x1, y1, width >= 2.0f ? 2 : 1, isLong ? longColor : color);
+        else if (!isLong) batch.addLine(x0, y0, x1, y1, width, color);
+        else m_longLines.push_back({{x0, y0}, {x1, y1}, longColor});
     }
 }
 
-void OverlayRenderer::drawBounds(SDL_Renderer* renderer, const ViewTransform& view, const World& world) {
+void OverlayRenderer::drawBounds(Screen& screen, const World& world) {
+    SDL_Renderer* renderer = screen.renderer();
+    const ViewTransform& view = screen.view();
     const auto posX = world.posX();
     const auto posY = world.posY();
     const auto halfW = world.halfW();
     const auto halfH = world.halfH();
+    readOutputSize(renderer);
+    m_counts.bounds = world.size();
     m_rects.clear();
-    for (std::uint32_t i = 0; i < world.size(); ++i) {
-        m_rects.push_back({view.toScreenX(posX[i] - halfW[i]), view.toScreenY(posY[i] - halfH[i]),
-                           2.0f * halfW[i] * view.scale, 2.0f * halfH[i] * view.scale});
+    for (std::uint32_t i = 0; i < world.size() && m_rects.size() < kLineBudget; ++i) {
+        const SDL_FRect rect{view.toScreenX(posX[i] - halfW[i]), view.toScreenY(posY[i] - halfH[i]),
+                             2.0f * halfW[i] * view.scale, 2.0f * halfH[i] * view.scale};
+        if (rect.x + rect.w < 0.0f || rect.x > m_width || rect.y + rect.h < 0.0f || rect.y > m_height) continue;
+        m_rects.push_back(rect);
+    }
+    m_counts.boundsShown = m_rects.size();
+    if (screen.rasterFrame()) {
+        for (const SDL_FRect& r : m_rects) screen.raster().addOutline(r.x, r.y, r.x + r.w, r.y + r.h, palette::kBounds);
+        return;
     }
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
     palette::setDrawColor(renderer, palette::kBounds);

@@ -1,7 +1,9 @@
 #pragma once
 /// Debug overlays drawn over the world: the technique's structure (cells, tree nodes, fat
 /// boxes, the sweep's delimiters), candidate pairs, AABBs and the query tools' results.
-/// Each overlay is one batched SDL call, so they stay usable at 100k entities.
+/// Each overlay is one batched SDL call over what is on screen, and lines and outlines stop at
+/// a fixed budget (the HUD says how many were shown of how many): legible and bounded at a
+/// million entities.
 
 #include <SDL.h>
 
@@ -16,41 +18,81 @@
 
 namespace ro::app {
 
+/// What the overlays drew last frame, of how much there was: the HUD's "shown X of Y".
+struct OverlayCounts {
+    std::uint64_t cellsShown = 0, cells = 0;    ///< structure cells on screen and in all
+    std::uint64_t linesShown = 0, lines = 0;    ///< structure outlines (tree nodes, fat boxes)
+    std::uint64_t pairsShown = 0, pairs = 0;    ///< pair lines: overlaps first, then candidates
+    std::uint64_t boundsShown = 0, bounds = 0;  ///< AABB outlines
+};
+
 class OverlayRenderer {
 public:
-    /// The technique's structure (BroadPhase::forEachCell): cells shaded by how many entities
-    /// each holds and coloured by level, tree nodes outlined in a colour per depth, fat boxes,
-    /// and a sweep's delimiters as a strip along the window's edge: the depth of open intervals
-    /// along the axis, with a mark on each delimiter that touches void. Levels whose bit is set
-    /// in `flags.hiddenLevels` are skipped; `flags.levelsSeen` is set to the levels present.
-    void drawStructure(SDL_Renderer* renderer, const ViewTransform& view, const BroadPhase& technique,
-                       OverlayFlags& flags);
+    /// At most this many pair lines, AABB outlines and structure outlines each per frame.
+    static constexpr std::uint64_t kLineBudget = 20'000;
+
+    /// The technique's structure, part one, drawn under the entities: cells shaded per cell by
+    /// how many entities each holds and coloured by level (into the screen's raster when it is
+    /// in use). Collects the rest for drawStructureLines. Levels whose bit is set in
+    /// `flags.hiddenLevels` are skipped; `flags.levelsSeen` is set to the levels present.
+    void drawStructureCells(Screen& screen, const BroadPhase& technique, OverlayFlags& flags);
+    /// Part two, over the entities: tree nodes outlined in a colour per depth (shallowest first
+    /// within the budget) and fat boxes.
+    ///
+    /// This and the other line overlays go into the screen's raster in a raster frame (call
+    /// them before Screen::drawEntities, which draws the raster) and are drawn as geometry
+    /// otherwise (call them after it).
+    void drawStructureLines(Screen& screen);
+    /// Part three, along the window's edge: a sweep's delimiters as a strip, per pixel column
+    /// the depth of open intervals, with a mark where one touches void. Call after the entities.
+    void drawSweepStrip(SDL_Renderer* renderer, const ViewTransform& view);
     /// The query tools' shapes and hits: point hits outlined, the box and its hits, the ray,
     /// its hits and its first hit with the entry point.
     void drawQueries(SDL_Renderer* renderer, const ViewTransform& view, const World& world, const QueryTool& queries);
-    /// A line between the centres of each candidate pair of the last tick; true overlaps in another colour.
-    void drawPairs(SDL_Renderer* renderer, const ViewTransform& view, const World& world);
-    /// Every entity's AABB outline.
-    void drawBounds(SDL_Renderer* renderer, const ViewTransform& view, const World& world);
+    /// A line between the centres of each candidate pair of the last tick; true overlaps in
+    /// another colour, drawn first within the budget.
+    void drawPairs(Screen& screen, const World& world);
+    /// Every entity's AABB outline on screen, within the budget.
+    void drawBounds(Screen& screen, const World& world);
+
+    /// What was drawn this frame; call resetCounts when a frame starts.
+    [[nodiscard]] const OverlayCounts& counts() const { return m_counts; }
+    void resetCounts() { m_counts = {}; }
 
 private:
     void addOutline(const ViewTransform& view, const Aabb& box, float width, SDL_Color color);
     void addEntityOutline(const ViewTransform& view, const World& world, std::uint32_t i, float width, SDL_Color color);
-    /// The sweep strip, from the delimiters collected in m_delimiters.
-    void addSweepStrip(SDL_Renderer* renderer, const ViewTransform& view);
 
-    /// Queues one line per pair: short ones as quads in m_lines, long ones in m_longLines.
-    void addPairLines(const ViewTransform& view, const World& world, const std::vector<Pair>& pairs, float width,
-                      SDL_Color color, SDL_Color longColor);
+    /// Queues one line per pair on screen, while the budget lasts: short ones as quads in
+    /// m_lines, long ones in m_longLines.
+    void addPairLines(Screen& screen, GeometryBatch& batch, const World& world, const std::vector<Pair>& pairs,
+                      float width, SDL_Color color, SDL_Color longColor);
+    void readOutputSize(SDL_Renderer* renderer);
 
     static constexpr float kCandidateWidth = 1.25f;
     static constexpr float kOverlapWidth = 2.0f;  ///< overlap lines join close centres: thicker to stay visible
 
+    struct Outline {
+        Aabb box;
+        std::uint32_t level;
+        SDL_Color color;
+    };
+
+    OverlayCounts m_counts;
     GeometryBatch m_cells;
     GeometryBatch m_outlines;
     GeometryBatch m_strip;
+    std::vector<Outline> m_structureLines;  ///< collected by drawStructureCells
     std::vector<CellView> m_delimiters;
-    GeometryBatch m_lines;
+    struct Column {
+        int depth = 0;
+        bool touchesVoid = false;
+    };
+    std::vector<Column> m_columns;  ///< the sweep strip, per pixel along its edge
+    GeometryBatch m_lines;         ///< candidate pair lines, and the query tools' ray
+    GeometryBatch m_overlapLines;  ///< overlap pair lines, drawn over the candidates
+    float m_width = 0.0f;          ///< output size in pixels, read at each draw call
+    float m_height = 0.0f;
     struct LongLine {
         SDL_FPoint from;
         SDL_FPoint to;

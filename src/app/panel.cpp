@@ -7,11 +7,15 @@
 #include <iterator>
 #include <string_view>
 
+#include "app/palette.h"
+#include "app/technique_guide.h"
+
 namespace ro::app {
 namespace {
 
 constexpr float kMargin = 10.0f;
-constexpr int kMaxPanelEntities = 200'000;
+/// The slider's top: the count the window draws within its frame budget (README, draw table).
+constexpr int kMaxPanelEntities = 1'000'000;
 constexpr float kMaxHalfExtent = 100.0f;
 
 /// ImGui text formatted by fmt; the buffer lives on the stack, so a HUD line does not allocate.
@@ -72,18 +76,52 @@ HumanBytes humanBytes(std::uint64_t bytes) {
     return {value, kUnits[unit]};
 }
 
+/// True when the technique cannot step `count` entities in reasonable time (its registry limit).
+bool overLimit(const TechniqueInfo& technique, std::uint32_t count) {
+    return technique.maxEntities != 0 && count > technique.maxEntities;
+}
+
+/// Wrapped text in a colour.
+void wrapped(std::string_view line, ImVec4 color) {
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
+    ImGui::TextUnformatted(line.data(), line.data() + line.size());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
 void techniqueSection(Lab& lab) {
+    const std::uint32_t count = lab.world().size();
+    // Wide enough for the longest label ("Single-axis sweep (insertion sort)"), never cut off.
+    ImGui::SetNextItemWidth(250.0f);
     if (ImGui::BeginCombo("Technique", Label(lab.technique().label).text)) {
         const auto all = techniques();
         for (std::size_t i = 0; i < all.size(); ++i) {
             const bool selected = i == lab.techniqueIndex();
+            const bool tooMany = overLimit(all[i], count);
             ImGui::PushID(static_cast<int>(i));
+            ImGui::BeginDisabled(tooMany);
             if (ImGui::Selectable(Label(all[i].label).text, selected)) lab.setTechnique(i);
+            ImGui::EndDisabled();
+            if (tooMany && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("Greyed out: %u entities would take too long a step (at most %u; %s)", count,
+                                  all[i].maxEntities, Label(all[i].cost).text);
             ImGui::PopID();
         }
         ImGui::EndCombo();
     }
-    hint(lab.technique().cost);
+    const TechniqueGuide& guide = techniqueGuide(lab.technique().id);
+    if (ImGui::TreeNode("How it works, what it costs, when to pick it")) {
+        const ImVec4 plain = ImGui::GetStyle().Colors[ImGuiCol_Text];
+        const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
+        wrapped(guide.how, plain);
+        wrapped(fmt::format("Cost: {}", guide.cost), plain);
+        wrapped(fmt::format("Pick it for: {}", guide.when), plain);
+        wrapped(fmt::format("From: {}", guide.source), grey);
+        ImGui::TreePop();
+    } else {
+        hint(lab.technique().cost);
+    }
 
     // Only the parameters this technique reads (its registry row says which).
     const std::uint32_t uses = lab.technique().parameters;
@@ -132,10 +170,13 @@ void techniqueSection(Lab& lab) {
 }
 
 void populationSection(Lab& lab) {
+    // A technique with a limit (brute force) caps the slider, and says why.
+    const std::uint32_t limit = lab.technique().maxEntities;
+    const int top = limit != 0 ? static_cast<int>(std::min<std::uint32_t>(limit, kMaxPanelEntities)) : kMaxPanelEntities;
     int count = static_cast<int>(lab.world().size());
-    if (ImGui::SliderInt("Entities", &count, 0, kMaxPanelEntities, "%d",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    if (ImGui::SliderInt("Entities", &count, 0, top, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         lab.setEntityCount(static_cast<std::uint32_t>(count));
+    if (limit != 0) hint(fmt::format("at most {} for {}: a step must stay under a second", limit, lab.technique().id));
 
     SizeRange sizes = lab.sizeRange();
     if (ImGui::DragFloatRange2("Half-extent", &sizes.minHalf, &sizes.maxHalf, 0.05f, 0.1f, kMaxHalfExtent, "%.2f",
@@ -151,7 +192,16 @@ void clockSection(Lab& lab) {
     bool changed = ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::SliderInt("Sub-steps", &config.subSteps, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::Checkbox("Gravity", &config.gravity);
-    if (changed) lab.world().setConfig(config);
+    constexpr const char* kResponses[] = {"none (pass through)", "push apart (inelastic)", "bounce (elastic)"};
+    int response = static_cast<int>(config.response);
+    if (ImGui::Combo("Response", &response, kResponses, 3)) {
+        config.response = static_cast<ContactResponse>(response);
+        changed = true;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("What overlapping entities do. None is ro_bench's workload; bounce keeps the scene's\n"
+                          "energy, so the overlap count stays steady over time; push apart lets entities pile up.");
+    if (changed) lab.setWorldConfig(config);
     if (ImGui::Button(lab.paused() ? "Resume (Esc)" : "Pause (Esc)")) lab.togglePause();
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.paused());
@@ -178,6 +228,59 @@ void overlaySection(OverlayFlags& overlays) {
     ImGui::Checkbox("AABBs (B)", &overlays.bounds);
 }
 
+/// A colour swatch and what it means.
+void swatch(SDL_Color c, std::string_view meaning) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float side = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side), IM_COL32(c.r, c.g, c.b, 255));
+    ImGui::Dummy(ImVec2(side, side));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(meaning.data(), meaning.data() + meaning.size());
+}
+
+void legendSection() {
+    if (!ImGui::CollapsingHeader("Legend and keys")) return;
+    swatch(palette::kBox, "box");
+    swatch(palette::kBoxOverlap, "box whose AABB overlaps another's");
+    swatch(palette::kCircle, "circle");
+    swatch(palette::kCircleOverlap, "circle whose AABB overlaps another's");
+    swatch(palette::kCandidate, "candidate pair (P) that does not overlap");
+    swatch(palette::kLongCandidate, "far candidate pair (hash collision)");
+    swatch(palette::kOverlap, "candidate pair whose AABBs overlap");
+    swatch(palette::kLevels[0], "cell (G): brighter holds more; a colour per level");
+    swatch(palette::kFatBox, "fat box of the AABB tree (G)");
+    swatch(palette::kStripDepth, "sweep strip: intervals open along the axis");
+    swatch(palette::kVoidMark, "strip mark: a delimiter that touches void");
+    swatch(palette::kBounds, "entity AABB (B)");
+    hint("A pixel that several entities share is lighter (density).");
+    ImGui::Spacing();
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+        auto key = [](const char* k, const char* what) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(k);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(what);
+        };
+        key("left click / drag", "add an entity / spray");
+        key("right click", "remove the entity there");
+        key("right or middle drag", "pan");
+        key("wheel", "zoom around the cursor");
+        key("Shift / Ctrl + drag", "box / ray query");
+        key("Esc", "pause / resume");
+        key("Space, N", "one step while paused");
+        key("Tab, Shift+Tab", "next / previous technique");
+        key("G  P  B", "structure / pairs / AABB overlays");
+        key("F or Home", "fit the world in the window");
+        key("H", "hide or show all UI");
+        key("C", "clear the box or ray query");
+        key("F12", "screenshot (PNG in the working directory)");
+        key("Q", "quit");
+        ImGui::EndTable();
+    }
+    hint("Keys work wherever the focus is, except while typing in a field.");
+}
+
 /// The current window's rectangle.
 UiRects::Rect windowRect() {
     const ImVec2 pos = ImGui::GetWindowPos();
@@ -188,9 +291,12 @@ UiRects::Rect windowRect() {
 }  // namespace
 
 void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects) {
-    ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_Always);
-    ImGui::Begin("Ro Broadphase Lab", nullptr,
-                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
+    // Never taller than the window: a small window scrolls the panel instead of cutting it.
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(io.DisplaySize.x - 2.0f * kMargin,
+                                                                  std::max(io.DisplaySize.y - 2.0f * kMargin, 60.0f)));
+    ImGui::Begin("Ro Broadphase Lab", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushItemWidth(170.0f);
     section("Broad phase");
     techniqueSection(lab);
@@ -201,23 +307,24 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects) {
     section("Overlays");
     overlaySection(overlays);
     ImGui::PopItemWidth();
-    ImGui::Separator();
-    hint("Click: add, drag: spray, right click: remove");
-    hint("Hover: point query, Shift-drag: box query,");
-    hint("Ctrl-drag: ray query, C: clear the query");
-    hint("Tab: next technique, Q: quit");
+    legendSection();
     rects.panel = windowRect();
     ImGui::End();
 }
 
 void drawHud(const FrameReport& r, UiRects& rects) {
     const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, kMargin), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    // Pinned to the top-right corner as it grows and shrinks, until the person drags it away.
+    static bool moved = false;
+    if (!moved) ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, kMargin), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.8f);
-    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                                        ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-    ImGui::Begin("HUD", nullptr, kFlags);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(io.DisplaySize.x - 2.0f * kMargin,
+                                                                  std::max(io.DisplaySize.y - 2.0f * kMargin, 60.0f)));
+    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
+                                        ImGuiWindowFlags_NoNav;
+    ImGui::Begin("Counters", nullptr, kFlags);
+    if (ImGui::IsWindowHovered() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && !ImGui::IsAnyItemActive())
+        moved = true;
     if (ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingFixedFit)) {
         row("technique", "{}", r.technique);
         row("entities", "{}", r.entities);
@@ -230,12 +337,13 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
         if (r.technique == "hash") row("hash false pos.", "{}", r.hashFalsePositives);
         if (r.sorts) row("sort swaps", "{}", r.sortSwaps);
-        row("FPS", "{:.0f}", r.fps);
-        row("broad update", "{:.2f} ms", r.msBroad);
-        row("pair finding", "{:.2f} ms", r.msPairs);
-        row("narrow + resp.", "{:.2f} ms", r.msNarrow);
-        row("integrate", "{:.2f} ms", r.msIntegrate);
-        row("drawing", "{:.2f} ms", r.msDraw);
+        // Last frame, then the median of the last second: a change shows at once, noise does not hide it.
+        row("FPS", "{:.0f}   median {:.0f}", r.fps, r.median.fps);
+        row("broad update", "{:.2f} ms   median {:.2f}", r.msBroad, r.median.msBroad);
+        row("pair finding", "{:.2f} ms   median {:.2f}", r.msPairs, r.median.msPairs);
+        row("narrow + resp.", "{:.2f} ms   median {:.2f}", r.msNarrow, r.median.msNarrow);
+        row("integrate", "{:.2f} ms   median {:.2f}", r.msIntegrate, r.median.msIntegrate);
+        row("drawing", "{:.2f} ms   median {:.2f}", r.msDraw, r.median.msDraw);
         const HumanBytes memory = humanBytes(r.bytes);
         row("technique mem.", "{:.1f} {}", memory.value, memory.unit);
         row("heap allocs/step", "{}", r.allocs);
@@ -251,8 +359,20 @@ void drawHud(const FrameReport& r, UiRects& rects) {
             else
                 row("first hit", "none, {} visited, {} tests", r.firstHitCost.visited, r.firstHitCost.tests);
         }
+        // What the overlays show of what there is: lines stop at a budget.
+        const OverlayCounts& o = r.overlayCounts;
+        if (o.pairs > 0) row("pairs shown", "{} of {}", o.pairsShown, o.pairs);
+        if (o.cells > 0) row("cells shown", "{} of {}", o.cellsShown, o.cells);
+        if (o.lines > 0) row("outlines shown", "{} of {}", o.linesShown, o.lines);
+        if (o.bounds > 0) row("AABBs shown", "{} of {}", o.boundsShown, o.bounds);
+        if (r.drawn.offScreen > 0) row("off screen", "{} entities (zoom {:.2f}x)", r.drawn.offScreen, r.zoom);
         row("steps", "{}", r.steps);
-        row("state", "{}", r.paused ? "PAUSED" : "running");
+        if (r.paused) row("state", "PAUSED");
+        else if (r.simulationRate < 0.95)
+            // The window keeps its frame rate; simulated time slows instead.
+            row("state", "slowed: {:.0f}% of real time, ticks {:.0f} ms", 100.0 * r.simulationRate, r.msLastTicks);
+        else row("state", "running");
+        if (!r.message.empty()) row("", "{}", r.message);
         ImGui::EndTable();
     }
     rects.hud = windowRect();

@@ -36,6 +36,8 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     r.videoDriver = driver ? driver : "none";
     r.renderer = renderer;
     r.paused = lab.paused();
+    r.simulationRate = lab.simulationRate();
+    r.speed = world.config().speed;
     r.frame = frame;
     r.pointActive = queries.hoverPoint().has_value();
     r.pointHits = queries.pointHits().size();
@@ -53,6 +55,17 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     return r;
 }
 
+void FrameHistory::add(FrameReport& r) {
+    m_fps.add(r.fps);
+    m_broad.add(r.msBroad);
+    m_pairs.add(r.msPairs);
+    m_narrow.add(r.msNarrow);
+    m_integrate.add(r.msIntegrate);
+    m_draw.add(r.msDraw);
+    r.median = {m_fps.median(), m_broad.median(), m_pairs.median(), m_narrow.median(), m_integrate.median(),
+                m_draw.median()};
+}
+
 void printReport(const FrameReport& r) {
     fmt::print(
         "frame={} technique={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} hash_fp={} swaps={} "
@@ -61,6 +74,13 @@ void printReport(const FrameReport& r) {
         r.frame, r.technique, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.hashFalsePositives,
         r.sortSwaps, r.cellSize, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
         r.renderer, r.paused ? 1 : 0);
+    fmt::print(" ms_draw_median={:.3f} sim_rate={:.3f} speed={:.3f} zoom={:.4f} view_scale={:.6f} view_x={:.3f} view_y={:.3f}",
+               r.median.msDraw, r.simulationRate, r.speed, r.zoom, r.view.scale, r.view.offsetX, r.view.offsetY);
+    fmt::print(" drawn_raster={} drawn_geometry={} off_screen={} cells_shown={} cells={} lines_shown={} lines={} "
+               "pairs_shown={} pairs={} bounds_shown={} bounds={}",
+               r.drawn.rasterized, r.drawn.geometry, r.drawn.offScreen, r.overlayCounts.cellsShown, r.overlayCounts.cells,
+               r.overlayCounts.linesShown, r.overlayCounts.lines, r.overlayCounts.pairsShown, r.overlayCounts.pairs,
+               r.overlayCounts.boundsShown, r.overlayCounts.bounds);
     if (r.pointActive)
         fmt::print(" point_hits={} point_visited={} point_tests={}", r.pointHits, r.pointCost.visited, r.pointCost.tests);
     if (!r.shape.empty())

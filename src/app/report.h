@@ -5,9 +5,16 @@
 #include <string_view>
 
 #include "app/lab.h"
+#include "app/overlays.h"
 #include "app/queries.h"
+#include "app/rolling.h"
 
 namespace ro::app {
+
+/// Medians over about the last second of frames (see FrameHistory).
+struct FrameMedians {
+    double fps = 0.0, msBroad = 0.0, msPairs = 0.0, msNarrow = 0.0, msIntegrate = 0.0, msDraw = 0.0;
+};
 
 struct FrameReport {
     std::string_view technique;
@@ -25,7 +32,16 @@ struct FrameReport {
     double msPairs = 0.0;
     double msNarrow = 0.0;
     double msIntegrate = 0.0;
-    double msDraw = 0.0;  ///< measured by the app around all drawing of the frame
+    double msDraw = 0.0;  ///< measured by the app around the world's drawing (entities, overlays)
+    DrawnEntities drawn;          ///< how the entities were drawn (raster, geometry, off screen)
+    OverlayCounts overlayCounts;  ///< what the overlays showed of what there was
+    FrameMedians median;          ///< set by FrameHistory::add
+    double simulationRate = 1.0;  ///< simulated over real time (Lab::simulationRate)
+    double msLastTicks = 0.0;     ///< wall time of the last frame that ran ticks
+    float zoom = 1.0f;
+    ViewTransform view;           ///< world to window pixels this frame (the camera)
+    float speed = 1.0f;           ///< the world's speed setting
+    std::string_view message;     ///< a line for the person (where a screenshot went)
     std::uint64_t bytes = 0;
     std::uint64_t allocs = 0;  ///< heap allocations of the last simulation update
     float fps = 0.0f;
@@ -49,6 +65,16 @@ struct FrameReport {
     [[nodiscard]] double falsePositiveRatio() const {
         return candidates == 0 ? 0.0 : static_cast<double>(candidates - overlaps) / static_cast<double>(candidates);
     }
+};
+
+/// The last second of frames, for the medians the HUD shows beside the last values.
+class FrameHistory {
+public:
+    /// Adds the report's figures and writes the medians into it.
+    void add(FrameReport& report);
+
+private:
+    RollingMedian<> m_fps, m_broad, m_pairs, m_narrow, m_integrate, m_draw;
 };
 
 /// Gathers the figures of the frame just simulated and drawn.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <vector>
@@ -57,20 +58,76 @@ Screen::~Screen() {
     SDL_Quit();
 }
 
+namespace {
+
+// Zoom range over the fitted view: from a quarter of the world's size to 10,000 times it.
+constexpr float kMinZoom = 0.25f;
+constexpr float kMaxZoom = 10000.0f;
+/// Entities under this half-size in pixels go through the raster (8 px across or less): a
+/// software triangle costs more than the few pixels of a small entity.
+constexpr float kRasterBelowHalfPixels = 4.0f;
+
+/// A screen coordinate kept a pixel beyond [0, limit]: SDL gets no huge floats when zoomed in.
+float clipToOutput(float v, int limit) { return std::clamp(v, -1.0f, static_cast<float>(limit) + 1.0f); }
+
+}  // namespace
+
 void Screen::fitView(const Aabb& worldBounds) {
     int width = 0;
     int height = 0;
     SDL_GetRendererOutputSize(m_renderer, &width, &height);
-    const float scale = std::min(static_cast<float>(width) / worldBounds.width(),
-                                 static_cast<float>(height) / worldBounds.height());
-    const float floorWidth = worldBounds.width() * scale;
-    const float floorHeight = worldBounds.height() * scale;
-    m_view = {scale, 0.5f * (static_cast<float>(width) - floorWidth), 0.5f * (static_cast<float>(height) - floorHeight),
-              worldBounds.minX, worldBounds.minY};
-    m_floor = {m_view.offsetX, m_view.offsetY, floorWidth, floorHeight};
+    m_outputWidth = std::max(width, 1);
+    m_outputHeight = std::max(height, 1);
+    const float fitted = std::min(static_cast<float>(m_outputWidth) / worldBounds.width(),
+                                  static_cast<float>(m_outputHeight) / worldBounds.height());
+    if (!m_centred) m_center = {0.5f * (worldBounds.minX + worldBounds.maxX), 0.5f * (worldBounds.minY + worldBounds.maxY)};
+    const float scale = fitted * m_zoom;
+    // The camera's centre sits at the output's centre.
+    m_view = {scale, 0.5f * static_cast<float>(m_outputWidth) - (m_center.x - worldBounds.minX) * scale,
+              0.5f * static_cast<float>(m_outputHeight) - (m_center.y - worldBounds.minY) * scale, worldBounds.minX,
+              worldBounds.minY};
+    const float x0 = clipToOutput(m_view.toScreenX(worldBounds.minX), m_outputWidth);
+    const float y0 = clipToOutput(m_view.toScreenY(worldBounds.minY), m_outputHeight);
+    const float x1 = clipToOutput(m_view.toScreenX(worldBounds.maxX), m_outputWidth);
+    const float y1 = clipToOutput(m_view.toScreenY(worldBounds.maxY), m_outputHeight);
+    m_floor = {x0, y0, x1 - x0, y1 - y0};
 }
 
-void Screen::beginFrame() {
+void Screen::zoomAt(float px, float py, float factor) {
+    const Vec2 anchor = m_view.toWorld(px, py);
+    const float zoom = std::clamp(m_zoom * factor, kMinZoom, kMaxZoom);
+    const float scale = m_view.scale / m_zoom * zoom;
+    // The anchor stays at (px, py): solve the centre from toScreen(anchor) = (px, py).
+    m_center = {anchor.x - (px - 0.5f * static_cast<float>(m_outputWidth)) / scale,
+                anchor.y - (py - 0.5f * static_cast<float>(m_outputHeight)) / scale};
+    m_zoom = zoom;
+    m_centred = true;
+}
+
+void Screen::pan(float dx, float dy) {
+    if (!m_centred) m_center = m_view.toWorld(0.5f * static_cast<float>(m_outputWidth), 0.5f * static_cast<float>(m_outputHeight));
+    m_center.x -= dx / m_view.scale;
+    m_center.y -= dy / m_view.scale;
+    m_centred = true;
+}
+
+void Screen::resetCamera() {
+    m_zoom = 1.0f;
+    m_centred = false;
+}
+
+void Screen::beginFrame(const World& world) {
+    // The raster pays off once an entity is a few pixels across: pick it when the smallest is.
+    float smallest = std::numeric_limits<float>::infinity();
+    const auto halfW = world.halfW();
+    const auto halfH = world.halfH();
+    for (std::uint32_t i = 0; i < world.size(); ++i) smallest = std::min(smallest, std::min(halfW[i], halfH[i]));
+    m_rasterFrame = m_drawPath == DrawPath::Raster ||
+                    (m_drawPath == DrawPath::Auto && smallest * m_view.scale < kRasterBelowHalfPixels);
+    if (m_rasterFrame) {
+        m_raster.begin(m_outputWidth, m_outputHeight, m_floor, palette::kBackground, palette::kWorldFloor);
+        return;
+    }
     // Floor and entities are opaque: without blending the software renderer copies pixels.
     SDL_SetRenderDrawBlendMode(m_renderer, SDL_BLENDMODE_NONE);
     palette::setDrawColor(m_renderer, palette::kBackground);
@@ -88,18 +145,37 @@ void Screen::drawEntities(const World& world) {
     const auto shapes = world.shapes();
     const auto overlapping = world.overlapping();
     const float scale = m_view.scale;
+    const auto width = static_cast<float>(m_outputWidth);
+    const auto height = static_cast<float>(m_outputHeight);
+    const bool everyOneRasterized = m_drawPath == DrawPath::Raster;
 
+    m_drawn = {};
     m_entities.clear();
-    m_entities.reserveQuads(world.size());
     for (std::uint32_t i = 0; i < world.size(); ++i) {
-        const bool circle = shapes[i] == Shape::Circle;
-        const bool dark = i < overlapping.size() && overlapping[i] != 0;
-        const SDL_Color color = circle ? (dark ? palette::kCircleOverlap : palette::kCircle)
-                                       : (dark ? palette::kBoxOverlap : palette::kBox);
         const float cx = m_view.toScreenX(posX[i]);
         const float cy = m_view.toScreenY(posY[i]);
         const float hw = halfW[i] * scale;
         const float hh = halfH[i] * scale;
+        if (cx + hw < 0.0f || cx - hw > width || cy + hh < 0.0f || cy - hh > height) {
+            ++m_drawn.offScreen;
+            continue;
+        }
+        const bool circle = shapes[i] == Shape::Circle;
+        const bool dark = i < overlapping.size() && overlapping[i] != 0;
+        // The common case at a million entities, kept free of branches on shape and overlap.
+        if (m_rasterFrame && hw < EntityRaster::kDotHalfPixels && hh < EntityRaster::kDotHalfPixels) {
+            m_raster.addDot(cx, cy, EntityRaster::kindOf(circle, dark));
+            ++m_drawn.rasterized;
+            continue;
+        }
+        if (m_rasterFrame && (everyOneRasterized || std::max(hw, hh) < kRasterBelowHalfPixels)) {
+            m_raster.addEntity(cx, cy, hw, hh, circle, dark);
+            ++m_drawn.rasterized;
+            continue;
+        }
+        ++m_drawn.geometry;
+        const SDL_Color color = circle ? (dark ? palette::kCircleOverlap : palette::kCircle)
+                                       : (dark ? palette::kBoxOverlap : palette::kBox);
         // A circle under two pixels across is indistinguishable from a square, and cheaper.
         if (circle && hw >= 1.0f) {
             const UnitPolygon& polygon = hw < 3.0f ? m_small : (hw < 8.0f ? m_medium : m_large);
@@ -108,6 +184,8 @@ void Screen::drawEntities(const World& world) {
             m_entities.addRect(cx - hw, cy - hh, cx + hw, cy + hh, color);
         }
     }
+    if (m_rasterFrame) m_raster.draw(m_renderer);
+    SDL_SetRenderDrawBlendMode(m_renderer, SDL_BLENDMODE_NONE);
     m_entities.draw(m_renderer);
 }
 

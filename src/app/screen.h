@@ -1,19 +1,23 @@
 #pragma once
-/// ro.Screen: the SDL window and renderer, the world-to-screen transform, entity drawing
-/// (every entity in one batched call) and screenshots.
+/// ro.Screen: the SDL window and renderer, the camera (world-to-screen transform, zoom and
+/// pan), entity drawing at any count (see raster.h for the level of detail) and screenshots.
 
 #include <SDL.h>
 
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "app/batch.h"
+#include "app/options.h"
+#include "app/raster.h"
 #include "core/aabb.h"
 #include "world/world.h"
 
 namespace ro::app {
 
-/// Maps world coordinates to window pixels: the world bounds fit the window, centred, aspect kept.
+/// Maps world coordinates to window pixels. With the camera at rest the world bounds fit the
+/// window, centred, aspect kept; zoom and pan move it from there.
 struct ViewTransform {
     float scale = 1.0f;
     float offsetX = 0.0f;  ///< pixel x of the world's minX
@@ -26,6 +30,13 @@ struct ViewTransform {
     [[nodiscard]] Vec2 toWorld(float px, float py) const {
         return {worldMinX + (px - offsetX) / scale, worldMinY + (py - offsetY) / scale};
     }
+};
+
+/// What the last drawEntities drew, for the HUD.
+struct DrawnEntities {
+    std::uint32_t rasterized = 0;
+    std::uint32_t geometry = 0;
+    std::uint32_t offScreen = 0;
 };
 
 class Screen {
@@ -43,12 +54,29 @@ public:
     /// Name of the SDL render driver in use ("software", "opengl", ...).
     [[nodiscard]] const char* rendererName() const;
 
-    /// Fits `worldBounds` into the current output size (the window may have been resized).
+    /// Updates the view for `worldBounds`, the current output size (the window may have been
+    /// resized) and the camera.
     void fitView(const Aabb& worldBounds);
-    /// Clears to the background and draws the world's floor.
-    void beginFrame();
-    /// Draws every entity in one SDL_RenderGeometry call; overlapping ones darker.
+    /// Zooms by `factor` around window pixel (px, py): the world point under it stays under it.
+    void zoomAt(float px, float py, float factor);
+    /// Moves the view by (dx, dy) window pixels.
+    void pan(float dx, float dy);
+    /// Back to the whole world in the window.
+    void resetCamera();
+    [[nodiscard]] float zoom() const { return m_zoom; }
+
+    void setDrawPath(DrawPath path) { m_drawPath = path; }
+    /// Starts a frame: picks the entities' level of detail, then clears to the background and
+    /// draws the world's floor (into the raster when it is in use).
+    void beginFrame(const World& world);
+    /// True when this frame draws (some) entities through the raster: the structure overlay
+    /// then shades its cells into it, under the entities.
+    [[nodiscard]] bool rasterFrame() const { return m_rasterFrame; }
+    [[nodiscard]] EntityRaster& raster() { return m_raster; }
+    /// Draws the entities on screen, overlapping ones darker: those a few pixels across into the
+    /// raster (then shown), larger ones in one SDL_RenderGeometry call.
     void drawEntities(const World& world);
+    [[nodiscard]] const DrawnEntities& drawn() const { return m_drawn; }
     /// Writes the current back buffer (call before present) to a PNG; false on failure.
     [[nodiscard]] bool saveScreenshot(const std::string& path) const;
     void present();
@@ -65,7 +93,17 @@ private:
     SDL_Window* m_window = nullptr;
     SDL_Renderer* m_renderer = nullptr;
     ViewTransform m_view;
-    SDL_FRect m_floor{};  ///< the world's rectangle on screen
+    SDL_FRect m_floor{};  ///< the world's rectangle on screen, clipped to a pixel beyond the output
+    int m_outputWidth = 1;
+    int m_outputHeight = 1;
+    // The camera: zoom over the fitted scale, and the world point at the window's centre.
+    float m_zoom = 1.0f;
+    bool m_centred = false;  ///< false: the centre follows the world bounds' centre
+    Vec2 m_center{};
+    DrawPath m_drawPath = DrawPath::Auto;
+    bool m_rasterFrame = false;
+    EntityRaster m_raster;
+    DrawnEntities m_drawn;
     GeometryBatch m_entities;
     // Corners per circle grow with its size on screen: software rasterising costs per triangle.
     UnitPolygon m_small = makeUnitPolygon(6);    ///< radius under 3 px
