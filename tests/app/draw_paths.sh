@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Headless (offscreen, software renderer), no assertion on time:
+#   - a scene of large entities drawn through the raster and through geometry lights the same
+#     pixels (circles are polygons in geometry and true discs in the raster: a few rim pixels
+#     may differ, at most 3% of the lit ones);
+#   - a million entities with the structure overlay give a PNG that is not blank, and the
+#     counters line says every entity went through the raster.
+# usage: draw_paths.sh RO_DEMO PNG_STATS PNG_DIFF OUT_DIR
+set -euo pipefail
+
+demo=$1 stats=$2 diff=$3 out=$4
+fail() { echo "FAIL [draw_paths]: $*" >&2; exit 1; }
+mkdir -p "$out"
+export SDL_VIDEODRIVER=offscreen SDL_RENDER_DRIVER=software
+
+for path in raster geometry; do
+    "$demo" --entities 60 --seed 4 --half-extents 15,40 --paused --frames 1 --draw-path "$path" \
+        --screenshot "$out/paths_$path.png" >"$out/paths_$path.out" ||
+        fail "the $path run failed: $(cat "$out/paths_$path.out")"
+done
+grep -q 'drawn_raster=60 drawn_geometry=0' "$out/paths_raster.out" || fail "raster run: $(cat "$out/paths_raster.out")"
+grep -q 'drawn_raster=0 drawn_geometry=60' "$out/paths_geometry.out" || fail "geometry run: $(cat "$out/paths_geometry.out")"
+# The world right of the panel and below the HUD (window 1280x800).
+line=$("$diff" "$out/paths_raster.png" "$out/paths_geometry.png" 440 380 840 420) || fail "png_diff failed"
+lit=$(tr ' ' '\n' <<<"$line" | sed -n 's/^lit=//p')
+share=$(tr ' ' '\n' <<<"$line" | sed -n 's/^differ_share=//p')
+(( lit > 20000 )) || fail "too few entity pixels to compare: $line"
+awk -v s="$share" 'BEGIN { exit !(s <= 0.03) }' || fail "the raster and geometry paths differ: $line"
+echo "raster vs geometry, 60 large entities: $line"
+
+"$demo" --entities 1000000 --paused --frames 1 --overlays grid --technique hshg \
+    --screenshot "$out/million.png" >"$out/million.out" || fail "the 1M run failed: $(cat "$out/million.out")"
+grep -q 'drawn_raster=1000000 ' "$out/million.out" || fail "1M: not every entity rasterized: $(cat "$out/million.out")"
+line=$("$stats" "$out/million.png" 440 380 840 420) || fail "png_stats could not read the 1M PNG"
+colours=$(tr ' ' '\n' <<<"$line" | sed -n 's/^colours=//p')
+busy=$(tr ' ' '\n' <<<"$line" | sed -n 's/^non_background=//p')
+(( colours >= 8 )) || fail "1M: only $colours colours ($line)"
+awk -v f="$busy" 'BEGIN { exit !(f > 0.3) }' || fail "1M: the world is nearly blank ($line)"
+echo "1M with the structure overlay: $line"
+echo "ok [draw_paths]"
