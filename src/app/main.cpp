@@ -74,6 +74,12 @@ int run(const ro::app::Options& options) {
     }
     if (options.queryRay) queries.set(QueryTool::Shape::Ray, options.queryRay->from, options.queryRay->to);
     if (options.paused) lab.togglePause();
+    if (options.zoom != 1.0f) {
+        screen.fitView(lab.world().config().bounds);
+        int width = 0, height = 0;
+        SDL_GetRendererOutputSize(screen.renderer(), &width, &height);
+        screen.zoomAt(0.5f * static_cast<float>(width), 0.5f * static_cast<float>(height), options.zoom);
+    }
 
     // With --frames the clock is virtual (one tick per frame), so headless runs are deterministic.
     const bool virtualClock = options.frames.has_value();

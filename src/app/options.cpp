@@ -136,7 +136,7 @@ ParseResult parseOptions(int argc, char** argv) {
     Options& o = result.options;
     // Numbers are taken as text and checked here, so every bad value gets the same clear message.
     std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height, queryPoint, queryBox, queryRay,
-        halfExtents, drawPath;
+        halfExtents, drawPath, zoom;
 
     CLI::App cli{"Ro Broadphase Lab: watch broad-phase techniques find candidate pairs, live.", "ro_demo"};
     cli.footer(std::string(kFooter));
@@ -164,6 +164,8 @@ ParseResult parseOptions(int argc, char** argv) {
         ->type_name("X0,Y0,X1,Y1")
         ->excludes(boxFlag);
     cli.add_flag("--paused", o.paused, "start paused (Esc resumes)");
+    cli.add_option("--zoom", zoom, "camera zoom at start around the world's centre, 0.25 to 10000 (default 1: the whole world)")
+        ->type_name("Z");
     cli.add_option("--draw-path", drawPath,
                    "how entities are drawn: auto (small ones rasterized, large ones as geometry), raster or geometry")
         ->type_name("PATH");
@@ -196,6 +198,11 @@ ParseResult parseOptions(int argc, char** argv) {
         if (given("--width")) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
         if (given("--height")) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
         if (given("--overlays")) o.overlays = parseOverlays(overlays);
+        if (given("--zoom")) {
+            o.zoom = parsePositive(zoom, "--zoom");
+            if (!(o.zoom >= 0.25f && o.zoom <= 10000.0f))
+                throw BadValue(fmt::format("--zoom expects a number from 0.25 to 10000, got '{}'", zoom));
+        }
         if (given("--draw-path")) {
             if (drawPath == "auto") o.drawPath = DrawPath::Auto;
             else if (drawPath == "raster") o.drawPath = DrawPath::Raster;

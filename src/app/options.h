@@ -42,6 +42,7 @@ struct Options {
     std::optional<SizeRange> sizes;  ///< entities' half-extent range (unset: fit the count)
     bool paused = false;             ///< start paused (with --frames: the first frame's state stays)
     DrawPath drawPath = DrawPath::Auto;
+    float zoom = 1.0f;               ///< camera zoom at start, around the world's centre
 };
 
 /// The parsed options, or the exit code to leave with at once (0 after --help and

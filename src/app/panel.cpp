@@ -361,7 +361,7 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         }
         // What the overlays show of what there is: lines stop at a budget.
         const OverlayCounts& o = r.overlayCounts;
-        if (o.pairs > 0) row("pairs shown", "{} of {}", o.pairsShown, o.pairs);
+        if (o.pairs > 0) row("pair lines shown", "{} of {}", o.pairsShown, o.pairs);
         if (o.cells > 0) row("cells shown", "{} of {}", o.cellsShown, o.cells);
         if (o.lines > 0) row("outlines shown", "{} of {}", o.linesShown, o.lines);
         if (o.bounds > 0) row("AABBs shown", "{} of {}", o.boundsShown, o.bounds);

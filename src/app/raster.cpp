@@ -21,6 +21,15 @@ SDL_Color lighten(SDL_Color c, float t) {
     return {toward(c.r), toward(c.g), toward(c.b), 255};
 }
 
+/// `c` blended over an opaque ARGB8888 pixel with c's alpha.
+void blend(std::uint32_t& pixel, SDL_Color c) {
+    const std::uint32_t a = c.a, keep = 255 - a;
+    const std::uint32_t r = (((pixel >> 16) & 0xff) * keep + c.r * a) / 255;
+    const std::uint32_t g = (((pixel >> 8) & 0xff) * keep + c.g * a) / 255;
+    const std::uint32_t b = ((pixel & 0xff) * keep + c.b * a) / 255;
+    pixel = 0xff000000u | r << 16 | g << 8 | b;
+}
+
 /// The pixel an edge at `edge` starts (or, as an end, stops) at, clamped to [0, limit]: SDL's
 /// software triangles truncate their vertices to whole pixels, so a box covers
 /// [floor(min), floor(max)) and both paths light the same pixels for the same box.
@@ -64,19 +73,18 @@ void EntityRaster::begin(int width, int height, const SDL_FRect& floor, SDL_Colo
 
 void EntityRaster::shadeRect(float x0, float y0, float x1, float y1, SDL_Color color) {
     m_belowShaded = true;
+    // Under a pixel (a million cells): the pixel of its top-left corner, blended once.
+    if (x1 - x0 < 1.0f && y1 - y0 < 1.0f) {
+        if (x0 >= 0.0f && y0 >= 0.0f && x0 < static_cast<float>(m_width) && y0 < static_cast<float>(m_height))
+            blend(m_below[static_cast<std::size_t>(y0) * static_cast<std::size_t>(m_width) + static_cast<std::size_t>(x0)],
+                  color);
+        return;
+    }
     const int px0 = firstPixelFrom(x0, m_width), px1 = firstPixelFrom(x1, m_width);
     const int py0 = firstPixelFrom(y0, m_height), py1 = firstPixelFrom(y1, m_height);
-    const std::uint32_t a = color.a, keep = 255 - a;
-    const std::uint32_t r = color.r * a, g = color.g * a, b = color.b * a;
     for (int y = py0; y < py1; ++y) {
         std::uint32_t* row = m_below.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(m_width);
-        for (int x = px0; x < px1; ++x) {
-            const std::uint32_t p = row[x];
-            const std::uint32_t pr = (((p >> 16) & 0xff) * keep + r) / 255;
-            const std::uint32_t pg = (((p >> 8) & 0xff) * keep + g) / 255;
-            const std::uint32_t pb = ((p & 0xff) * keep + b) / 255;
-            row[x] = 0xff000000u | pr << 16 | pg << 8 | pb;
-        }
+        for (int x = px0; x < px1; ++x) blend(row[x], color);
     }
 }
 
@@ -152,14 +160,6 @@ bool clipSegment(float& x0, float& y0, float& x1, float& y1, float w, float h) {
     x1 = x0 + t1 * dx, y1 = y0 + t1 * dy;
     x0 = x0 + t0 * dx, y0 = y0 + t0 * dy;
     return true;
-}
-
-void blend(std::uint32_t& pixel, SDL_Color c) {
-    const std::uint32_t a = c.a, keep = 255 - a;
-    const std::uint32_t r = (((pixel >> 16) & 0xff) * keep + c.r * a) / 255;
-    const std::uint32_t g = (((pixel >> 8) & 0xff) * keep + c.g * a) / 255;
-    const std::uint32_t b = ((pixel & 0xff) * keep + c.b * a) / 255;
-    pixel = 0xff000000u | r << 16 | g << 8 | b;
 }
 
 }  // namespace
