@@ -95,7 +95,7 @@ private:
 }  // namespace
 
 std::unique_ptr<Contestant> makeChipmunkHash(const PeerSetup& setup) {
-    // Chipmunk's advice and seed 004's: cells the size of the objects, a table 10x the count.
+    // Chipmunk's advice and Lembcke and Korth's: cells the size of the objects, a table 10x the count.
     const int cells = static_cast<int>(std::min<std::uint64_t>(10ull * setup.count + 1, 1u << 26));
     return std::make_unique<ChipmunkPeer>(cpSpaceHashNew(setup.cellSize, cells, &boxOf, nullptr), false);
 }

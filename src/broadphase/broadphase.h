@@ -113,7 +113,7 @@ struct CellView {
     std::uint32_t level = 0;   ///< HSHG level, tree depth, or the sweep's axis for a delimiter
     Kind kind = Kind::Cell;
     bool isBegin = false;      ///< Delimiter: a begin (min) rather than an end (max)
-    bool touchesVoid = false;  ///< Delimiter: no interval is open between this delimiter and the next (seed 003)
+    bool touchesVoid = false;  ///< Delimiter: no interval is open between this delimiter and the next (Wells)
 };
 
 /// A segment query from `from` to `to`: hits are reported at t in [0, 1] along it.

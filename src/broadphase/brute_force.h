@@ -1,5 +1,5 @@
 #pragma once
-/// Brute force (seed 000, "Attempt #1"): every pair tested once. O(n^2) tests.
+/// Brute force (Petersen, "Attempt #1"): every pair tested once. O(n^2) tests.
 /// The reference every other technique is checked against. Its candidates are exactly the
 /// overlapping pairs, since it has already paid for the test.
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Walking the cells a segment crosses, shared by the grid and the hash (seed 004's query API).
+/// Walking the cells a segment crosses, shared by the grid and the hash (Lembcke and Korth's query API).
 ///
 /// Rows are visited in the segment's direction, and in each row the span of columns the
 /// segment crosses there. Spans are padded by a small margin in world units, so float

@@ -1,5 +1,5 @@
 #pragma once
-/// Dynamic AABB tree (seed 004's "axis aligned bounding box trees" and spatial-index operations:
+/// Dynamic AABB tree (Lembcke and Korth's "axis aligned bounding box trees" and spatial-index operations:
 /// insert, remove, reindex, query; built as Box2D's b2DynamicTree, STYLE.md): a binary tree of
 /// boxes whose leaves hold fattened boxes (each side pushed out by Settings::treeMargin), kept
 /// across steps and changed incrementally. O(n) per step to check the boxes, plus O(m log n) for the

@@ -932,7 +932,7 @@ std::string HierarchicalGrid::validate() const {
 
 }  // namespace ro
 
-// Lookups shared by findPairs and the queries (seed 004): the rows of a rectangle of cells.
+// Lookups shared by findPairs and the queries (Lembcke and Korth): the rows of a rectangle of cells.
 
 namespace ro {
 

@@ -1,6 +1,6 @@
 #pragma once
-/// Hierarchical spatial hash grid (seed 002, "Attempt #3"; seed 000's "Future Expansion": one
-/// cell per entity, a hierarchy of grids for entities of different sizes; seed 004's queries).
+/// Hierarchical spatial hash grid (Petersen, "Attempt #3"; Petersen's "Future Expansion": one
+/// cell per entity, a hierarchy of grids for entities of different sizes; Lembcke and Korth's queries).
 /// O(n + k) for any mix of sizes: no entity is ever put in more than one cell.
 ///
 /// Levels. Level L has the nominal size s_L = s_0 * f^L (f = Settings::hshgFactor), and cells a
@@ -25,7 +25,7 @@
 ///  - same level: within the cell, and against HALF the 8 neighbours, (x+1, y) and
 ///    (x-1..x+1, y+1);
 ///  - two levels: in one direction per pair of levels, the cheaper by their populations:
-///    each entity of the finer level looks up its block on the coarser one (seed 002's way;
+///    each entity of the finer level looks up its block on the coarser one (Petersen's way;
 ///    cheap when the fine level is sparse), or each entity of the coarser level looks up its
 ///    footprint on the finer one (fewer tests when the fine level is crowded: the footprint
 ///    hugs the box, where the block is 2x2 big cells).

@@ -1,5 +1,5 @@
 #pragma once
-/// Quadtree (seeds 000 and 004 name it among spatial partitions and indexes): a region quadtree
+/// Quadtree (Petersen; Lembcke and Korth name it among spatial partitions and indexes): a region quadtree
 /// over Settings::gridBounds, rebuilt every step. A leaf splits into four when it holds more
 /// than Settings::quadCapacity entities, down to Settings::quadMaxDepth levels. O(n log n) to
 /// build, O(n log n + k) for the pairs when boxes are small against the bounds.

@@ -28,7 +28,7 @@ struct TechniqueInfo {
     std::string_view id;     ///< command-line name, e.g. "grid"
     std::string_view label;  ///< what the panel shows
     std::string_view cost;   ///< complexity, e.g. "O(n + k)"
-    std::string_view seed;   ///< which source article describes it
+    std::string_view source; ///< the article it comes from, by author (docs/references.md)
     std::uint32_t parameters;  ///< Parameter bits: the settings it reads
     std::unique_ptr<BroadPhase> (*create)();
     /// The most entities it finishes a step with in reasonable time, or 0 for no limit. The app

@@ -50,7 +50,7 @@ void SingleAxisSweep::refresh() {
 }
 
 std::uint64_t SingleAxisSweep::insertionSort() {
-    // Seed 004: "insertion sort is recommended as the list should already be mostly sorted".
+    // Lembcke and Korth: "insertion sort is recommended as the list should already be mostly sorted".
     // Each shift is one swap of neighbours; their number is the inversions of last step's order.
     std::uint64_t swaps = 0;
     Entry* const a = m_order.data();
@@ -210,7 +210,7 @@ std::string SingleAxisSweep::validate() const {
 
 }  // namespace ro
 
-// Queries (seed 004): binary search on the sorted minima, bounded by the largest extent.
+// Queries (Lembcke and Korth): binary search on the sorted minima, bounded by the largest extent.
 
 namespace ro {
 

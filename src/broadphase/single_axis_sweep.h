@@ -1,5 +1,5 @@
 #pragma once
-/// Single-axis sweep (seed 004): entities ordered by their minimum on one axis; each one is
+/// Single-axis sweep (Lembcke and Korth): entities ordered by their minimum on one axis; each one is
 /// paired with those after it whose minimum is at most its maximum. The order is kept from
 /// the last step and re-sorted by insertion sort, which is O(n) when motion is coherent (few
 /// entities overtake one another). Per step O(n + swaps + k_axis): k_axis the pairs that

@@ -144,7 +144,7 @@ void SpatialGrid::forEachCell(const std::function<void(const CellView&)>& visit)
 
 }  // namespace ro
 
-// Queries (seed 004) look up a row's span of cells by binary search in the sorted entries.
+// Queries (Lembcke and Korth) look up a row's span of cells by binary search in the sorted entries.
 
 namespace ro {
 

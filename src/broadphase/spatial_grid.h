@@ -1,5 +1,5 @@
 #pragma once
-/// Spatial grid (seeds 000 and 004): a bounded dense grid over the world, offset by its min
+/// Spatial grid (Petersen; Lembcke and Korth): a bounded dense grid over the world, offset by its min
 /// corner, rebuilt every step. An entity goes in every cell its box overlaps; boxes outside
 /// the grid clamp to the edge cells. O(n + k) when the cell fits the largest box.
 ///

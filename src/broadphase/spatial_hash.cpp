@@ -60,7 +60,7 @@ std::int32_t SpatialHash::cellOf(float value) const {
 }
 
 std::uint32_t SpatialHash::tableSizeFor(std::uint32_t requested, std::uint32_t entityCount) {
-    // About 10x the entity count unless asked otherwise: seed 004's rule of thumb.
+    // About 10x the entity count unless asked otherwise: Lembcke and Korth's rule of thumb.
     const std::uint64_t wanted = requested != 0 ? requested : std::max<std::uint64_t>(10ull * entityCount, 1031);
     return nextPrime(static_cast<std::uint32_t>(std::clamp<std::uint64_t>(wanted, 2, kMaxTableSize)));
 }
@@ -209,7 +209,7 @@ void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit)
 
 }  // namespace ro
 
-// Queries (seed 004) read the table findPairs built; a cell's nodes are told apart from the
+// Queries (Lembcke and Korth) read the table findPairs built; a cell's nodes are told apart from the
 // other cells of their bucket by their cell coordinates, so no false positive reaches the test.
 
 namespace ro {

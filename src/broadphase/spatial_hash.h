@@ -1,9 +1,9 @@
 #pragma once
-/// Spatial hash (seeds 001 and 004): an unbounded grid whose cells are hashed into a table of
+/// Spatial hash (the spatial hashing article; Lembcke and Korth): an unbounded grid whose cells are hashed into a table of
 /// prime size with Chipmunk's coordinate hash. O(n + k) when the cell fits the entities, plus
 /// the false positives of cells that share a bucket (counted in hashFalsePositives).
 ///
-/// Insert and query are one pass (seed 004's reindex/query): each entity first collects the
+/// Insert and query are one pass (Lembcke and Korth's reindex/query): each entity first collects the
 /// entities already in its buckets, then inserts itself, so every pair comes out once. A
 /// query stamp per entity stops a neighbour met in two cells from being reported twice.
 /// Entities are visited row by row, so a neighbour's data is still in cache when it is met
@@ -24,7 +24,7 @@ public:
     /// Largest table (512 MiB of buckets); a larger request is clamped, and tableSize() says so.
     static constexpr std::uint32_t kMaxTableSize = 1u << 26;
 
-    /// Chipmunk's hash of seed 004 before the modulo: multiply by large primes and XOR.
+    /// Chipmunk's hash of Lembcke and Korth before the modulo: multiply by large primes and XOR.
     [[nodiscard]] static std::uint32_t hashKey(std::int32_t x, std::int32_t y) {
         return static_cast<std::uint32_t>(x) * 1640531513u ^ static_cast<std::uint32_t>(y) * 2654435789u;
     }

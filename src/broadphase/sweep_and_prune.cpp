@@ -215,7 +215,7 @@ std::string SweepAndPrune::validate() const {
 
 }  // namespace ro
 
-// Queries (seed 003): binary search on the sweep axis, void markers bound how far to look.
+// Queries (Wells): binary search on the sweep axis, void markers bound how far to look.
 
 namespace ro {
 

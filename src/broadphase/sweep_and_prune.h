@@ -1,5 +1,5 @@
 #pragma once
-/// Sweep and prune with delimiters (seed 003): each entity's interval on one axis is a begin
+/// Sweep and prune with delimiters (Wells): each entity's interval on one axis is a begin
 /// and an end delimiter in one sorted array; sweeping the array with the set of open intervals
 /// finds every pair that overlaps on the axis, and the other axis prunes it to the overlaps.
 /// O(n + s + k_axis) per step: s the delimiters' reorderings, k_axis the pairs that overlap

@@ -1,5 +1,5 @@
 #pragma once
-/// What the two sweeps (seeds 003 and 004) share: following entities from one step to the next
+/// What the two sweeps (Wells; Lembcke and Korth) share: following entities from one step to the next
 /// by their stable ids, choosing the sweep axis by the variance of the centres, an order-keeping
 /// key for floats, and a segment's span on an axis widened so no box the exact test would hit
 /// is left out.
@@ -44,7 +44,7 @@ private:
 };
 
 /// Chooses the sweep axis (0 x, 1 y). Auto picks the axis along which the centres vary most
-/// (seed 003: fewer boxes share a stretch of it, so more delimiters touch void), and
+/// (Wells: fewer boxes share a stretch of it, so more delimiters touch void), and
 /// reconsiders every kCheckInterval steps; it switches only when the other axis varies
 /// kSwitchRatio times more, since each switch rebuilds the sorted order from scratch.
 class AxisChooser {

@@ -1,4 +1,4 @@
-// The two sweeps (seeds 003 and 004): void markers, the axis choice, insertion sort's swap
+// The two sweeps (Wells; Lembcke and Korth): void markers, the axis choice, insertion sort's swap
 // count, the seed's interference query, touching boxes, queries, and incoherent motion.
 
 #include <gtest/gtest.h>

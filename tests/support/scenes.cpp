@@ -81,7 +81,7 @@ std::vector<Scene> conformanceScenes() {
                   {64.0f, 16.0f}};
     scenes.push_back(crowded);
 
-    // Sizes that differ by 40x: the case a single cell size cannot fit (seed 002).
+    // Sizes that differ by 40x: the case a single cell size cannot fit (Petersen).
     Scene spread{"sizes_differ_40x", randomBoxes(17, 1500, world, 0.5f, 0.5f), world, {1.0f, 4.0f, 40.0f}};
     BoxSet large = randomBoxes(18, 60, world, 20, 20);
     for (std::uint32_t i = 0; i < large.size(); ++i) spread.boxes.add(large.view().box(i));
