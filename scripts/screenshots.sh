@@ -30,3 +30,11 @@ shot technique-sap      --technique sap      --entities 2000 --overlays grid $bo
 shot technique-sweep    --technique sweep    --entities 2000 --overlays grid $ray
 shot technique-tree     --technique tree     --entities 1200 --overlays grid $ray
 shot technique-quadtree --technique quadtree --entities 2000 --overlays grid $box
+
+# A million entities with the structure overlay: the whole world, then 24x zoomed in. Three
+# frames: every one of them ticks a million entities.
+echo "assets/million.png: ro_demo --technique hshg --entities 1000000 --frames 3 --overlays grid"
+"$demo" --technique hshg --entities 1000000 --frames 3 --overlays grid --screenshot assets/million.png >/dev/null
+echo "assets/million-zoom.png: ro_demo --technique hshg --entities 1000000 --frames 3 --overlays grid,pairs --zoom 24"
+"$demo" --technique hshg --entities 1000000 --frames 3 --overlays grid,pairs --zoom 24 \
+    --screenshot assets/million-zoom.png >/dev/null
