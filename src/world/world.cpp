@@ -62,6 +62,19 @@ Contact boxCircle(float ax, float ay, float ahw, float ahh, float bx, float by, 
     return {dx / dist, dy / dist, br - dist};
 }
 
+/// The narrow phase of one overlapping pair: box-box, circle-circle or box-circle, normal from a to b.
+Contact contactOf(const World& w, std::uint32_t a, std::uint32_t b) {
+    const auto x = w.posX(), y = w.posY(), hw = w.halfW(), hh = w.halfH();
+    const bool circleA = w.shapes()[a] == Shape::Circle;
+    const bool circleB = w.shapes()[b] == Shape::Circle;
+    if (circleA && circleB) return circleCircle(x[a], y[a], hw[a], x[b], y[b], hw[b]);
+    if (!circleA && !circleB) return boxBox(x[a], y[a], hw[a], hh[a], x[b], y[b], hw[b], hh[b]);
+    if (!circleA) return boxCircle(x[a], y[a], hw[a], hh[a], x[b], y[b], hw[b]);
+    Contact c = boxCircle(x[b], y[b], hw[b], hh[b], x[a], y[a], hw[a]);
+    c.nx = -c.nx, c.ny = -c.ny;
+    return c;
+}
+
 }  // namespace
 
 World::World(const WorldConfig& config) {
@@ -211,6 +224,10 @@ void World::refreshPairs() {
     m_broadPhase->findPairs(m_candidates);
     m_stats.broadPhase = m_broadPhase->counters();
     findOverlaps();
+    // The narrow phase's count on these positions, without a response.
+    std::uint64_t contacts = 0;
+    for (const Pair& p : m_overlaps) contacts += contactOf(*this, p.a, p.b).depth >= 0.0f ? 1 : 0;
+    m_stats.contacts = contacts;
 }
 
 
@@ -305,19 +322,7 @@ void World::resolveContacts() {
     for (const Pair& p : m_overlaps) {
         const std::uint32_t a = p.a;
         const std::uint32_t b = p.b;
-        const bool circleA = m_shape[a] == Shape::Circle;
-        const bool circleB = m_shape[b] == Shape::Circle;
-        Contact c;
-        if (circleA && circleB) {
-            c = circleCircle(m_posX[a], m_posY[a], m_halfW[a], m_posX[b], m_posY[b], m_halfW[b]);
-        } else if (!circleA && !circleB) {
-            c = boxBox(m_posX[a], m_posY[a], m_halfW[a], m_halfH[a], m_posX[b], m_posY[b], m_halfW[b], m_halfH[b]);
-        } else if (!circleA) {
-            c = boxCircle(m_posX[a], m_posY[a], m_halfW[a], m_halfH[a], m_posX[b], m_posY[b], m_halfW[b]);
-        } else {
-            c = boxCircle(m_posX[b], m_posY[b], m_halfW[b], m_halfH[b], m_posX[a], m_posY[a], m_halfW[a]);
-            c.nx = -c.nx, c.ny = -c.ny;
-        }
+        const Contact c = contactOf(*this, a, b);
         if (c.depth < 0.0f) continue;
         ++contacts;
         if (m_config.response == ContactResponse::None) continue;

@@ -138,7 +138,8 @@ public:
     [[nodiscard]] const Settings& broadPhaseSettings() const { return m_settings; }
     /// Runs the broad phase on the current boxes without advancing the clock (after a technique
     /// switch while paused, say): the candidate and overlap pairs, and their counts in
-    /// lastStats(), become those of the technique in use. Contacts keep the last tick's count.
+    /// lastStats(), become those of the technique in use, and the contacts are counted on the
+    /// current positions (no response is applied).
     void refreshPairs();
     /// Candidate and overlap pairs of the last tick's final sub-step, canonical order.
     [[nodiscard]] const std::vector<Pair>& candidatePairs() const { return m_candidates; }
