@@ -156,14 +156,14 @@ void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays
     }
     if (key.repeat != 0) return;
     switch (code) {
-        case SDLK_ESCAPE: lab.togglePause(); break;
+        case SDLK_ESCAPE:
+            // With a list or tooltip popup open, Esc is ImGui's (it closes it), not the clock's.
+            if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) lab.togglePause();
+            break;
         case SDLK_g: overlays.grid = !overlays.grid; break;
         case SDLK_p: overlays.pairs = !overlays.pairs; break;
         case SDLK_b: overlays.bounds = !overlays.bounds; break;
-        case SDLK_TAB:
-            if ((key.keysym.mod & KMOD_SHIFT) != 0) lab.setTechnique(lab.techniqueIndex() + techniques().size() - 1);
-            else lab.nextTechnique();
-            break;
+        case SDLK_TAB: lab.stepTechnique((key.keysym.mod & KMOD_SHIFT) != 0 ? -1 : +1); break;
         case SDLK_c: queries.clear(); break;
         case SDLK_f:
         case SDLK_HOME: screen.resetCamera(); break;

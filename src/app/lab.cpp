@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include <fmt/core.h>
+
 #include "core/alloc_counter.h"
 
 namespace ro::app {
@@ -42,6 +44,9 @@ void Lab::setTechnique(std::size_t index) {
 void Lab::togglePause() {
     m_paused = !m_paused;
     m_uiTurnSeconds = 0.0;
+    // A tick finds pairs before its response moves the entities: once paused, the pairs are
+    // found again on the positions on screen.
+    if (m_paused) m_refreshPending = true;
 }
 
 void Lab::setWorldConfig(const WorldConfig& config) {
@@ -54,13 +59,14 @@ void Lab::refreshIfChanged() {
     m_refreshPending = false;
 }
 
-void Lab::nextTechnique() {
-    // Skips a technique the population is too large for (brute force above its limit).
+void Lab::stepTechnique(int direction) {
     const std::size_t count = techniques().size();
-    for (std::size_t step = 1; step <= count; ++step) {
-        const TechniqueInfo& next = techniques()[(m_technique + step) % count];
+    const std::size_t stride = direction >= 0 ? 1 : count - 1;  // -1, modulo the count
+    for (std::size_t k = 1; k <= count; ++k) {
+        const std::size_t index = (m_technique + k * stride) % count;
+        const TechniqueInfo& next = techniques()[index];
         if (next.maxEntities == 0 || m_world.size() <= next.maxEntities) {
-            setTechnique(m_technique + step);
+            setTechnique(index);
             return;
         }
     }
@@ -102,6 +108,17 @@ void Lab::applySettings(Settings settings) {
 }
 
 void Lab::setEntityCount(std::uint32_t count) {
+    // Mean area of an entity of the current sizes (a box's sides average 2 x the mean half).
+    const double meanSide = static_cast<double>(m_sizes.minHalf) + static_cast<double>(m_sizes.maxHalf);
+    const double coverage = static_cast<double>(count) * meanSide * meanSide /
+                            (static_cast<double>(m_world.config().bounds.width()) * m_world.config().bounds.height());
+    m_notice.clear();
+    if (coverage > kMaxCoverage) {
+        m_notice = fmt::format("sizes fitted to {} entities: the old ones would cover the world {:.0f} times", count,
+                               coverage);
+        m_sizes = defaultSizeRange(std::max(count, kSparseCount), m_world.config().bounds);
+        resizePopulation(m_world, m_rng, 0, m_sizes);
+    }
     resizePopulation(m_world, m_rng, count, m_sizes);
     populationChanged();
 }
@@ -168,6 +185,8 @@ void Lab::update(double realSeconds, bool virtualClock) {
         m_lastStepAllocations = heapAllocationCount() - before;
         if (m_lastTicksSeconds > kTickBudgetSeconds) m_uiTurnSeconds = m_lastTicksSeconds;
     }
+    // A single step while paused: the pairs of the positions it left, as when pausing.
+    if (m_paused && ticks > 0) m_world.refreshPairs();
     if (!m_paused && !virtualClock) {
         m_recentReal += realSeconds * m_world.config().speed;
         m_recentSimulated += ticks * dt;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "broadphase/registry.h"
 #include "core/rng.h"
@@ -31,7 +32,10 @@ public:
     [[nodiscard]] const TechniqueInfo& technique() const;
     /// Swaps the technique live; the entities stay as they are.
     void setTechnique(std::size_t index);
-    void nextTechnique();
+    /// The next (+1) or previous (-1) technique in registry order, skipping any the population
+    /// is too large for (brute force above its limit).
+    void stepTechnique(int direction);
+    void nextTechnique() { stepTechnique(+1); }
     /// A fixed cell size (turns auto off).
     void setCellSize(float cellSize);
     /// Cell size follows the largest entity (2 x largest half-extent) whenever the population changes.
@@ -43,8 +47,14 @@ public:
     void setSettings(const Settings& settings);
 
     // ---- population -----------------------------------------------------------------------------
-    /// Adds or removes entities to reach `count`.
+    /// Adds or removes entities to reach `count`. When the current sizes would cover the world
+    /// more than kMaxCoverage times over at that count, the sizes are fitted to the count
+    /// first (as "Sizes for count" does) and notice() says so: a slider moved from 100 to a
+    /// million entities of the 100-entity size would otherwise make billions of overlaps.
     void setEntityCount(std::uint32_t count);
+    static constexpr double kMaxCoverage = 2.0;
+    /// A line for the panel about the last automatic change (empty when there was none).
+    [[nodiscard]] const std::string& notice() const { return m_notice; }
     /// Size range of entities spawned from now on.
     void setSizeRange(const SizeRange& sizes) { m_sizes = sizes; }
     [[nodiscard]] const SizeRange& sizeRange() const { return m_sizes; }
@@ -101,6 +111,7 @@ private:
     bool m_stepRequested = false;
     std::uint64_t m_lastStepAllocations = 0;
     bool m_refreshPending = false;
+    std::string m_notice;
     double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
     double m_lastTicksSeconds = 0.0;
     double m_recentReal = 0.0;      ///< decaying sums of real and simulated seconds (about 1 s)

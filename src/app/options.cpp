@@ -34,16 +34,21 @@ constexpr std::string_view kFooter = R"(Clock:
 Mouse:
   left click        add one entity at the cursor (hold and drag to spray more)
   right click       remove the entity under the cursor
+  right/middle drag pan the view
+  wheel             zoom around the cursor
   hover             point query: the entities under the cursor are outlined
   shift + drag      box query from the press point to the cursor
   ctrl + drag       ray query from the press point to the cursor (first hit in white)
 
-Keys:
+Keys (wherever the focus is, except while typing in a text field):
   Esc               pause / resume
   Space or N        single step while paused
   G / P / B         toggle grid cells / candidate pairs / AABB overlays
-  Tab               next technique
+  Tab / Shift+Tab   next / previous technique
+  F or Home         fit the world in the window
+  H                 hide or show the panel and the HUD
   C                 clear the box or ray query
+  F12               screenshot to ro_lab_YYYYMMDD_HHMMSS.png in the working directory
   Q                 quit (closing the window quits too)
 
 Exit codes: 0 success, 1 runtime failure (SDL, screenshot), 2 bad command line.

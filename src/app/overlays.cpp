@@ -212,16 +212,17 @@ void OverlayRenderer::drawQueries(SDL_Renderer* renderer, const ViewTransform& v
 
 void OverlayRenderer::drawPairs(Screen& screen, const World& world) {
     const std::vector<Pair>& candidates = world.candidatePairs();
-    const std::vector<Pair>& overlaps = world.overlapPairs();
     SDL_Renderer* renderer = screen.renderer();
     readOutputSize(renderer);
-    m_counts.pairs = candidates.size() + overlaps.size();
+    m_counts.pairs = candidates.size();
     m_overlapLines.clear();
     m_lines.clear();
     m_longLines.clear();
-    // Overlaps take the budget first; in geometry they are drawn last, over the candidates.
-    addPairLines(screen, m_overlapLines, world, overlaps, kOverlapWidth, palette::kOverlap, palette::kOverlap);
-    addPairLines(screen, m_lines, world, candidates, kCandidateWidth, palette::kCandidate, palette::kLongCandidate);
+    // One line per candidate pair on screen, red when the AABBs overlap; over budget, the
+    // overlapping ones first, then the others, each set sampled evenly across the list (not
+    // the first 20,000, which the technique's order would bunch in one band of the world).
+    addPairLines(screen, world, candidates, true);
+    addPairLines(screen, world, candidates, false);
     if (screen.rasterFrame()) return;
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
     m_lines.draw(renderer);
@@ -232,18 +233,30 @@ void OverlayRenderer::drawPairs(Screen& screen, const World& world) {
     m_overlapLines.draw(renderer);
 }
 
-void OverlayRenderer::addPairLines(Screen& screen, GeometryBatch& batch, const World& world,
-                                   const std::vector<Pair>& pairs, float width, SDL_Color color, SDL_Color longColor) {
+void OverlayRenderer::addPairLines(Screen& screen, const World& world, const std::vector<Pair>& candidates,
+                                   bool overlapping) {
     // The software rasteriser scans each triangle's bounding box, so a long diagonal quad costs
     // its box, not its pixels: lines with a box above this area are drawn as native lines.
     constexpr float kMaxQuadBoxArea = 1024.0f;
     const ViewTransform& view = screen.view();
     const bool raster = screen.rasterFrame();
-    const auto posX = world.posX();
-    const auto posY = world.posY();
-    for (const Pair& p : pairs) {
+    const auto posX = world.posX(), posY = world.posY(), halfW = world.halfW(), halfH = world.halfH();
+    const float width = overlapping ? kOverlapWidth : kCandidateWidth;
+    // How many of this kind there are, to sample them evenly when they exceed what is left.
+    const auto overlapsOf = [&](const Pair& p) {
+        return std::abs(posX[p.a] - posX[p.b]) <= halfW[p.a] + halfW[p.b] &&
+               std::abs(posY[p.a] - posY[p.b]) <= halfH[p.a] + halfH[p.b];
+    };
+    const std::uint64_t ofKind = overlapping ? world.overlapPairs().size()
+                                             : candidates.size() - std::min(candidates.size(), world.overlapPairs().size());
+    const std::uint64_t left = kLineBudget - std::min(kLineBudget, m_counts.pairsShown);
+    const std::uint64_t stride = ofKind <= left || left == 0 ? 1 : (ofKind + left - 1) / left;
+    std::uint64_t seen = 0;
+    for (const Pair& p : candidates) {
         if (m_counts.pairsShown >= kLineBudget) return;
         if (p.a >= world.size() || p.b >= world.size()) continue;  // pairs of a tick before removals
+        if (overlapsOf(p) != overlapping) continue;
+        if (seen++ % stride != 0) continue;
         const float x0 = view.toScreenX(posX[p.a]);
         const float y0 = view.toScreenY(posY[p.a]);
         const float x1 = view.toScreenX(posX[p.b]);
@@ -253,10 +266,22 @@ void OverlayRenderer::addPairLines(Screen& screen, GeometryBatch& batch, const W
             std::min(y0, y1) > m_height)
             continue;
         ++m_counts.pairsShown;
-        const bool isLong = (std::abs(x1 - x0) + width) * (std::abs(y1 - y0) + width) > kMaxQuadBoxArea;
-        if (raster) screen.raster().addLine(x0, y0, x1, y1, width >= 2.0f ? 2 : 1, isLong ? longColor : color);
-        else if (!isLong) batch.addLine(x0, y0, x1, y1, width, color);
-        else m_longLines.push_back({{x0, y0}, {x1, y1}, longColor});
+        // A candidate whose boxes are further apart than the larger box is across is far:
+        // typically two cells that share a hash bucket.
+        const float gap = std::max(std::abs(posX[p.a] - posX[p.b]) - halfW[p.a] - halfW[p.b],
+                                   std::abs(posY[p.a] - posY[p.b]) - halfH[p.a] - halfH[p.b]);
+        const float size = 2.0f * std::max({halfW[p.a], halfH[p.a], halfW[p.b], halfH[p.b]});
+        const SDL_Color color = overlapping ? palette::kOverlap
+                                            : (gap > size ? palette::kLongCandidate : palette::kCandidate);
+        if (raster) {
+            screen.raster().addLine(x0, y0, x1, y1, overlapping ? 2 : 1, color, overlapping);
+        } else if ((std::abs(x1 - x0) + width) * (std::abs(y1 - y0) + width) <= kMaxQuadBoxArea) {
+            (overlapping ? m_overlapLines : m_lines).addLine(x0, y0, x1, y1, width, color);
+        } else if (overlapping) {
+            m_overlapLines.addLine(x0, y0, x1, y1, width, color);
+        } else {
+            m_longLines.push_back({{x0, y0}, {x1, y1}, color});
+        }
     }
 }
 

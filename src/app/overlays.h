@@ -49,8 +49,8 @@ public:
     /// The query tools' shapes and hits: point hits outlined, the box and its hits, the ray,
     /// its hits and its first hit with the entry point.
     void drawQueries(SDL_Renderer* renderer, const ViewTransform& view, const World& world, const QueryTool& queries);
-    /// A line between the centres of each candidate pair of the last tick; true overlaps in
-    /// another colour, drawn first within the budget.
+    /// A line between the centres of each candidate pair of the last tick, red over the
+    /// others where the AABBs overlap; within the budget, overlapping pairs come first.
     void drawPairs(Screen& screen, const World& world);
     /// Every entity's AABB outline on screen, within the budget.
     void drawBounds(Screen& screen, const World& world);
@@ -63,10 +63,10 @@ private:
     void addOutline(const ViewTransform& view, const Aabb& box, float width, SDL_Color color);
     void addEntityOutline(const ViewTransform& view, const World& world, std::uint32_t i, float width, SDL_Color color);
 
-    /// Queues one line per pair on screen, while the budget lasts: short ones as quads in
-    /// m_lines, long ones in m_longLines.
-    void addPairLines(Screen& screen, GeometryBatch& batch, const World& world, const std::vector<Pair>& pairs,
-                      float width, SDL_Color color, SDL_Color longColor);
+    /// Queues a line for each candidate pair on screen whose AABBs overlap (or, with
+    /// `overlapping` false, do not), sampled evenly within what is left of the budget: into
+    /// the raster, or as quads (m_lines, m_overlapLines) and native lines (m_longLines).
+    void addPairLines(Screen& screen, const World& world, const std::vector<Pair>& candidates, bool overlapping);
     void readOutputSize(SDL_Renderer* renderer);
 
     static constexpr float kCandidateWidth = 1.25f;

@@ -14,11 +14,12 @@ inline constexpr SDL_Color kCircle{236, 162, 92, 255};
 inline constexpr SDL_Color kCircleOverlap{122, 80, 44, 255};
 inline constexpr SDL_Color kCell{120, 140, 255, 0};         ///< alpha grows with the cell's count
 inline constexpr SDL_Color kCandidate{250, 222, 110, 170};  ///< candidate pair that does not overlap
-/// Opaque (blending every pixel of a long line is slow in software) and dimmer: long lines are
-/// far-apart candidates, typically hash collisions, and would otherwise cover the screen.
+/// A candidate whose boxes are further apart than their size: typically two cells sharing a
+/// hash bucket. Opaque (blending every pixel of a long line is slow in software) and dimmer,
+/// so that such lines do not cover the screen.
 inline constexpr SDL_Color kLongCandidate{120, 108, 56, 255};
 inline constexpr SDL_Color kOverlap{255, 64, 96, 255};     ///< candidate pair whose AABBs overlap
-inline constexpr SDL_Color kBounds{140, 240, 150, 120};
+inline constexpr SDL_Color kBounds{140, 240, 150, 210};
 /// Levels of a hierarchical structure (HSHG levels, tree depths), cycling; alpha set per use.
 inline constexpr SDL_Color kLevels[] = {{120, 140, 255, 0}, {90, 220, 160, 0}, {240, 200, 90, 0}, {240, 120, 200, 0},
                                         {150, 110, 250, 0}, {100, 210, 240, 0}, {250, 150, 100, 0}, {200, 230, 120, 0}};

@@ -16,6 +16,7 @@ namespace {
 constexpr float kMargin = 10.0f;
 /// The slider's top: the count the window draws within its frame budget (README, draw table).
 constexpr int kMaxPanelEntities = 1'000'000;
+constexpr int kMinPanelEntities = 10;
 constexpr float kMaxHalfExtent = 100.0f;
 
 /// ImGui text formatted by fmt; the buffer lives on the stack, so a HUD line does not allocate.
@@ -95,6 +96,8 @@ void techniqueSection(Lab& lab) {
     // Wide enough for the longest label ("Single-axis sweep (insertion sort)"), never cut off.
     ImGui::SetNextItemWidth(250.0f);
     if (ImGui::BeginCombo("Technique", Label(lab.technique().label).text)) {
+        // Keyboard navigation is off, so ImGui would leave the list open on Esc.
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
         const auto all = techniques();
         for (std::size_t i = 0; i < all.size(); ++i) {
             const bool selected = i == lab.techniqueIndex();
@@ -120,7 +123,7 @@ void techniqueSection(Lab& lab) {
         wrapped(fmt::format("From: {}", guide.source), grey);
         ImGui::TreePop();
     } else {
-        hint(lab.technique().cost);
+        wrapped(lab.technique().cost, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
 
     // Only the parameters this technique reads (its registry row says which).
@@ -174,9 +177,11 @@ void populationSection(Lab& lab) {
     const std::uint32_t limit = lab.technique().maxEntities;
     const int top = limit != 0 ? static_cast<int>(std::min<std::uint32_t>(limit, kMaxPanelEntities)) : kMaxPanelEntities;
     int count = static_cast<int>(lab.world().size());
-    if (ImGui::SliderInt("Entities", &count, 0, top, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, top, "%d",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         lab.setEntityCount(static_cast<std::uint32_t>(count));
-    if (limit != 0) hint(fmt::format("at most {} for {}: a step must stay under a second", limit, lab.technique().id));
+    if (limit != 0) hint(fmt::format("at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", limit, lab.technique().id));
+    if (!lab.notice().empty()) wrapped(lab.notice(), ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
 
     SizeRange sizes = lab.sizeRange();
     if (ImGui::DragFloatRange2("Half-extent", &sizes.minHalf, &sizes.maxHalf, 0.05f, 0.1f, kMaxHalfExtent, "%.2f",
@@ -252,6 +257,10 @@ void legendSection() {
     swatch(palette::kStripDepth, "sweep strip: intervals open along the axis");
     swatch(palette::kVoidMark, "strip mark: a delimiter that touches void");
     swatch(palette::kBounds, "entity AABB (B)");
+    swatch(palette::kPointHit, "point query hit (hover)");
+    swatch(palette::kQueryShape, "box or ray query (Shift / Ctrl + drag)");
+    swatch(palette::kQueryHit, "box or ray query hit");
+    swatch(palette::kFirstHit, "the ray's first hit and its entry point");
     hint("A pixel that several entities share is lighter (density).");
     ImGui::Spacing();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
@@ -348,9 +357,9 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         row("technique mem.", "{:.1f} {}", memory.value, memory.unit);
         row("heap allocs/step", "{}", r.allocs);
         if (r.pointActive)
-            row("point query", "{} hits, {} visited, {} tests", r.pointHits, r.pointCost.visited, r.pointCost.tests);
+            row("point query", "hits {}, {} visited, {} tests", r.pointHits, r.pointCost.visited, r.pointCost.tests);
         if (!r.shape.empty())
-            row(r.shape == "box" ? "box query" : "ray query", "{} hits, {} visited, {} tests", r.shapeHits,
+            row(r.shape == "box" ? "box query" : "ray query", "hits {}, {} visited, {} tests", r.shapeHits,
                 r.shapeCost.visited, r.shapeCost.tests);
         if (r.shape == "ray") {
             if (r.firstHit >= 0)

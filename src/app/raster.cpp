@@ -51,6 +51,7 @@ void EntityRaster::begin(int width, int height, const SDL_FRect& floor, SDL_Colo
     const auto pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
     std::fill(m_coverage.begin(), m_coverage.end(), std::uint8_t{0});
     m_lines.clear();
+    m_topLines.clear();
     // The layer below the entities is redrawn only when it changed: a paused or unzoomed view
     // without cells keeps it from frame to frame.
     const Below below{width, height, floor.x, floor.y, floor.w, floor.h, argb(background), argb(floorColor)};
@@ -128,8 +129,8 @@ void EntityRaster::addEntity(float cx, float cy, float hw, float hh, bool circle
     cover(x0, y0, x1, y1, kind);
 }
 
-void EntityRaster::addLine(float x0, float y0, float x1, float y1, int width, SDL_Color color) {
-    m_lines.push_back({x0, y0, x1, y1, width, color});
+void EntityRaster::addLine(float x0, float y0, float x1, float y1, int width, SDL_Color color, bool onTop) {
+    (onTop ? m_topLines : m_lines).push_back({x0, y0, x1, y1, width, color});
 }
 
 void EntityRaster::addOutline(float x0, float y0, float x1, float y1, SDL_Color color) {
@@ -164,9 +165,9 @@ bool clipSegment(float& x0, float& y0, float& x1, float& y1, float w, float h) {
 
 }  // namespace
 
-void EntityRaster::drawLines(std::uint32_t* pixels, int pitchPixels) const {
+void EntityRaster::drawLines(const std::vector<Line>& lines, std::uint32_t* pixels, int pitchPixels) const {
     const auto w = static_cast<float>(m_width), h = static_cast<float>(m_height);
-    for (Line line : m_lines) {
+    for (Line line : lines) {
         if (!clipSegment(line.x0, line.y0, line.x1, line.y1, w, h)) continue;
         // One step per pixel along the longer axis; a second pixel beside it for width 2.
         const float dx = line.x1 - line.x0, dy = line.y1 - line.y0;
@@ -229,7 +230,9 @@ void EntityRaster::draw(SDL_Renderer* renderer) {
             out[x] = (below[x] & empty) | (colors[v] & ~empty);
         }
     }
-    drawLines(static_cast<std::uint32_t*>(locked), pitch / static_cast<int>(sizeof(std::uint32_t)));
+    const int pitchPixels = pitch / static_cast<int>(sizeof(std::uint32_t));
+    drawLines(m_lines, static_cast<std::uint32_t*>(locked), pitchPixels);
+    drawLines(m_topLines, static_cast<std::uint32_t*>(locked), pitchPixels);
     SDL_UnlockTexture(m_texture);
     SDL_RenderCopy(renderer, m_texture, nullptr, nullptr);
 }

@@ -33,8 +33,9 @@ public:
     /// Entities under this half-size in pixels (on both axes) cover one pixel: see addDot.
     static constexpr float kDotHalfPixels = 0.5f;
     /// A line over the entities (overlays in a raster frame), blended with `color`'s alpha,
-    /// `width` 1 or 2 pixels; drawn by draw() after the entities, clipped to the output.
-    void addLine(float x0, float y0, float x1, float y1, int width, SDL_Color color);
+    /// `width` 1 or 2 pixels; drawn by draw() after the entities, clipped to the output, and
+    /// after every other line when `onTop`.
+    void addLine(float x0, float y0, float x1, float y1, int width, SDL_Color color, bool onTop = false);
     /// A rectangle's outline over the entities, one pixel wide.
     void addOutline(float x0, float y0, float x1, float y1, SDL_Color color);
 
@@ -69,13 +70,12 @@ private:
         return static_cast<std::uint8_t>((v | kind) + ((v & kCountMask) != kCountMask ? 1 : 0));
     }
     void cover(int x0, int y0, int x1, int y1, std::uint8_t kind);
-    void drawLines(std::uint32_t* pixels, int pitchPixels) const;
-
     struct Line {
         float x0, y0, x1, y1;
         int width;
         SDL_Color color;
     };
+    void drawLines(const std::vector<Line>& lines, std::uint32_t* pixels, int pitchPixels) const;
 
     void buildColorTable();
 
@@ -93,6 +93,7 @@ private:
     std::vector<std::uint32_t> m_below;     ///< ARGB8888: background, floor and cells
     std::vector<std::uint8_t> m_coverage;   ///< per pixel: count and kind bits
     std::vector<Line> m_lines;              ///< overlay lines, drawn over the composed frame
+    std::vector<Line> m_topLines;           ///< then these (overlap pairs over candidates)
     std::vector<std::uint32_t> m_colors;    ///< ARGB8888 per coverage value (0: see m_below)
     SDL_Texture* m_texture = nullptr;
     SDL_Renderer* m_textureOwner = nullptr;
