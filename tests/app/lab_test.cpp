@@ -1,0 +1,111 @@
+// The lab's rules, without a window (Lab knows nothing of SDL or ImGui): what the person
+// sees while paused is true, Tab in either direction skips a technique the population is too
+// large for, a count far beyond the sizes fits the sizes, and a slow tick leaves the UI frames.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "app/lab.h"
+#include "broadphase/registry.h"
+
+namespace {
+
+using ro::app::Lab;
+
+/// The overlapping pairs of the world's current positions, by brute force.
+std::vector<ro::Pair> bruteOverlaps(const ro::World& world) {
+    std::vector<ro::Pair> out;
+    const auto x = world.posX(), y = world.posY(), hw = world.halfW(), hh = world.halfH();
+    for (std::uint32_t a = 0; a < world.size(); ++a)
+        for (std::uint32_t b = a + 1; b < world.size(); ++b)
+            if (std::abs(x[a] - x[b]) <= hw[a] + hw[b] && std::abs(y[a] - y[b]) <= hh[a] + hh[b]) out.push_back({a, b});
+    return out;
+}
+
+std::vector<ro::Pair> sorted(std::vector<ro::Pair> pairs) {
+    std::sort(pairs.begin(), pairs.end(), [](ro::Pair p, ro::Pair q) { return p.a != q.a ? p.a < q.a : p.b < q.b; });
+    return pairs;
+}
+
+TEST(Lab, PausedStepShowsThePairsOfThePositionsItLeft) {
+    Lab lab(*ro::findTechnique("grid"), 400, 3, std::nullopt);
+    for (int frame = 0; frame < 30; ++frame) lab.update(1.0 / 60.0, true);
+    lab.togglePause();
+    lab.requestStep();
+    lab.update(1.0 / 60.0, false);
+    // The step's response moved entities after its pair finding; the HUD's pairs must be the
+    // pairs of what is drawn now.
+    EXPECT_EQ(sorted(lab.world().overlapPairs()), sorted(bruteOverlaps(lab.world())));
+    EXPECT_EQ(lab.world().lastStats().overlaps, bruteOverlaps(lab.world()).size());
+}
+
+TEST(Lab, PausedCountChangeRefreshesPairsAndContactsWithoutATick) {
+    Lab lab(*ro::findTechnique("hshg"), 2000, 5, std::nullopt);
+    lab.togglePause();
+    lab.update(1.0 / 60.0, false);
+    const std::uint64_t ticks = lab.world().tickCount();
+    lab.setEntityCount(600);
+    lab.refreshIfChanged();
+    EXPECT_EQ(lab.world().tickCount(), ticks);
+    EXPECT_EQ(sorted(lab.world().overlapPairs()), sorted(bruteOverlaps(lab.world())));
+    // Contacts are counted on the new population too: never more than its overlaps.
+    EXPECT_LE(lab.world().lastStats().contacts, lab.world().lastStats().overlaps);
+    lab.setEntityCount(10);
+    lab.refreshIfChanged();
+    EXPECT_LE(lab.world().lastStats().contacts, lab.world().lastStats().overlaps);
+}
+
+TEST(Lab, TabEitherWaySkipsATechniqueOverItsLimit) {
+    const auto all = ro::techniques();
+    const ro::TechniqueInfo& limited = all.front();  // brute force
+    ASSERT_NE(limited.maxEntities, 0u);
+    Lab lab(*ro::findTechnique("grid"), limited.maxEntities + 1, 1, std::nullopt);
+    for (int direction : {+1, -1}) {
+        for (std::size_t k = 0; k < 2 * all.size(); ++k) {
+            lab.stepTechnique(direction);
+            EXPECT_NE(lab.technique().id, limited.id) << "direction " << direction << ", press " << k;
+        }
+    }
+    // Under the limit both directions reach it.
+    lab.setEntityCount(100);
+    bool reached = false;
+    for (std::size_t k = 0; k < all.size(); ++k) lab.stepTechnique(-1), reached |= lab.technique().id == limited.id;
+    EXPECT_TRUE(reached);
+}
+
+TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
+    Lab lab(*ro::findTechnique("grid"), 100, 1, std::nullopt);
+    const float bigHalf = lab.sizeRange().maxHalf;
+    lab.setEntityCount(200'000);
+    EXPECT_EQ(lab.world().size(), 200'000u);
+    EXPECT_LT(lab.sizeRange().maxHalf, bigHalf / 10.0f);
+    EXPECT_FALSE(lab.notice().empty());
+    // A count the sizes suit keeps them.
+    const ro::SizeRange kept = lab.sizeRange();
+    lab.setEntityCount(150'000);
+    EXPECT_EQ(lab.sizeRange().maxHalf, kept.maxHalf);
+    EXPECT_TRUE(lab.notice().empty());
+}
+
+TEST(Lab, ASlowTickIsFollowedByFramesWithoutTicks) {
+    // Brute force at 12,000 entities: a tick costs far more than the 25 ms budget.
+    Lab lab(*ro::findTechnique("brute"), 12'000, 1, std::nullopt);
+    lab.update(0.05, false);
+    const std::uint64_t afterFirst = lab.world().tickCount();
+    ASSERT_GE(afterFirst, 1u);
+    ASSERT_GT(lab.lastTicksSeconds(), Lab::kTickBudgetSeconds);
+    // Frames of 20 ms, each longer than a tick's 16.7 ms, would each run a tick; for as long
+    // as the slow tick took they are the UI's and run none, then ticks resume.
+    constexpr double kFrame = 0.02;
+    const int uiFrames = std::max(1, static_cast<int>(lab.lastTicksSeconds() / kFrame) - 1);
+    for (int frame = 0; frame < uiFrames; ++frame) lab.update(kFrame, false);
+    EXPECT_EQ(lab.world().tickCount(), afterFirst) << uiFrames << " frames of 20 ms after a tick of "
+                                                  << lab.lastTicksSeconds() << " s";
+    for (int frame = 0; frame < 4 && lab.world().tickCount() == afterFirst; ++frame) lab.update(kFrame, false);
+    EXPECT_GT(lab.world().tickCount(), afterFirst);
+    EXPECT_LT(lab.simulationRate(), 1.0);
+}
+
+}  // namespace
