@@ -2,14 +2,14 @@
 
 #include <array>
 
-#include "broadphase/brute_force.h"
-#include "broadphase/dynamic_tree.h"
-#include "broadphase/hshg.h"
-#include "broadphase/quadtree.h"
-#include "broadphase/single_axis_sweep.h"
-#include "broadphase/spatial_grid.h"
-#include "broadphase/spatial_hash.h"
-#include "broadphase/sweep_and_prune.h"
+#include "broadphase/brute/brute.h"
+#include "broadphase/tree/tree.h"
+#include "broadphase/hshg/hshg.h"
+#include "broadphase/quadtree/quadtree.h"
+#include "broadphase/sweep/sweep.h"
+#include "broadphase/grid/grid.h"
+#include "broadphase/hash/hash.h"
+#include "broadphase/sap/sap.h"
 
 namespace ro {
 namespace {

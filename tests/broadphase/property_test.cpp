@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "broadphase/spatial_grid.h"
+#include "broadphase/grid/grid.h"
 #include "support/operations.h"
 #include "support/scenes.h"
 

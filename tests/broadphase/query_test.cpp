@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "broadphase/brute_force.h"
+#include "broadphase/brute/brute.h"
 #include "broadphase/registry.h"
 #include "core/rng.h"
 #include "support/scenes.h"

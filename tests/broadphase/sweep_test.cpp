@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "broadphase/brute_force.h"
-#include "broadphase/single_axis_sweep.h"
-#include "broadphase/sweep_and_prune.h"
+#include "broadphase/brute/brute.h"
+#include "broadphase/sweep/sweep.h"
+#include "broadphase/sap/sap.h"
 #include "core/rng.h"
 #include "support/scenes.h"
 

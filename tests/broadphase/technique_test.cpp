@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <set>
 
-#include "broadphase/brute_force.h"
+#include "broadphase/brute/brute.h"
 #include "broadphase/registry.h"
-#include "broadphase/spatial_grid.h"
-#include "broadphase/spatial_hash.h"
+#include "broadphase/grid/grid.h"
+#include "broadphase/hash/hash.h"
 #include "core/rng.h"
 #include "support/scenes.h"
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "broadphase/brute_force.h"
+#include "broadphase/brute/brute.h"
 #include "broadphase/registry.h"
 #include "core/rng.h"
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "broadphase/registry.h"
-#include "broadphase/spatial_grid.h"
+#include "broadphase/grid/grid.h"
 #include "core/rng.h"
 #include "world/scene.h"
 #include "world/world.h"

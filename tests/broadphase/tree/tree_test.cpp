@@ -9,9 +9,9 @@
 #include <set>
 #include <vector>
 
-#include "broadphase/brute_force.h"
-#include "broadphase/dynamic_tree.h"
-#include "broadphase/quadtree.h"
+#include "broadphase/brute/brute.h"
+#include "broadphase/tree/tree.h"
+#include "broadphase/quadtree/quadtree.h"
 #include "core/rng.h"
 #include "support/scenes.h"
 

@@ -7,7 +7,7 @@
 ///
 /// The seed's caveat is kept on purpose, and counted: when motion is incoherent the swaps
 /// (counters().sortSwaps) grow towards n^2 / 4 and the sweep is no better than brute force.
-/// It stays correct, only slow; sweep and prune (sweep_and_prune.h) falls back to a radix
+/// It stays correct, only slow; sweep and prune (sap/sap.h) falls back to a radix
 /// sort instead. Entities added since the last step are sorted apart and merged in (not
 /// counted as swaps); removed ones are dropped, both by stable id.
 ///

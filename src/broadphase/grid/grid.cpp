@@ -1,4 +1,4 @@
-#include "broadphase/spatial_grid.h"
+#include "broadphase/grid/grid.h"
 
 #include <algorithm>
 #include <bit>

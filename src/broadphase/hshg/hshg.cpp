@@ -1,4 +1,4 @@
-#include "broadphase/hshg.h"
+#include "broadphase/hshg/hshg.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "broadphase/sweep_and_prune.h"
+#include "broadphase/sap/sap.h"
 
 #include <algorithm>
 #include <stdexcept>

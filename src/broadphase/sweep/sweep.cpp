@@ -1,4 +1,4 @@
-#include "broadphase/single_axis_sweep.h"
+#include "broadphase/sweep/sweep.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "broadphase/dynamic_tree.h"
+#include "broadphase/tree/tree.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "broadphase/brute_force.h"
+#include "broadphase/brute/brute.h"
 
 namespace ro {
 

@@ -1,4 +1,4 @@
-#include "broadphase/quadtree.h"
+#include "broadphase/quadtree/quadtree.h"
 
 #include <algorithm>
 #include <array>

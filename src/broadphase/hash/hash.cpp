@@ -1,4 +1,4 @@
-#include "broadphase/spatial_hash.h"
+#include "broadphase/hash/hash.h"
 
 #include <algorithm>
 #include <cmath>

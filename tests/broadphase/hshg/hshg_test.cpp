@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "broadphase/brute_force.h"
-#include "broadphase/hshg.h"
+#include "broadphase/brute/brute.h"
+#include "broadphase/hshg/hshg.h"
 #include "core/rng.h"
 #include "support/scenes.h"
 
