@@ -1,0 +1,3 @@
+#pragma once
+/// Every technique, as a table: ro::techniques(), ro::findTechnique("hshg")->create().
+#include "broadphase/registry.h"
