@@ -13,17 +13,6 @@
 #include "core/radix_sort.h"
 
 namespace ro {
-namespace {
-
-/// floor((value - origin) * inverse), clamped to [0, last]; NaN clamps to 0.
-std::uint32_t clampedCell(float value, float origin, float inverse, std::uint32_t last) {
-    const float f = (value - origin) * inverse;
-    if (!(f > 0.0f)) return 0;
-    if (f >= static_cast<float>(last)) return last;
-    return static_cast<std::uint32_t>(f);
-}
-
-}  // namespace
 
 void SpatialGrid::configure(const Settings& settings) {
     checkSettings(settings, /*needsBounds=*/true);

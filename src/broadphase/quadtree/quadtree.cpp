@@ -15,28 +15,6 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr Aabb kEmpty{kInf, kInf, -kInf, -kInf};  // overlaps nothing; the identity of unite
 
-/// The closed overlap test of aabb.h, with one branch instead of four: in the pair loops the
-/// outcome of each comparison is a coin toss, the combined one mostly "no".
-bool touches(const Aabb& a, const Aabb& b) {
-    return (a.minX <= b.maxX) & (b.minX <= a.maxX) & (a.minY <= b.maxY) & (b.minY <= a.maxY);
-}
-
-Aabb unite(const Aabb& a, const Aabb& b) {
-    return {std::min(a.minX, b.minX), std::min(a.minY, b.minY), std::max(a.maxX, b.maxX), std::max(a.maxY, b.maxY)};
-}
-
-bool sameBox(const Aabb& a, const Aabb& b) {
-    return a.minX == b.minX && a.minY == b.minY && a.maxX == b.maxX && a.maxY == b.maxY;
-}
-
-/// floor((value - origin) * scale), clamped to [0, last]; NaN clamps to 0. Monotonic in value.
-std::uint32_t latticeCell(float value, float origin, float scale, std::uint32_t last) {
-    const float f = (value - origin) * scale;
-    if (!(f > 0.0f)) return 0;
-    if (f >= static_cast<float>(last)) return last;
-    return static_cast<std::uint32_t>(f);
-}
-
 }  // namespace
 
 void Quadtree::configure(const Settings& settings) {
@@ -55,8 +33,8 @@ void Quadtree::apply(const Settings& settings) {
 
 Quadtree::CellBox Quadtree::cellsOf(const Aabb& box) const {
     const std::uint32_t last = (1u << m_maxDepth) - 1;
-    return {latticeCell(box.minX, m_bounds.minX, m_scaleX, last), latticeCell(box.minY, m_bounds.minY, m_scaleY, last),
-            latticeCell(box.maxX, m_bounds.minX, m_scaleX, last), latticeCell(box.maxY, m_bounds.minY, m_scaleY, last)};
+    return {clampedCell(box.minX, m_bounds.minX, m_scaleX, last), clampedCell(box.minY, m_bounds.minY, m_scaleY, last),
+            clampedCell(box.maxX, m_bounds.minX, m_scaleX, last), clampedCell(box.maxY, m_bounds.minY, m_scaleY, last)};
 }
 
 std::uint32_t Quadtree::homeLevel(const CellBox& c) const {

@@ -11,26 +11,8 @@
 namespace ro {
 namespace {
 
-/// The closed overlap test of aabb.h, with one branch instead of four: in the pair loops the
-/// outcome of each comparison is a coin toss, the combined one mostly "no".
-bool touches(const Aabb& a, const Aabb& b) {
-    return (a.minX <= b.maxX) & (b.minX <= a.maxX) & (a.minY <= b.maxY) & (b.minY <= a.maxY);
-}
-
-Aabb unite(const Aabb& a, const Aabb& b) {
-    return {std::min(a.minX, b.minX), std::min(a.minY, b.minY), std::max(a.maxX, b.maxX), std::max(a.maxY, b.maxY)};
-}
-
 /// Half the perimeter: the 2D surface-area heuristic, up to a factor that no comparison needs.
 float halfPerimeter(const Aabb& b) { return b.width() + b.height(); }
-
-bool containsBox(const Aabb& outer, const Aabb& inner) {
-    return outer.minX <= inner.minX && outer.minY <= inner.minY && inner.maxX <= outer.maxX && inner.maxY <= outer.maxY;
-}
-
-bool sameBox(const Aabb& a, const Aabb& b) {
-    return a.minX == b.minX && a.minY == b.minY && a.maxX == b.maxX && a.maxY == b.maxY;
-}
 
 float centreDistance(const Aabb& a, const Aabb& b) {
     return std::abs(a.minX + a.maxX - b.minX - b.maxX) + std::abs(a.minY + a.maxY - b.minY - b.maxY);
