@@ -82,10 +82,10 @@ bool overLimit(const TechniqueInfo& technique, std::uint32_t count) {
     return technique.maxEntities != 0 && count > technique.maxEntities;
 }
 
-/// Wrapped text in a colour.
-void wrapped(std::string_view line, ImVec4 color) {
+/// Wrapped text in a colour, at most `width` pixels wide.
+void wrapped(std::string_view line, ImVec4 color, float width = 330.0f) {
     ImGui::PushStyleColor(ImGuiCol_Text, color);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 330.0f);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
     ImGui::TextUnformatted(line.data(), line.data() + line.size());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
@@ -381,9 +381,10 @@ void drawHud(const FrameReport& r, UiRects& rects) {
             // The window keeps its frame rate; simulated time slows instead.
             row("state", "slowed: {:.0f}% of real time, ticks {:.0f} ms", 100.0 * r.simulationRate, r.msLastTicks);
         else row("state", "running");
-        if (!r.message.empty()) row("", "{}", r.message);
         ImGui::EndTable();
     }
+    // Wrapped at the table's width, so a long path does not widen the HUD while it shows.
+    if (!r.message.empty()) wrapped(r.message, ImVec4(1.0f, 0.8f, 0.4f, 1.0f), 280.0f);
     rects.hud = windowRect();
     ImGui::End();
 }
