@@ -36,6 +36,9 @@ bool Input::waitsForNextFrame(const SDL_Event& event) const {
             return m_buttonChanged || m_moved;
         case SDL_KEYDOWN:
         case SDL_KEYUP:
+            // An auto-repeat changes no key state: held back, repeats would pile up behind a
+            // slow frame (and everything after them) for as long as the key was held.
+            if (event.type == SDL_KEYDOWN && event.key.repeat != 0) return false;
             return std::find(m_keysChanged.begin(), m_keysChanged.end(), event.key.keysym.scancode) !=
                    m_keysChanged.end();
         default:

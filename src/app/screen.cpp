@@ -73,6 +73,7 @@ float clipToOutput(float v, int limit) { return std::clamp(v, -1.0f, static_cast
 }  // namespace
 
 void Screen::fitView(const Aabb& worldBounds) {
+    m_worldBounds = worldBounds;
     int width = 0;
     int height = 0;
     SDL_GetRendererOutputSize(m_renderer, &width, &height);
@@ -102,6 +103,8 @@ void Screen::zoomAt(float px, float py, float factor) {
                 anchor.y - (py - 0.5f * static_cast<float>(m_outputHeight)) / scale};
     m_zoom = zoom;
     m_centred = true;
+    // Several wheel notches or pans in one frame each start from the view the last one left.
+    fitView(m_worldBounds);
 }
 
 void Screen::pan(float dx, float dy) {
@@ -109,6 +112,7 @@ void Screen::pan(float dx, float dy) {
     m_center.x -= dx / m_view.scale;
     m_center.y -= dy / m_view.scale;
     m_centred = true;
+    fitView(m_worldBounds);
 }
 
 void Screen::resetCamera() {

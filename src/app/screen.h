@@ -94,6 +94,7 @@ private:
     SDL_Renderer* m_renderer = nullptr;
     ViewTransform m_view;
     SDL_FRect m_floor{};  ///< the world's rectangle on screen, clipped to a pixel beyond the output
+    Aabb m_worldBounds{0.0f, 0.0f, 1.0f, 1.0f};  ///< as last fitted: zoom and pan rebuild the view at once
     int m_outputWidth = 1;
     int m_outputHeight = 1;
     // The camera: zoom over the fitted scale, and the world point at the window's centre.

@@ -85,6 +85,16 @@ awk -v a="$wx" -v b="$zx" -v c="$wy" -v d="$zy" -v s="$(value view_scale)" \
     'BEGIN { exit !((a - b) ^ 2 + (c - d) ^ 2 < (0.5 / s) ^ 2) }' ||
     fail "the world point under the cursor moved: ($wx, $wy) -> ($zx, $zy)"
 echo "wheel: zoom $(value zoom), scale $scale -> $(value view_scale), point under the cursor stays ($wx, $wy)"
+# Three notches in one call (several reach the app within one frame): the point still stays.
+zoom=$(value zoom)
+xdotool click --repeat 3 --delay 0 4
+wait_until zoom "v > $zoom * 1.9" "three more wheel notches did not zoom in"
+settle
+read -r zx zy <<<"$(world_at 800 500)"
+awk -v a="$wx" -v b="$zx" -v c="$wy" -v d="$zy" -v s="$(value view_scale)" \
+    'BEGIN { exit !((a - b) ^ 2 + (c - d) ^ 2 < (0.5 / s) ^ 2) }' ||
+    fail "after three notches at once the world point under the cursor moved: ($wx, $wy) -> ($zx, $zy)"
+echo "three notches at once: zoom $(value zoom), the point under the cursor stays"
 
 x0=$(value view_x) y0=$(value view_y)
 xdotool mousedown 2 mousemove --window "$wid" 900 450 mouseup 2
