@@ -76,9 +76,9 @@ public:
     /// tick on a virtual clock; while paused only a requested single step runs.
     ///
     /// On the real clock the window comes first: ticks stop after kTickBudgetSeconds of a frame,
-    /// and a tick that took longer than that is followed by frames without ticks for as long
-    /// as it took, so the UI gets at least half of the wall clock whatever a tick costs. The
-    /// simulation slows down instead (simulationRate says by how much).
+    /// and when a frame's ticks took longer than that in all, frames without ticks follow for
+    /// as long as they took, so the UI gets at least half of the wall clock whatever a tick
+    /// costs. The simulation slows down instead (simulationRate says by how much).
     void update(double realSeconds, bool virtualClock);
     static constexpr double kTickBudgetSeconds = 0.025;
     /// Simulated time over real time (times the speed setting) across about the last second:

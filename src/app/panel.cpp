@@ -27,6 +27,15 @@ void text(fmt::format_string<Args...> format, Args&&... args) {
     ImGui::TextUnformatted(buffer.data(), buffer.data() + buffer.size());
 }
 
+/// Formats into a stack buffer (no heap allocation for a line of a few hundred characters)
+/// and hands the text to `show`: the panel is built every frame.
+template <typename Show, typename... Args>
+void withText(Show show, fmt::format_string<Args...> format, Args&&... args) {
+    fmt::memory_buffer buffer;
+    fmt::format_to(std::back_inserter(buffer), format, std::forward<Args>(args)...);
+    show(std::string_view(buffer.data(), buffer.size()));
+}
+
 /// One label/value row of the HUD table.
 template <typename... Args>
 void row(const char* label, fmt::format_string<Args...> format, Args&&... args) {
@@ -118,9 +127,9 @@ void techniqueSection(Lab& lab) {
         const ImVec4 plain = ImGui::GetStyle().Colors[ImGuiCol_Text];
         const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
         wrapped(guide.how, plain);
-        wrapped(fmt::format("Cost: {}", guide.cost), plain);
-        wrapped(fmt::format("Pick it for: {}", guide.when), plain);
-        wrapped(fmt::format("From: {}", guide.source), grey);
+        withText([&](std::string_view t) { wrapped(t, plain); }, "Cost: {}", guide.cost);
+        withText([&](std::string_view t) { wrapped(t, plain); }, "Pick it for: {}", guide.when);
+        withText([&](std::string_view t) { wrapped(t, grey); }, "From: {}", guide.source);
         ImGui::TreePop();
     } else {
         wrapped(lab.technique().cost, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -180,7 +189,8 @@ void populationSection(Lab& lab) {
     if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, top, "%d",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         lab.setEntityCount(static_cast<std::uint32_t>(count));
-    if (limit != 0) hint(fmt::format("at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", limit, lab.technique().id));
+    if (limit != 0)
+        withText(hint, "at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", limit, lab.technique().id);
     if (!lab.notice().empty()) wrapped(lab.notice(), ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
 
     SizeRange sizes = lab.sizeRange();

@@ -34,8 +34,9 @@ void blend(std::uint32_t& pixel, SDL_Color c) {
 /// software triangles truncate their vertices to whole pixels, so a box covers
 /// [floor(min), floor(max)) and both paths light the same pixels for the same box.
 int firstPixelFrom(float edge, int limit) {
-    // Clamped first, so the conversion is defined; for x >= 0 truncation is floor.
-    return static_cast<int>(std::clamp(edge, 0.0f, static_cast<float>(limit)));
+    // Clamped first, so the conversion is defined (NaN to 0); for x >= 0 truncation is floor.
+    if (!(edge >= 0.0f)) return 0;
+    return static_cast<int>(std::min(edge, static_cast<float>(limit)));
 }
 
 }  // namespace
@@ -49,13 +50,15 @@ void EntityRaster::begin(int width, int height, const SDL_FRect& floor, SDL_Colo
     width = std::max(width, 1);
     height = std::max(height, 1);
     const auto pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-    std::fill(m_coverage.begin(), m_coverage.end(), std::uint8_t{0});
     m_lines.clear();
     m_topLines.clear();
     // The layer below the entities is redrawn only when it changed: a paused or unzoomed view
     // without cells keeps it from frame to frame.
     const Below below{width, height, floor.x, floor.y, floor.w, floor.h, argb(background), argb(floorColor)};
-    if (!m_belowShaded && below == m_belowDrawn) return;
+    if (!m_belowShaded && below == m_belowDrawn) {
+        std::fill(m_coverage.begin(), m_coverage.end(), std::uint8_t{0});
+        return;
+    }
     m_width = width;
     m_height = height;
     // Sized once per output size: steady frames do not allocate.
@@ -168,6 +171,8 @@ bool clipSegment(float& x0, float& y0, float& x1, float& y1, float w, float h) {
 void EntityRaster::drawLines(const std::vector<Line>& lines, std::uint32_t* pixels, int pitchPixels) const {
     const auto w = static_cast<float>(m_width), h = static_cast<float>(m_height);
     for (Line line : lines) {
+        if (!(std::isfinite(line.x0) && std::isfinite(line.y0) && std::isfinite(line.x1) && std::isfinite(line.y1)))
+            continue;
         if (!clipSegment(line.x0, line.y0, line.x1, line.y1, w, h)) continue;
         // One step per pixel along the longer axis; a second pixel beside it for width 2.
         const float dx = line.x1 - line.x0, dy = line.y1 - line.y0;
