@@ -20,7 +20,7 @@ SDL_RENDER_VSYNC=0 "$demo" --entities 1500 --seed 5 --technique "${ids[0]}" --pa
     --query-point 640,430 --query-ray 80,60,1520,940 >"$out" 2>"$err" &
 pid=$!
 wid=$(find_window) ||
-    fail "no visible window named 'Ro Broadphase Lab' within 10 s"
+    fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 6
 [[ $(value technique) == "${ids[0]}" ]] || fail "started with $(value technique), expected ${ids[0]}"
 [[ $(value video_driver) == x11 ]] || fail "video_driver=$(value video_driver), expected x11"

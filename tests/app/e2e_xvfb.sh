@@ -28,7 +28,7 @@ SDL_RENDER_VSYNC=0 "$demo" --entities 50 --seed 3 --report-every 5 >"$out" 2>"$e
 pid=$!
 
 wid=$(find_window) ||
-    fail "no visible window named 'Ro Broadphase Lab' within 10 s"
+    fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
 driver=$(value video_driver)
 [[ $driver == x11 ]] || fail "video_driver=$driver, expected x11 (a real window)"
