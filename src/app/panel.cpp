@@ -149,7 +149,8 @@ void techniqueSection(Lab& lab) {
     if (uses & kUsesHashTableSize) {
         int buckets = static_cast<int>(lab.world().broadPhaseSettings().hashTableSize);
         if (ImGui::InputInt("Buckets", &buckets, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
-            lab.setHashTableSize(static_cast<std::uint32_t>(std::clamp(buckets, 0, 1 << 26)));
+            lab.setHashTableSize(static_cast<std::uint32_t>(
+                std::clamp(buckets, 0, static_cast<int>(SettingsLimits::kMaxHashTableSize))));
         hint("hash table size, 0 = auto (Enter applies)");
     }
 

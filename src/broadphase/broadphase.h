@@ -70,7 +70,7 @@ struct SettingsLimits {
     static constexpr float kMaxTreeMargin = 1.0e6f;
     static constexpr std::uint32_t kMaxQuadCapacity = 4096;
     static constexpr std::uint32_t kMaxQuadDepth = 20;
-    static constexpr std::uint32_t kMaxHashTableSize = 1u << 28;
+    static constexpr std::uint32_t kMaxHashTableSize = 1u << 26;  ///< the hash, the panel and checkSettings read this one
     /// The cell sizes the app and ro_bench offer (the library takes any finite positive size:
     /// far outside this range the grid and the hash degrade to their exact paths).
     static constexpr float kMinOfferedCellSize = 0.05f;
@@ -80,7 +80,7 @@ struct SettingsLimits {
 /// Throws std::invalid_argument unless every field is in range: a finite, positive cell size;
 /// where `needsBounds` (a bounded technique), grid bounds with a finite, non-empty area; an
 /// HSHG factor in [1.5, 16]; a finite tree margin >= 0; a quadtree capacity in [1, 4096] and
-/// depth in [1, 20]; a hash table of at most 2^28 buckets. Every technique's configure() calls it first.
+/// depth in [1, 20]; a hash table of at most 2^26 buckets. Every technique's configure() calls it first.
 inline void checkSettings(const Settings& settings, bool needsBounds = false) {
     using L = SettingsLimits;
     if (!std::isfinite(settings.cellSize) || !(settings.cellSize > 0.0f))
@@ -96,7 +96,7 @@ inline void checkSettings(const Settings& settings, bool needsBounds = false) {
     if (settings.quadMaxDepth < 1 || settings.quadMaxDepth > L::kMaxQuadDepth)
         throw std::invalid_argument("quadtree depth must be between 1 and 20");
     if (settings.hashTableSize > L::kMaxHashTableSize)
-        throw std::invalid_argument("hash table size must be at most 2^28 buckets");
+        throw std::invalid_argument("hash table size must be at most 2^26 buckets");
 }
 
 /// One element of a technique's structure, for the overlays and the structure tests.

@@ -7,6 +7,7 @@
 
 #include "broadphase/registry.h"
 #include "broadphase/grid/grid.h"
+#include "broadphase/hash/hash.h"
 #include "core/rng.h"
 #include "world/scene.h"
 #include "world/world.h"
@@ -228,6 +229,12 @@ TEST(Techniques, RejectBadSettingsInConfigure) {
     EXPECT_THROW(grid.configure({8.0f, {0, 0, -1, 10}, 0}), std::invalid_argument);
     EXPECT_THROW(grid.configure({8.0f, {0, 0, kInf, 10}, 0}), std::invalid_argument);
     EXPECT_THROW(grid.configure({8.0f, {-3e38f, 0, 3e38f, 10}, 0}), std::invalid_argument);
+    // One hash table limit, the one the hash itself uses (it was 2^28 here and 2^26 there,
+    // and a request between them was clamped without a word).
+    SpatialHash hash;
+    static_assert(SpatialHash::kMaxTableSize == SettingsLimits::kMaxHashTableSize);
+    EXPECT_NO_THROW(hash.configure({8.0f, bounds, SettingsLimits::kMaxHashTableSize}));
+    EXPECT_THROW(hash.configure({8.0f, bounds, SettingsLimits::kMaxHashTableSize + 1}), std::invalid_argument);
 }
 
 TEST(World, SwitchingTechniqueMidRunKeepsTheWorldAndItsFuture) {

@@ -21,8 +21,9 @@ namespace ro {
 
 class SpatialHash final : public BroadPhase {
 public:
-    /// Largest table (512 MiB of buckets); a larger request is clamped, and tableSize() says so.
-    static constexpr std::uint32_t kMaxTableSize = 1u << 26;
+    /// Largest table (512 MiB of buckets): checkSettings refuses a larger request, and the
+    /// automatic size (about 10x the count) stops here.
+    static constexpr std::uint32_t kMaxTableSize = SettingsLimits::kMaxHashTableSize;
 
     /// Chipmunk's hash of Lembcke and Korth before the modulo: multiply by large primes and XOR.
     [[nodiscard]] static std::uint32_t hashKey(std::int32_t x, std::int32_t y) {
