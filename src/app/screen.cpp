@@ -9,6 +9,8 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/palette.h"
@@ -34,6 +36,16 @@ Screen::Screen(const char* title, int width, int height) {
     // (stop_signal.h) end a long step at once.
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) throw std::runtime_error(fmt::format("SDL_Init: {}", SDL_GetError()));
+    // When no display answers, SDL falls back to its offscreen driver: a window nobody sees,
+    // running until killed. Only a person who asked for that (SDL_VIDEODRIVER) gets it.
+    const std::string_view driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
+    if (!SDL_getenv("SDL_VIDEODRIVER") && (driver == "offscreen" || driver == "dummy")) {
+        const char* display = SDL_getenv("DISPLAY");
+        SDL_Quit();
+        throw std::runtime_error(fmt::format(
+            "no display to open a window on (DISPLAY={}); for a run without a window set SDL_VIDEODRIVER=offscreen",
+            display ? display : "unset"));
+    }
     m_window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
                                 SDL_WINDOW_RESIZABLE);
     if (!m_window) {

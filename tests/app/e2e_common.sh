@@ -43,6 +43,37 @@ wait_frame() {
 # Lets the app run ten more frames (several reports), so it has seen a whole press and release.
 settle() { wait_frame $(( $(value frame) + 10 )); }
 
+# Starts the app ("$@": its flags; "$demo" and the env are the caller's) writing to $out and
+# $err, and sets $pid once it has printed its first counters line. Waits first until the X
+# server answers. A CI run once saw SDL find no display all the same and fall back to its
+# offscreen driver; the app now refuses that with "no display", and is started again (3 tries).
+start_app() {
+    local deadline=$((SECONDS + 20)) attempt
+    until xdotool getdisplaygeometry >/dev/null 2>&1; do
+        (( SECONDS < deadline )) || fail "the X server on DISPLAY=${DISPLAY:-unset} does not answer"
+        sleep 0.1
+    done
+    for attempt in 1 2 3; do
+        "$demo" "$@" >"$out" 2>"$err" &
+        pid=$!
+        deadline=$((SECONDS + 30))
+        while ! grep -q 'steps=' "$out"; do
+            if ! kill -0 "$pid" 2>/dev/null; then
+                wait "$pid" || true
+                pid=""
+                break
+            fi
+            (( SECONDS < deadline )) || fail "no counters line within 30 s of starting the app"
+            sleep 0.05
+        done
+        [[ -n $pid ]] && return 0
+        grep -q 'no display' "$err" || fail "the app exited while starting"
+        echo "start_app: try $attempt found no display: $(cat "$err")" >&2
+        sleep 1
+    done
+    fail "the app found no display in 3 tries"
+}
+
 # Prints the id of the app's window once it exists (at most 30 s). The search is
 # retried rather than left to `xdotool search --sync`: a window that SDL creates and destroys
 # while starting can vanish between xdotool's listing and its property read, and xdotool then

@@ -16,9 +16,9 @@ mapfile -t ids < <("$demo" --list-techniques)
 unset SDL_VIDEODRIVER
 # Paused from the start: every technique sees the same boxes. Seed 5 puts an entity under
 # the query point (640, 430) and about twenty along the ray.
-SDL_RENDER_VSYNC=0 "$demo" --entities 1500 --seed 5 --technique "${ids[0]}" --paused --report-every 2 \
-    --query-point 640,430 --query-ray 80,60,1520,940 >"$out" 2>"$err" &
-pid=$!
+export SDL_RENDER_VSYNC=0
+start_app --entities 1500 --seed 5 --technique "${ids[0]}" --paused --report-every 2 \
+    --query-point 640,430 --query-ray 80,60,1520,940
 wid=$(find_window) ||
     fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 6

@@ -31,8 +31,8 @@ wait_until() {
 }
 
 unset SDL_VIDEODRIVER
-SDL_RENDER_VSYNC=0 "$demo" --technique brute --entities 15000 --seed 2 --report-every 1 >"$out" 2>"$err" &
-pid=$!
+export SDL_RENDER_VSYNC=0
+start_app --technique brute --entities 15000 --seed 2 --report-every 1
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 3
 [[ $(value video_driver) == x11 ]] || fail "video_driver=$(value video_driver), expected x11"

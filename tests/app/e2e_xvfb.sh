@@ -24,8 +24,8 @@ expect_entities() {
 
 # --- start -----------------------------------------------------------------------------------
 unset SDL_VIDEODRIVER
-SDL_RENDER_VSYNC=0 "$demo" --entities 50 --seed 3 --report-every 5 >"$out" 2>"$err" &
-pid=$!
+export SDL_RENDER_VSYNC=0
+start_app --entities 50 --seed 3 --report-every 5
 
 wid=$(find_window) ||
     fail "no window named 'Ro Broadphase Lab' within 30 s"
