@@ -17,7 +17,11 @@ int main() {
     const ro::TechniqueInfo* info = ro::findTechnique("tree");
     if (!info) return 1;
     std::unique_ptr<ro::BroadPhase> tree = info->create();
-    tree->configure(ro::Settings{});
+    // Each technique lists its own parameters (key, range, default, help); set any by key.
+    for (const ro::ParameterSpec& p : info->parameters)
+        std::printf("%.*s = %g (%.*s)\n", static_cast<int>(p.key.size()), p.key.data(), p.defaultValue,
+                    static_cast<int>(p.help.size()), p.help.data());
+    tree->configure(ro::Settings{ro::Aabb{0, 0, 100, 100}, {{"fat_margin", 2.0}}});
     for (int step = 0; step < 3; ++step) {
         for (float& x : minX) x += 1.0f;  // everything moves right
         for (float& x : maxX) x += 1.0f;

@@ -17,9 +17,14 @@ std::size_t indexOf(const TechniqueInfo& technique) {
 
 constexpr std::uint32_t kSparseCount = 100;
 
+/// One cell per largest entity: every box then spans at most 2 x 2 cells.
+double fittedCellSize(const World& world) {
+    return std::max(2.0f * world.largestHalfExtent(), Lab::kMinAutoCellSize);
+}
+
 }  // namespace
 
-Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, std::optional<float> cellSize,
+Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, const Settings& parameters,
          std::optional<SizeRange> sizes)
     : m_rng(seed),
       // An empty world gets the sizes of a sparse one, so clicked entities look sensible.
@@ -27,8 +32,11 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
       m_technique(indexOf(technique)) {
     m_world.setBroadPhase(technique.create());
     resizePopulation(m_world, m_rng, entities, m_sizes);
-    if (cellSize) setCellSize(*cellSize);
-    else useAutoCellSize();
+    Settings settings = m_world.broadPhaseSettings();
+    for (const auto& [key, value] : parameters.values()) settings.set(key, value);
+    m_autoCellSize = !parameters.find(kCellSizeParameter.key);
+    if (m_autoCellSize) settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
+    applySettings(settings);
     m_world.refreshPairs();  // a lab started paused shows its pairs before the first tick
 }
 
@@ -72,31 +80,18 @@ void Lab::stepTechnique(int direction) {
     }
 }
 
-void Lab::setCellSize(float cellSize) {
-    m_autoCellSize = false;
+void Lab::setParameter(const ParameterSpec& spec, double value) {
+    if (spec.key == kCellSizeParameter.key) m_autoCellSize = false;
     Settings settings = m_world.broadPhaseSettings();
-    settings.cellSize = cellSize;
+    settings.set(spec.key, value);
     applySettings(settings);
 }
 
 void Lab::useAutoCellSize() {
     m_autoCellSize = true;
     Settings settings = m_world.broadPhaseSettings();
-    // One cell per largest entity: every box then spans at most 2 x 2 cells.
-    settings.cellSize = std::max(2.0f * m_world.largestHalfExtent(), kMinAutoCellSize);
+    settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
     applySettings(settings);
-}
-
-void Lab::setHashTableSize(std::uint32_t buckets) {
-    Settings settings = m_world.broadPhaseSettings();
-    settings.hashTableSize = buckets;
-    applySettings(settings);
-}
-
-void Lab::setSettings(const Settings& settings) {
-    Settings next = settings;
-    if (m_autoCellSize) next.cellSize = m_world.broadPhaseSettings().cellSize;
-    applySettings(next);
 }
 
 void Lab::applySettings(Settings settings) {

@@ -19,9 +19,10 @@ public:
     /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory.
     static constexpr float kMinAutoCellSize = 1.0f;
 
-    /// Builds the world with `entities` random entities from `seed`; `cellSize` unset means auto,
-    /// `sizes` unset means sizes that fit the count.
-    Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, std::optional<float> cellSize,
+    /// Builds the world with `entities` random entities from `seed`, and the technique with the
+    /// parameter values in `parameters` (a cell size among them turns auto off); `sizes` unset
+    /// means sizes that fit the count.
+    Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, const Settings& parameters = {},
         std::optional<SizeRange> sizes = std::nullopt);
 
     [[nodiscard]] World& world() { return m_world; }
@@ -36,15 +37,16 @@ public:
     /// is too large for (brute force above its limit).
     void stepTechnique(int direction);
     void nextTechnique() { stepTechnique(+1); }
+    /// Sets one of the technique's parameters (a cell size turns auto off). The value is
+    /// one the spec accepts: the panel's widgets clamp to its offered range.
+    void setParameter(const ParameterSpec& spec, double value);
+    /// The value the technique runs with (set, or the default).
+    [[nodiscard]] double parameter(const ParameterSpec& spec) const { return m_world.broadPhaseSettings().value(spec); }
     /// A fixed cell size (turns auto off).
-    void setCellSize(float cellSize);
+    void setCellSize(float cellSize) { setParameter(kCellSizeParameter, cellSize); }
     /// Cell size follows the largest entity (2 x largest half-extent) whenever the population changes.
     void useAutoCellSize();
     [[nodiscard]] bool autoCellSize() const { return m_autoCellSize; }
-    void setHashTableSize(std::uint32_t buckets);
-    /// Every other technique parameter (factor, margin, capacity, depth, axis) at once; the
-    /// cell size keeps following auto mode when it is on.
-    void setSettings(const Settings& settings);
 
     // ---- population -----------------------------------------------------------------------------
     /// Adds or removes entities to reach `count`. When the current sizes would cover the world

@@ -58,7 +58,7 @@ int run(const ro::app::Options& options) {
     // 4. The world, its technique and its population (a million entities take a while: busy).
     Lab lab = [&] {
         const BusyScope busy;
-        return Lab(*ro::findTechnique(options.technique), options.entities, options.seed, options.cellSize,
+        return Lab(*ro::findTechnique(options.technique), options.entities, options.seed, options.parameters,
                    options.sizes);
     }();
     // 5. What the person can toggle and do.

@@ -148,8 +148,14 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--technique", o.technique, "broad-phase technique: " + techniqueIds())->type_name("ID");
     cli.add_option("--entities", entities, "entities at start (default 2000, at most 2000000)")->type_name("N");
     cli.add_option("--seed", seed, "random seed of the scene (default 1)")->type_name("S");
-    cli.add_option("--cell-size", cellSize, "grid/hash cell side in world units (default: fit the largest entity)")
+    cli.add_option("--cell-size", cellSize, "grid/hash cell side in world units (default: fit the largest entity); "
+                   "the same as --param cell_size=X")
         ->type_name("X");
+    std::vector<std::string> params;
+    cli.add_option("--param", params, "set a parameter of the technique, repeatable (see --list-parameters)")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
+    cli.add_flag("--list-parameters", o.listParameters, "print every technique's parameters (key, range, default) and exit");
     cli.add_option("--frames", frames, "run N frames on a virtual clock, print the counters, exit")->type_name("N");
     cli.add_option("--screenshot", o.screenshot, "write the last frame (with the UI) to this .png before exiting")
         ->type_name("FILE.png");
@@ -192,12 +198,16 @@ ParseResult parseOptions(int argc, char** argv) {
                                        o.entities, technique->id, technique->cost, technique->maxEntities));
         if (given("--seed")) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
         if (given("--cell-size")) {
-            o.cellSize = parsePositive(cellSize, "--cell-size");
-            using L = SettingsLimits;
-            if (!(*o.cellSize >= L::kMinOfferedCellSize && *o.cellSize <= L::kMaxOfferedCellSize))
-                throw BadValue(fmt::format("--cell-size expects a number from {} to {}, got '{}'", L::kMinOfferedCellSize,
-                                           L::kMaxOfferedCellSize, cellSize));
+            const ParameterSpec& cell = kCellSizeParameter;
+            const float value = parsePositive(cellSize, "--cell-size");
+            if (!(value >= cell.offeredMin && value <= cell.offeredMax))
+                throw BadValue(fmt::format("--cell-size expects a number from {} to {}, got '{}'", cell.offeredMin,
+                                           cell.offeredMax, cellSize));
+            o.parameters.set(cell.key, value);
         }
+        for (const std::string& text : params)
+            if (const std::string why = setFromText(technique->parameters, text, o.parameters); !why.empty())
+                throw BadValue(fmt::format("--param {}: {} ({})", text, why, technique->id));
         if (given("--frames")) o.frames = parseWhole<int>(frames, "--frames", 1, kIntMax);
         if (given("--report-every")) o.reportEvery = parseWhole<int>(reportEvery, "--report-every", 1, kIntMax);
         if (given("--width")) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
@@ -254,6 +264,15 @@ ParseResult parseOptions(int argc, char** argv) {
     } catch (const BadValue& e) {
         fmt::print(stderr, "ro_demo: {}\n", e.what());
         result.exitCode = 2;
+    }
+    if (!result.exitCode && o.listParameters) {
+        for (const TechniqueInfo& t : techniques()) {
+            fmt::print("{}{}\n", t.id, t.parameters.empty() ? ": no parameters" : "");
+            for (const ParameterSpec& p : t.parameters)
+                fmt::print("  {}={}  {}: {}{}{}; {}\n", p.key, formatValue(p, p.defaultValue), p.label, describeRange(p, true),
+                           p.unit.empty() ? "" : " ", p.unit, p.help);
+        }
+        result.exitCode = 0;
     }
     if (!result.exitCode && o.listTechniques) {
         for (const TechniqueInfo& t : techniques()) fmt::print("{}\n", t.id);

@@ -28,7 +28,7 @@ struct Options {
     std::string technique = "grid";
     std::uint32_t entities = 2000;
     std::uint64_t seed = 1;
-    std::optional<float> cellSize;  ///< unset: fit the largest entity (the panel's "Auto")
+    Settings parameters;            ///< --param values (and --cell-size); no cell size: fit the largest entity
     std::optional<int> frames;      ///< set: run this many frames on a virtual clock, report, exit
     std::string screenshot;         ///< PNG of the last frame, written before exit (empty: none)
     OverlayFlags overlays;
@@ -36,6 +36,7 @@ struct Options {
     int width = 1280;
     int height = 800;
     bool listTechniques = false;
+    bool listParameters = false;
     std::optional<Vec2> queryPoint;  ///< a fixed point query (as if hovering there), world units
     std::optional<Aabb> queryBox;    ///< a box query set at start (as if shift-dragged)
     std::optional<Segment> queryRay; ///< a ray query set at start (as if ctrl-dragged)

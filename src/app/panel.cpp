@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <string_view>
 
@@ -100,6 +101,53 @@ void wrapped(std::string_view line, ImVec4 color, float width = 330.0f) {
     ImGui::PopStyleColor();
 }
 
+/// A view's text with a terminating zero, for ImGui's labels (at most 63 characters).
+struct CText {
+    explicit CText(std::string_view text) {
+        const std::size_t n = std::min(text.size(), sizeof buffer - 1);
+        text.copy(buffer, n);
+        buffer[n] = '\0';
+    }
+    char buffer[64];
+};
+
+/// One widget for one parameter, by its kind, clamped to the range it offers.
+void parameterWidget(Lab& lab, const ParameterSpec& spec) {
+    const CText label(spec.label);
+    const double current = lab.parameter(spec);
+    switch (spec.kind) {
+    case ParameterKind::Real: {
+        float value = static_cast<float>(current);
+        const ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (spec.logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
+        if (ImGui::SliderFloat(label.buffer, &value, static_cast<float>(spec.offeredMin),
+                               static_cast<float>(spec.offeredMax), value < 10.0f ? "%.2f" : "%.1f", flags))
+            lab.setParameter(spec, value);
+        break;
+    }
+    case ParameterKind::Integer: {
+        const int lo = static_cast<int>(spec.offeredMin);
+        const int hi = static_cast<int>(spec.offeredMax);
+        int value = static_cast<int>(current);
+        if (hi - lo <= 4096) {
+            if (ImGui::SliderInt(label.buffer, &value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp))
+                lab.setParameter(spec, value);
+        } else if (ImGui::InputInt(label.buffer, &value, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue)) {
+            lab.setParameter(spec, std::clamp(value, lo, hi));  // a wide range is typed, and applied on Enter
+        }
+        break;
+    }
+    case ParameterKind::Choice: {
+        const auto chosen = static_cast<std::size_t>(current);
+        if (ImGui::BeginCombo(label.buffer, CText(spec.choices[chosen]).buffer)) {
+            for (std::size_t i = 0; i < spec.choices.size(); ++i)
+                if (ImGui::Selectable(CText(spec.choices[i]).buffer, i == chosen)) lab.setParameter(spec, static_cast<double>(i));
+            ImGui::EndCombo();
+        }
+        break;
+    }
+    }
+}
+
 void techniqueSection(Lab& lab) {
     const std::uint32_t count = lab.world().size();
     // Wide enough for the longest label ("Single-axis sweep (insertion sort)"), never cut off.
@@ -135,51 +183,18 @@ void techniqueSection(Lab& lab) {
         wrapped(lab.technique().cost, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
 
-    // Only the parameters this technique reads (its registry row says which).
-    const std::uint32_t uses = lab.technique().parameters;
-    if (uses & kUsesCellSize) {
-        float cellSize = lab.world().broadPhaseSettings().cellSize;
-        if (ImGui::SliderFloat("Cell size", &cellSize, Lab::kMinAutoCellSize, 400.0f, "%.1f",
-                               ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-            lab.setCellSize(cellSize);
-        ImGui::SameLine();
-        if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size (follows the population)");
-    }
-    if (uses & kUsesHashTableSize) {
-        int buckets = static_cast<int>(lab.world().broadPhaseSettings().hashTableSize);
-        if (ImGui::InputInt("Buckets", &buckets, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
-            lab.setHashTableSize(static_cast<std::uint32_t>(
-                std::clamp(buckets, 0, static_cast<int>(SettingsLimits::kMaxHashTableSize))));
-        hint("hash table size, 0 = auto (Enter applies)");
-    }
-
-    using L = SettingsLimits;
-    Settings s = lab.world().broadPhaseSettings();
-    bool changed = false;
-    if (uses & kUsesHshgFactor)
-        changed |= ImGui::SliderFloat("Level factor", &s.hshgFactor, L::kMinHshgFactor, 8.0f, "%.2f",
-                                      ImGuiSliderFlags_AlwaysClamp);
-    if (uses & kUsesTreeMargin)
-        changed |= ImGui::SliderFloat("Fat margin", &s.treeMargin, 0.0f, 50.0f, "%.1f", ImGuiSliderFlags_AlwaysClamp);
-    if (uses & kUsesQuadTree) {
-        int capacity = static_cast<int>(s.quadCapacity);
-        int depth = static_cast<int>(s.quadMaxDepth);
-        changed |= ImGui::SliderInt("Leaf capacity", &capacity, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
-        changed |= ImGui::SliderInt("Max depth", &depth, 1, static_cast<int>(L::kMaxQuadDepth), "%d",
-                                    ImGuiSliderFlags_AlwaysClamp);
-        s.quadCapacity = static_cast<std::uint32_t>(capacity);
-        s.quadMaxDepth = static_cast<std::uint32_t>(depth);
-    }
-    if (uses & kUsesSweepAxis) {
-        constexpr const char* kAxes[] = {"auto (most spread)", "x", "y"};
-        int axis = static_cast<int>(s.sweepAxis);
-        if (ImGui::Combo("Sweep axis", &axis, kAxes, 3)) {
-            s.sweepAxis = static_cast<SweepAxis>(axis);
-            changed = true;
+    // The technique's parameters, as its folder declares them (registry row), each clamped to
+    // the range it offers; the help line is the tooltip.
+    for (const ParameterSpec& spec : lab.technique().parameters) {
+        parameterWidget(lab, spec);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s (%.*s)", static_cast<int>(spec.help.size()), spec.help.data(),
+                                                      static_cast<int>(spec.key.size()), spec.key.data());
+        if (spec.key == kCellSizeParameter.key) {
+            ImGui::SameLine();
+            if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size (follows the population)");
         }
     }
-    if (changed) lab.setSettings(s);
 }
 
 void populationSection(Lab& lab) {
@@ -348,15 +363,18 @@ void drawHud(const FrameReport& r, UiRects& rects) {
     if (ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingFixedFit)) {
         row("technique", "{}", r.technique);
         row("entities", "{}", r.entities);
-        if (r.cellSize > 0.0f) row("cell size", "{:.2f}", r.cellSize);
-        else row("cell size", "none");
         row("candidate pairs", "{}", r.candidates);
         row("pair tests", "{}", r.tests);
         row("true overlaps", "{}", r.overlaps);
         row("contacts", "{}", r.contacts);
         row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
-        if (r.technique == "hash") row("hash false pos.", "{}", r.hashFalsePositives);
-        if (r.sorts) row("sort swaps", "{}", r.sortSwaps);
+        // The technique's own counters (cell size in use, sort swaps, ...), by their keys.
+        for (const NamedCounter& c : r.extra.all()) {
+            CText label(c.key);
+            std::replace(std::begin(label.buffer), std::end(label.buffer), '_', ' ');
+            if (c.value == std::floor(c.value)) row(label.buffer, "{:.0f}", c.value);
+            else row(label.buffer, "{:.2f}", c.value);
+        }
         // Last frame, then the median of the last second: a change shows at once, noise does not hide it.
         row("FPS", "{:.0f}   median {:.0f}", r.fps, r.median.fps);
         row("broad update", "{:.2f} ms   median {:.2f}", r.msBroad, r.median.msBroad);

@@ -3,6 +3,7 @@
 #include <SDL.h>
 #include <fmt/core.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace ro::app {
@@ -21,10 +22,7 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     r.tests = counters.pairTests;
     r.overlaps = stats.overlaps;
     r.contacts = stats.contacts;
-    r.hashFalsePositives = counters.hashFalsePositives;
-    r.sortSwaps = counters.sortSwaps;
-    r.sorts = (lab.technique().parameters & kUsesSweepAxis) != 0;
-    r.cellSize = counters.cellSize;
+    r.extra = counters.extra;
     r.msBroad = stats.msBroadUpdate;
     r.msPairs = stats.msPairFind;
     r.msNarrow = stats.msNarrow;
@@ -68,12 +66,15 @@ void FrameHistory::add(FrameReport& r) {
 
 void printReport(const FrameReport& r) {
     fmt::print(
-        "frame={} technique={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} hash_fp={} swaps={} "
-        "cell={:.3f} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
+        "frame={} technique={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
         "allocs={} fps={:.1f} video_driver={} renderer={} paused={}",
-        r.frame, r.technique, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.hashFalsePositives,
-        r.sortSwaps, r.cellSize, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
+        r.frame, r.technique, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
         r.renderer, r.paused ? 1 : 0);
+    // The technique's own counters, by key: cell_size=, sort_swaps=, hash_false_positives=.
+    for (const NamedCounter& c : r.extra.all()) {
+        if (c.value == std::floor(c.value)) fmt::print(" {}={:.0f}", c.key, c.value);
+        else fmt::print(" {}={:.3f}", c.key, c.value);
+    }
     fmt::print(" ms_draw_median={:.3f} sim_rate={:.3f} speed={:.3f} zoom={:.4f} view_scale={:.6f} view_x={:.3f} view_y={:.3f}",
                r.median.msDraw, r.simulationRate, r.speed, r.zoom, r.view.scale, r.view.offsetX, r.view.offsetY);
     fmt::print(" drawn_raster={} drawn_geometry={} off_screen={} cells_shown={} cells={} lines_shown={} lines={} "

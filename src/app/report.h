@@ -24,10 +24,7 @@ struct FrameReport {
     std::uint64_t tests = 0;
     std::uint64_t overlaps = 0;
     std::uint64_t contacts = 0;
-    std::uint64_t hashFalsePositives = 0;
-    std::uint64_t sortSwaps = 0;  ///< the sweeps' insertion-sort swaps in the last step
-    bool sorts = false;           ///< the technique keeps a sorted order (show sortSwaps)
-    float cellSize = 0.0f;  ///< the technique's effective cell size (0 without cells)
+    ExtraCounters extra;  ///< the technique's own counters (cell size in use, sort swaps, ...)
     double msBroad = 0.0;
     double msPairs = 0.0;
     double msNarrow = 0.0;

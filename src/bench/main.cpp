@@ -29,8 +29,8 @@ namespace ro::bench {
 namespace {
 
 constexpr std::uint64_t kMaxCount = 10'000'000;
-constexpr float kMinCellSize = SettingsLimits::kMinOfferedCellSize;
-constexpr float kMaxCellSize = SettingsLimits::kMaxOfferedCellSize;
+constexpr float kMinCellSize = static_cast<float>(kCellSizeParameter.offeredMin);
+constexpr float kMaxCellSize = static_cast<float>(kCellSizeParameter.offeredMax);
 
 struct BadValue : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -47,6 +47,7 @@ struct Options {
     int passes = 1;
     std::uint64_t seed = 1;
     std::optional<float> cellSize;
+    Settings parameters;  ///< --param values: each technique takes the keys it declares
     std::string csv, json, plot;
     bool check = false;
     bool peers = false;
@@ -125,6 +126,7 @@ void printList() {
 /// Parses argv into `o`; returns an exit code when the program should stop now.
 std::optional<int> parse(int argc, char** argv, Options& o) {
     std::string technique = "all", scenario = "uniform", counts, motion, frames, warmup, passes, seed, cellSize;
+    std::vector<std::string> params;
     CLI::App cli{"ro_bench: time ro's broad-phase techniques (and Box2D, Bullet, Chipmunk with --peers) on the "
                  "same frames, checking every answer.",
                  "ro_bench"};
@@ -144,6 +146,10 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
     cli.add_option("--cell-size", cellSize, "cell side for the grid, the hash and Chipmunk's hash (default: fit "
                                             "the boxes)")
         ->type_name("X");
+    cli.add_option("--param", params, "set a parameter of the techniques that have it, repeatable "
+                                      "(ro_demo --list-parameters lists them)")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
     cli.add_option("--csv", o.csv, "write every row to this CSV file")->type_name("FILE");
     cli.add_option("--json", o.json, "write every row to this JSON file")->type_name("FILE");
     cli.add_option("--plot", o.plot, "draw mean ms per frame against n (log-log) with gnuplot")->type_name("FILE.png");
@@ -226,6 +232,14 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                                            kMaxCellSize, cellSize));
             o.cellSize = value;
         }
+        for (const std::string& text : params) {
+            // The key must belong to a technique that runs; each technique checks its own.
+            std::string why = "no technique in this run has that parameter";
+            for (const TechniqueInfo* t : o.techniques)
+                if (findParameter(t->parameters, text.substr(0, text.find('='))))
+                    why = setFromText(t->parameters, text, o.parameters);
+            if (!why.empty()) throw BadValue(fmt::format("--param {}: {}", text, why));
+        }
         if (!o.plot.empty() && !o.plot.ends_with(".png"))
             throw BadValue(fmt::format("--plot expects a file name ending in .png, got '{}'", o.plot));
         if (!o.plot.empty() && !onPath("gnuplot"))
@@ -274,7 +288,10 @@ int runAll(const Options& o) {
         for (const std::uint32_t n : o.counts) {
             const RunSpec spec{scenario, n, o.motion, o.seed, o.frames, o.warmup};
             const Scene probe(scenario->kind, n, o.motion, o.seed);
-            const Settings settings{o.cellSize.value_or(autoCellSize(probe)), probe.bounds(), 0};
+            Settings settings = o.parameters;
+            settings.bounds = probe.bounds();
+            if (o.cellSize || !settings.find(kCellSizeParameter.key))  // --cell-size, --param, or fitted
+                settings.set(kCellSizeParameter.key, o.cellSize.value_or(autoCellSize(probe)));
 
             // The reference: brute force where n allows, else the grid cross-checked on every
             // frame by the hash, an independent technique (the conformance suite holds both to
@@ -333,7 +350,7 @@ int runAll(const Options& o) {
                     addLane(makeTechniqueContestant(*t, settings), t->id, false, true);
                 }
                 if (o.peers) {
-                    const PeerSetup setup{probe.bounds(), settings.cellSize, n};
+                    const PeerSetup setup{probe.bounds(), settings.real(kCellSizeParameter), n};
                     for (const PeerInfo& p : peers()) {
                         if (p.maxCount != 0 && n > p.maxCount && !o.slowPeers) {
                             if (first)

@@ -42,9 +42,18 @@ void checkBoxes(const BoxView& b) {
 
 }  // namespace
 
+void BroadPhase::configure(const Settings& settings) {
+    checkSettings(m_parameters, settings);
+    m_pending = settings;
+}
+
 void BroadPhase::update(const BoxView& boxes) {
     checkBoxes(boxes);
     m_idSlots.update(boxes.ids, boxes.count);
+    if (m_pending) {  // after the checks: a refused update leaves the technique as it was
+        applySettings(*m_pending);
+        m_pending.reset();
+    }
     BoxView keyed = boxes;
     keyed.ids = m_idSlots.slots();
     doUpdate(keyed);

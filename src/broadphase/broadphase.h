@@ -14,8 +14,12 @@
 #include <stdexcept>
 #include <string>
 #include <algorithm>
+#include <array>
+#include <span>
+#include <string_view>
 #include <vector>
 
+#include "broadphase/parameters.h"
 #include "core/aabb.h"
 #include "core/id_slots.h"
 #include "core/pair.h"
@@ -34,70 +38,48 @@ struct BoxView {
     [[nodiscard]] Aabb box(std::uint32_t i) const { return {minX[i], minY[i], maxX[i], maxY[i]}; }
 };
 
+/// A counter that only some techniques keep, by key.
+struct NamedCounter {
+    std::string_view key;  ///< e.g. "sort_swaps"; the HUD shows it with spaces for underscores
+    double value = 0.0;
+};
+
+/// The counters a technique keeps beyond those every technique fills: the cell size in use
+/// ("cell_size"), a sweep's sort swaps ("sort_swaps"), the hash's false positives
+/// ("hash_false_positives"). A few at most, held in place (no heap, copied with Counters).
+class ExtraCounters {
+public:
+    static constexpr std::size_t kCapacity = 4;
+    /// Sets the counter with this key (a string that outlives the counters: a literal).
+    void set(std::string_view key, double value) {
+        for (std::size_t i = 0; i < m_count; ++i)
+            if (m_items[i].key == key) {
+                m_items[i].value = value;
+                return;
+            }
+        if (m_count < kCapacity) m_items[m_count++] = {key, value};
+    }
+    [[nodiscard]] std::optional<double> find(std::string_view key) const {
+        for (const NamedCounter& c : all())
+            if (c.key == key) return c.value;
+        return std::nullopt;
+    }
+    [[nodiscard]] std::span<const NamedCounter> all() const { return {m_items.data(), m_count}; }
+
+private:
+    std::array<NamedCounter, kCapacity> m_items{};
+    std::size_t m_count = 0;
+};
+
 /// What a technique did in the last step: the HUD, the tests and the bench read these.
 struct Counters {
-    std::uint64_t candidatePairs = 0;      ///< unique pairs output by the last findPairs
-    std::uint64_t pairTests = 0;           ///< pairs examined to produce them (the seeds' collisionTests)
-    std::uint64_t cellsTouched = 0;        ///< cells or buckets visited by update + findPairs
-    std::uint64_t bytesHeld = 0;           ///< heap memory held by the technique's structures
-    std::uint64_t heapAllocations = 0;     ///< heap allocations during the last update + findPairs
-    std::uint64_t hashFalsePositives = 0;  ///< candidates found only because two cells share a bucket
-    std::uint64_t sortSwaps = 0;           ///< sweeps: adjacent swaps insertion sort made in the last update
-    float cellSize = 0.0f;                 ///< cell size in use (0 where the technique has no cells)
+    std::uint64_t candidatePairs = 0;   ///< unique pairs output by the last findPairs
+    std::uint64_t pairTests = 0;        ///< pairs examined to produce them (the seeds' collisionTests)
+    std::uint64_t cellsTouched = 0;     ///< cells or buckets visited by update + findPairs
+    std::uint64_t bytesHeld = 0;        ///< heap memory held by the technique's structures
+    std::uint64_t heapAllocations = 0;  ///< heap allocations during the last update + findPairs
+    ExtraCounters extra;                ///< the technique's own counters, by key
 };
-
-/// Which axis a sweep sorts along; Auto picks the one along which the centres vary most.
-enum class SweepAxis : std::uint8_t { Auto, X, Y };
-
-/// Parameters a person can change from the panel or the command line. Each technique reads
-/// the fields it has a use for and ignores the rest.
-struct Settings {
-    float cellSize = 16.0f;            ///< grid and hash cell side, world units
-    Aabb gridBounds{0, 0, 1600, 1000}; ///< the bounded grid's (and quadtree's) extent; boxes outside clamp to the edge
-    std::uint32_t hashTableSize = 0;   ///< buckets of the spatial hash; 0 picks a prime near 10x the count
-    float hshgFactor = 2.0f;           ///< HSHG: cell size ratio between one level and the next
-    float treeMargin = 2.0f;           ///< dynamic tree: how far a fat box reaches beyond its box, world units
-    std::uint32_t quadCapacity = 8;    ///< quadtree: entities a leaf holds before it splits
-    std::uint32_t quadMaxDepth = 10;   ///< quadtree: levels below the root at most
-    SweepAxis sweepAxis = SweepAxis::Auto;  ///< sweeps: the axis to sort along
-    friend bool operator==(const Settings&, const Settings&) = default;
-};
-
-/// The limits checkSettings enforces, for the panel's sliders and the command line.
-struct SettingsLimits {
-    static constexpr float kMinHshgFactor = 1.5f;
-    static constexpr float kMaxHshgFactor = 16.0f;
-    static constexpr float kMaxTreeMargin = 1.0e6f;
-    static constexpr std::uint32_t kMaxQuadCapacity = 4096;
-    static constexpr std::uint32_t kMaxQuadDepth = 20;
-    static constexpr std::uint32_t kMaxHashTableSize = 1u << 26;  ///< the hash, the panel and checkSettings read this one
-    /// The cell sizes the app and ro_bench offer (the library takes any finite positive size:
-    /// far outside this range the grid and the hash degrade to their exact paths).
-    static constexpr float kMinOfferedCellSize = 0.05f;
-    static constexpr float kMaxOfferedCellSize = 10'000.0f;
-};
-
-/// Throws std::invalid_argument unless every field is in range: a finite, positive cell size;
-/// where `needsBounds` (a bounded technique), grid bounds with a finite, non-empty area; an
-/// HSHG factor in [1.5, 16]; a finite tree margin >= 0; a quadtree capacity in [1, 4096] and
-/// depth in [1, 20]; a hash table of at most 2^26 buckets. Every technique's configure() calls it first.
-inline void checkSettings(const Settings& settings, bool needsBounds = false) {
-    using L = SettingsLimits;
-    if (!std::isfinite(settings.cellSize) || !(settings.cellSize > 0.0f))
-        throw std::invalid_argument("cell size must be finite and positive");
-    if (needsBounds && !settings.gridBounds.hasFiniteArea())
-        throw std::invalid_argument("grid bounds must be finite with max > min");
-    if (!(settings.hshgFactor >= L::kMinHshgFactor && settings.hshgFactor <= L::kMaxHshgFactor))
-        throw std::invalid_argument("HSHG factor must be between 1.5 and 16");
-    if (!(settings.treeMargin >= 0.0f && settings.treeMargin <= L::kMaxTreeMargin))
-        throw std::invalid_argument("tree margin must be finite and >= 0");
-    if (settings.quadCapacity < 1 || settings.quadCapacity > L::kMaxQuadCapacity)
-        throw std::invalid_argument("quadtree capacity must be between 1 and 4096");
-    if (settings.quadMaxDepth < 1 || settings.quadMaxDepth > L::kMaxQuadDepth)
-        throw std::invalid_argument("quadtree depth must be between 1 and 20");
-    if (settings.hashTableSize > L::kMaxHashTableSize)
-        throw std::invalid_argument("hash table size must be at most 2^26 buckets");
-}
 
 /// One element of a technique's structure, for the overlays and the structure tests.
 struct CellView {
@@ -161,9 +143,12 @@ class BroadPhase {
 public:
     virtual ~BroadPhase() = default;
 
-    /// Takes new parameters, applied at the next update (until then forEachCell still shows the
-    /// last step's structure). Throws std::invalid_argument for settings checkSettings rejects.
-    virtual void configure(const Settings& settings) = 0;
+    /// The technique's parameters, as its registry row lists them.
+    [[nodiscard]] std::span<const ParameterSpec> parameters() const { return m_parameters; }
+    /// Takes new parameter values, applied at the next update (until then forEachCell still
+    /// shows the last step's structure). Throws std::invalid_argument, naming the parameter and
+    /// its range, for a value checkSettings rejects; keys of other techniques are ignored.
+    void configure(const Settings& settings);
     /// Takes in the current boxes. The caller keeps the view's arrays unchanged until the next
     /// update: findPairs and the queries read them.
     ///
@@ -206,6 +191,11 @@ public:
     void setHeapAllocations(std::uint64_t count) { m_counters.heapAllocations = count; }
 
 protected:
+    /// A new technique takes every parameter at its default on its first update.
+    explicit BroadPhase(std::span<const ParameterSpec> parameters) : m_parameters(parameters), m_pending(Settings{}) {}
+
+    /// Takes the values configure() accepted, at the start of the update after it.
+    virtual void applySettings(const Settings& settings) = 0;
     /// What each technique implements behind update(): the boxes are checked, and `ids` holds
     /// small stable slots instead of the caller's ids (unique, below idSlots().slotLimit(); a
     /// slot freed in one update is reused only from a later one), so tables kept by id hold
@@ -223,6 +213,8 @@ protected:
     Counters m_counters;
 
 private:
+    std::span<const ParameterSpec> m_parameters;
+    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     IdSlots m_idSlots;
 };
 

@@ -12,24 +12,13 @@
 
 namespace ro {
 
-/// The Settings fields a technique reads, so the panel shows only those.
-enum Parameter : std::uint32_t {
-    kUsesCellSize = 1u << 0,
-    kUsesGridBounds = 1u << 1,
-    kUsesHashTableSize = 1u << 2,
-    kUsesHshgFactor = 1u << 3,
-    kUsesTreeMargin = 1u << 4,
-    kUsesQuadTree = 1u << 5,  ///< capacity and depth
-    kUsesSweepAxis = 1u << 6,
-};
-
 /// One row of the registry.
 struct TechniqueInfo {
     std::string_view id;     ///< command-line name, e.g. "grid"
     std::string_view label;  ///< what the panel shows
     std::string_view cost;   ///< complexity, e.g. "O(n + k)"
     std::string_view source; ///< the article it comes from, by author (docs/references.md)
-    std::uint32_t parameters;  ///< Parameter bits: the settings it reads
+    std::span<const ParameterSpec> parameters;  ///< its parameters, declared in its folder (the class's kParameters)
     std::unique_ptr<BroadPhase> (*create)();
     /// The most entities it finishes a step with in reasonable time, or 0 for no limit. The app
     /// refuses more and the bench leaves it out above it: brute force's n^2 / 2 tests take

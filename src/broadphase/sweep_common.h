@@ -13,7 +13,33 @@
 
 #include "broadphase/broadphase.h"
 
+namespace ro {
+
+/// Which axis a sweep sorts along; Auto picks the one along which the centres vary most.
+enum class SweepAxis : std::uint8_t { Auto, X, Y };
+
+}  // namespace ro
+
 namespace ro::sweep {
+
+inline constexpr std::string_view kAxisNames[] = {"auto", "x", "y"};
+/// The one parameter of both sweeps: the axis to sort along (SweepAxis by its number).
+inline constexpr ParameterSpec kAxisParameter{
+    .key = "sweep_axis",
+    .label = "Sweep axis",
+    .kind = ParameterKind::Choice,
+    .min = 0,
+    .max = 2,
+    .offeredMin = 0,
+    .offeredMax = 2,
+    .defaultValue = 0,
+    .unit = "",
+    .help = "the axis to sort along; auto picks the one along which the centres spread most",
+    .choices = kAxisNames,
+};
+inline constexpr ParameterSpec kParameters[] = {kAxisParameter};
+/// Sort swaps of the last update: the counter that shows how coherent the motion was.
+inline constexpr std::string_view kSortSwapsCounter = "sort_swaps";
 
 /// Maps last step's dense indices to this step's, through the stable ids, and lists the
 /// entities that are new. O(n) per step; O(1) extra when the ids are those of the last step.

@@ -79,7 +79,7 @@ Contact contactOf(const World& w, std::uint32_t a, std::uint32_t b) {
 
 World::World(const WorldConfig& config) {
     setConfig(config);
-    m_settings.gridBounds = config.bounds;
+    m_settings.bounds = config.bounds;
     setBroadPhase(techniques().front().create());
 }
 
@@ -209,14 +209,17 @@ float World::largestHalfExtent() const {
 
 void World::setBroadPhase(std::unique_ptr<BroadPhase> technique) {
     if (!technique) throw std::invalid_argument("broad phase must not be null");
+    technique->configure(m_settings);  // a refused technique leaves the world's as it was
     m_broadPhase = std::move(technique);
-    m_broadPhase->configure(m_settings);
 }
 
 void World::setBroadPhaseSettings(const Settings& settings) {
-    checkSettings(settings, /*needsBounds=*/true);  // the world always hands its technique bounds
+    // The world keeps these across a switch of technique, so every value must suit every
+    // registry row that reads its key, not only the technique in use: a max_depth of 0 set
+    // under the grid would otherwise be refused only when the quadtree is picked.
+    for (const TechniqueInfo& row : techniques()) checkSettings(row.parameters, settings);
+    m_broadPhase->configure(settings);  // checks them first: refused settings leave both as they were
     m_settings = settings;
-    m_broadPhase->configure(m_settings);
 }
 
 void World::refreshPairs() {

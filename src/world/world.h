@@ -131,9 +131,14 @@ public:
 
     // ---- broad phase ------------------------------------------------------------------------
     /// Swaps the technique; the world's entities stay as they are.
+    /// Uses `technique` from the next update, configured with broadPhaseSettings(); throws
+    /// std::invalid_argument (and keeps the technique in use) if it is null or refuses them.
     void setBroadPhase(std::unique_ptr<BroadPhase> technique);
     [[nodiscard]] BroadPhase& broadPhase() { return *m_broadPhase; }
     [[nodiscard]] const BroadPhase& broadPhase() const { return *m_broadPhase; }
+    /// Parameter values kept across switches of technique. Throws std::invalid_argument (and
+    /// keeps the ones it had) if a value is outside the range of any registry technique that
+    /// reads its key, or the bounds have no finite area.
     void setBroadPhaseSettings(const Settings& settings);
     [[nodiscard]] const Settings& broadPhaseSettings() const { return m_settings; }
     /// Runs the broad phase on the current boxes without advancing the clock (after a technique

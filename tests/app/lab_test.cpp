@@ -30,7 +30,7 @@ std::vector<ro::Pair> sorted(std::vector<ro::Pair> pairs) {
 }
 
 TEST(Lab, PausedStepShowsThePairsOfThePositionsItLeft) {
-    Lab lab(*ro::findTechnique("grid"), 400, 3, std::nullopt);
+    Lab lab(*ro::findTechnique("grid"), 400, 3, {});
     for (int frame = 0; frame < 30; ++frame) lab.update(1.0 / 60.0, true);
     lab.togglePause();
     lab.requestStep();
@@ -42,7 +42,7 @@ TEST(Lab, PausedStepShowsThePairsOfThePositionsItLeft) {
 }
 
 TEST(Lab, PausedCountChangeRefreshesPairsAndContactsWithoutATick) {
-    Lab lab(*ro::findTechnique("hshg"), 2000, 5, std::nullopt);
+    Lab lab(*ro::findTechnique("hshg"), 2000, 5, {});
     lab.togglePause();
     lab.update(1.0 / 60.0, false);
     const std::uint64_t ticks = lab.world().tickCount();
@@ -61,7 +61,7 @@ TEST(Lab, TabEitherWaySkipsATechniqueOverItsLimit) {
     const auto all = ro::techniques();
     const ro::TechniqueInfo& limited = all.front();  // brute force
     ASSERT_NE(limited.maxEntities, 0u);
-    Lab lab(*ro::findTechnique("grid"), limited.maxEntities + 1, 1, std::nullopt);
+    Lab lab(*ro::findTechnique("grid"), limited.maxEntities + 1, 1, {});
     for (int direction : {+1, -1}) {
         for (std::size_t k = 0; k < 2 * all.size(); ++k) {
             lab.stepTechnique(direction);
@@ -76,7 +76,7 @@ TEST(Lab, TabEitherWaySkipsATechniqueOverItsLimit) {
 }
 
 TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
-    Lab lab(*ro::findTechnique("grid"), 100, 1, std::nullopt);
+    Lab lab(*ro::findTechnique("grid"), 100, 1, {});
     const float bigHalf = lab.sizeRange().maxHalf;
     lab.setEntityCount(200'000);
     EXPECT_EQ(lab.world().size(), 200'000u);
@@ -91,7 +91,7 @@ TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
 
 TEST(Lab, ASlowTickIsFollowedByFramesWithoutTicks) {
     // Brute force at 12,000 entities: a tick costs far more than the 25 ms budget.
-    Lab lab(*ro::findTechnique("brute"), 12'000, 1, std::nullopt);
+    Lab lab(*ro::findTechnique("brute"), 12'000, 1, {});
     lab.update(0.05, false);
     const std::uint64_t afterFirst = lab.world().tickCount();
     ASSERT_GE(afterFirst, 1u);

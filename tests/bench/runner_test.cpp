@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/settings.h"
 #include "bench/contestant.h"
 #include "bench/runner.h"
 #include "bench/scenario.h"
@@ -21,7 +22,7 @@
 namespace ro::bench {
 namespace {
 
-const Settings kSettings{1.2f, {0, 0, 100, 100}, 0};
+const Settings kSettings = test::withCell(1.2f, {0, 0, 100, 100});
 
 /// Answers as the grid does, except on one frame, where it drops or repeats the first pair.
 class FaultyContestant final : public Contestant {
@@ -155,7 +156,7 @@ TEST(BenchSideBySide, AFailingLaneStopsAndTheOthersRunOn) {
 // those it gives when run alone.
 TEST(BenchSideBySide, EveryLaneAnswersAsItDoesAlone) {
     const RunSpec spec{findScenario("mixed"), 600, Motion::Varied, 4, 8, 2};
-    const Settings settings{4.0f, Scene(ScenarioKind::Mixed, 600, Motion::Varied, 4).bounds(), 0};
+    const Settings settings = test::withCell(4.0f, Scene(ScenarioKind::Mixed, 600, Motion::Varied, 4).bounds());
     LoggingContestant::Log log;
     std::vector<std::unique_ptr<LoggingContestant>> together;
     std::vector<Lane> lanes;

@@ -6,6 +6,7 @@
 #include "broadphase/registry.h"
 #include "core/alloc_counter.h"
 #include "core/rng.h"
+#include "support/settings.h"
 #include "support/scenes.h"
 #include "world/scene.h"
 #include "world/world.h"
@@ -28,7 +29,7 @@ TEST_P(SteadyState, NoHeapAllocationPerStep) {
     config.bounds = {0, 0, 800, 600};
     World world(config);
     world.setBroadPhase(findTechnique(GetParam())->create());
-    world.setBroadPhaseSettings({14.0f, config.bounds, 0});
+    world.setBroadPhaseSettings(test::withCell(14.0f, config.bounds));
     Rng rng(3);
     resizePopulation(world, rng, 3000, {2.0f, 7.0f});
     for (int i = 0; i < 30; ++i) world.tick();  // warm-up: buffers reach their working size

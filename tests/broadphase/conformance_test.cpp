@@ -7,6 +7,7 @@
 
 #include "broadphase/registry.h"
 #include "core/rng.h"
+#include "support/settings.h"
 #include "support/scenes.h"
 #include "world/scene.h"
 #include "world/world.h"
@@ -26,7 +27,7 @@ TEST_P(Conformance, FixedScenesMatchReferenceAtEveryCellSize) {
         for (const float cell : scene.cellSizes) {
             SCOPED_TRACE(scene.name + " cell " + std::to_string(cell));
             auto technique = create();
-            technique->configure({cell, scene.gridBounds, 0});
+            technique->configure(test::withCell(cell, scene.gridBounds));
             EXPECT_EQ(test::techniqueOverlaps(*technique, view), expected);
             // A second step on the same boxes reuses the structures; it must agree too.
             EXPECT_EQ(test::techniqueOverlaps(*technique, view), expected);
@@ -41,7 +42,7 @@ TEST_P(Conformance, TouchingEdgesOverlap) {
     boxes.add({20, 10, 30, 20});  // shares only the corner (20, 10) with the second
     boxes.add({30.001f, 20.001f, 40, 30});  // just apart from the third
     auto technique = create();
-    technique->configure({10.0f, {0, 0, 40, 40}, 0});
+    technique->configure(test::withCell(10.0f, Aabb{0, 0, 40, 40}));
     EXPECT_EQ(test::techniqueOverlaps(*technique, boxes.view()), (std::set<Pair>{{0, 1}, {1, 2}}));
 }
 
@@ -54,14 +55,14 @@ TEST_P(Conformance, EveryStepOfASimulationWithAddsAndRemoves) {
     resizePopulation(world, rng, 400, sizes);
 
     auto technique = create();
-    technique->configure({12.0f, config.bounds, 0});
+    technique->configure(test::withCell(12.0f, config.bounds));
     for (int step = 0; step < 300; ++step) {
         SCOPED_TRACE("step " + std::to_string(step));
         if (step % 7 == 0) resizePopulation(world, rng, world.size() + 5, sizes);
         if (step % 11 == 0) {
             for (int k = 0; k < 4 && world.size() > 0; ++k) world.remove(world.ids()[rng.below(world.size())]);
         }
-        if (step == 150) technique->configure({5.0f, config.bounds, 0});  // change the cell size mid-run
+        if (step == 150) technique->configure(test::withCell(5.0f, config.bounds));  // change the cell size mid-run
         world.tick();
         const BoxView view = world.boxes();
         ASSERT_EQ(test::techniqueOverlaps(*technique, view), test::referenceOverlaps(view));
@@ -77,7 +78,7 @@ TEST_P(Conformance, EveryStepOfFastIncoherentMotion) {
     test::BoxSet boxes;
     for (int i = 0; i < 600; ++i) boxes.add({0, 0, 1, 1});
     auto technique = create();
-    technique->configure({8.0f, area, 0});
+    technique->configure(test::withCell(8.0f, area));
     for (int step = 0; step < 40; ++step) {
         SCOPED_TRACE("step " + std::to_string(step));
         for (std::uint32_t i = 0; i < boxes.size(); ++i) {
@@ -100,7 +101,7 @@ TEST_P(Conformance, WorldStateIsBitIdenticalToBruteForce) {
         config.gravity = true;
         World world(config);
         world.setBroadPhase(findTechnique(id)->create());
-        world.setBroadPhaseSettings({10.0f, config.bounds, 0});
+        world.setBroadPhaseSettings(test::withCell(10.0f, config.bounds));
         Rng rng(7);
         resizePopulation(world, rng, 600, {2.0f, 7.0f});
         for (int step = 0; step < 300; ++step) {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "support/settings.h"
 #include "broadphase/oversized.h"
 #include "broadphase/registry.h"
 #include "core/rng.h"
@@ -25,10 +26,7 @@ class InputContract : public ::testing::TestWithParam<std::string_view> {
 protected:
     [[nodiscard]] std::unique_ptr<BroadPhase> make() const {
         auto technique = findTechnique(GetParam())->create();
-        Settings settings;
-        settings.cellSize = 4.0f;
-        settings.gridBounds = {0, 0, 100, 100};
-        technique->configure(settings);
+        technique->configure(test::withCell(4.0f, {0, 0, 100, 100}));
         return technique;
     }
 };
@@ -160,10 +158,7 @@ TEST_P(InputContract, CellsFarFromTheBoxesSizeKeepCandidatesLinear) {
             boxes.add({x, y, x + 1.0f, y + 1.0f});
         }
         auto technique = findTechnique(GetParam())->create();
-        Settings settings;
-        settings.cellSize = cell;
-        settings.gridBounds = {0, 0, 1600, 1000};
-        technique->configure(settings);
+        technique->configure(test::withCell(cell, {0, 0, 1600, 1000}));
         const std::set<Pair> expected = test::referenceOverlaps(boxes.view());
         std::vector<Pair> pairs;
         technique->update(boxes.view());

@@ -33,7 +33,8 @@ INSTANTIATE_TEST_SUITE_P(AllTechniques, Property, ::testing::ValuesIn(test::allT
 /// queries (a point query is a box query of no size). The harness must catch it and shrink the sequence.
 class DropsAnswers final : public BroadPhase {
 public:
-    void configure(const Settings& s) override { m_grid.configure(s); }
+    DropsAnswers() : BroadPhase(SpatialGrid::kParameters) {}
+    void applySettings(const Settings& s) override { m_grid.configure(s); }
     void doUpdate(const BoxView& b) override { m_grid.update(b); }
     void findPairs(std::vector<Pair>& out) override {
         m_grid.findPairs(out);

@@ -9,6 +9,7 @@
 #include "broadphase/brute/brute.h"
 #include "broadphase/registry.h"
 #include "core/rng.h"
+#include "support/settings.h"
 #include "support/scenes.h"
 
 namespace ro {
@@ -41,10 +42,7 @@ TEST_P(Queries, EqualBruteForceOnEveryScene) {
         for (const float cell : scene.cellSizes) {
             SCOPED_TRACE(scene.name + " cell " + std::to_string(cell));
             auto technique = create();
-            Settings settings;
-            settings.cellSize = cell;
-            settings.gridBounds = scene.gridBounds;
-            technique->configure(settings);
+            technique->configure(test::withCell(cell, scene.gridBounds));
             technique->update(view);
             Rng rng(99);
             std::vector<std::uint32_t> got, expected;
@@ -81,7 +79,7 @@ TEST_P(Queries, ReportCostAndRejectNonFiniteInput) {
     test::BoxSet boxes;
     for (int i = 0; i < 50; ++i) boxes.add({i * 4.0f, 0, i * 4.0f + 3, 3});
     auto technique = create();
-    technique->configure({4.0f, {0, 0, 200, 200}, 0});
+    technique->configure(test::withCell(4.0f, Aabb{0, 0, 200, 200}));
     technique->update(boxes.view());
     std::vector<std::uint32_t> out;
     const QueryCost cost = technique->queryBox({10, 1, 30, 2}, out);
@@ -105,7 +103,7 @@ TEST_P(Queries, FirstHitIsTheNearestAlongTheSegment) {
     boxes.add({30, 5, 32, 7});   // 2: off the line
     boxes.add({10, -3, 11, 0});  // 3: entered at the same t as 1, larger index
     auto technique = create();
-    technique->configure({4.0f, {0, -10, 100, 10}, 0});
+    technique->configure(test::withCell(4.0f, Aabb{0, -10, 100, 10}));
     technique->update(boxes.view());
     std::optional<RayHit> hit;
     (void)technique->raycastFirst({{0, 0}, {100, 0}}, hit);
@@ -151,10 +149,7 @@ TEST_P(Queries, RayFarFromTheGridOrigin) {
     test::BoxSet boxes;
     boxes.add({9461, -138, 9462, -137});
     auto technique = create();
-    Settings settings;
-    settings.cellSize = 1.0f;
-    settings.gridBounds = {0, -1e8f, 10000, 0};
-    technique->configure(settings);
+    technique->configure(test::withCell(1.0f, {0, -1e8f, 10000, 0}));
     technique->update(boxes.view());
     std::vector<RayHit> hits;
     (void)technique->queryRay({{69, -121.5f}, {9940, -138.5f}}, hits);

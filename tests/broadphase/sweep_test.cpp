@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "support/settings.h"
 #include "broadphase/brute/brute.h"
 #include "broadphase/sweep/sweep.h"
 #include "broadphase/sap/sap.h"
@@ -37,7 +38,7 @@ std::vector<Mark> marksOf(const BroadPhase& technique) {
 
 Settings along(SweepAxis axis) {
     Settings settings;
-    settings.sweepAxis = axis;
+    settings.set(sweep::kAxisParameter.key, static_cast<double>(axis));
     return settings;
 }
 
@@ -195,7 +196,7 @@ TEST(SingleAxisSweep, CountsTheSwapsOfInsertionSort) {
     SingleAxisSweep sweep;
     sweep.configure(along(SweepAxis::X));
     (void)test::techniqueOverlaps(sweep, p.boxes.view());
-    EXPECT_EQ(sweep.counters().sortSwaps, 0u) << "the first step merges, it does not insert";
+    EXPECT_EQ(test::extra(sweep.counters(), "sort_swaps"), 0u) << "the first step merges, it does not insert";
 
     // Last order 0 1 2 3 4 now holds minima 20 0 40 10 30: the inversions are
     // (20, 0), (20, 10), (40, 10), (40, 30), so insertion sort swaps 4 times.
@@ -203,20 +204,20 @@ TEST(SingleAxisSweep, CountsTheSwapsOfInsertionSort) {
     for (std::uint32_t i = 0; i < 5; ++i) p.set(i, {minima[i], 0, minima[i] + 1, 1});
     EXPECT_TRUE(test::techniqueOverlaps(sweep, p.boxes.view()).empty());
     EXPECT_EQ(sweep.validate(), "");
-    EXPECT_EQ(sweep.counters().sortSwaps, 4u);
+    EXPECT_EQ(test::extra(sweep.counters(), "sort_swaps"), 4u);
 
     // Reversing the order of 5 (now 1 3 0 4 2) takes every one of the 10 swaps.
     const float reversed[] = {20, 40, 0, 30, 10};
     for (std::uint32_t i = 0; i < 5; ++i) p.set(i, {reversed[i], 0, reversed[i] + 1, 1});
     (void)test::techniqueOverlaps(sweep, p.boxes.view());
-    EXPECT_EQ(sweep.counters().sortSwaps, 10u);
+    EXPECT_EQ(test::extra(sweep.counters(), "sort_swaps"), 10u);
 
     // Removing one and adding one: survivors keep their order (no swap), the newcomer is merged.
     p.remove(1);
     p.add({25, 0, 26, 1});
     EXPECT_TRUE(test::techniqueOverlaps(sweep, p.boxes.view()).empty());
     EXPECT_EQ(sweep.validate(), "");
-    EXPECT_EQ(sweep.counters().sortSwaps, 0u);
+    EXPECT_EQ(test::extra(sweep.counters(), "sort_swaps"), 0u);
 }
 
 TEST(SweepAndPrune, CountsTheSwapsOfItsDelimiters) {
@@ -232,7 +233,7 @@ TEST(SweepAndPrune, CountsTheSwapsOfItsDelimiters) {
     p.set(0, {10, 0, 11, 1});
     (void)test::techniqueOverlaps(sap, p.boxes.view());
     EXPECT_FALSE(sap.lastUpdateRebuilt());
-    EXPECT_EQ(sap.counters().sortSwaps, 4u);
+    EXPECT_EQ(test::extra(sap.counters(), "sort_swaps"), 4u);
     EXPECT_EQ(sap.validate(), "");
 }
 
@@ -422,14 +423,14 @@ void checkIncoherentMotion(const char* name) {
         if constexpr (std::is_same_v<Technique, SingleAxisSweep>) {
             // A random permutation has n^2 / 4 inversions in expectation; small moves, few.
             if (teleport && step > 0) {
-                EXPECT_GT(t.counters().sortSwaps, kCount * kCount / 8);
+                EXPECT_GT(test::extra(t.counters(), "sort_swaps"), kCount * kCount / 8);
             } else if (!teleport) {
-                EXPECT_LT(t.counters().sortSwaps, kCount * 10);
+                EXPECT_LT(test::extra(t.counters(), "sort_swaps"), kCount * 10);
             }
         } else if (teleport) {
             EXPECT_TRUE(t.lastUpdateRebuilt());
         } else if (calmSince >= 0) {
-            EXPECT_FALSE(t.lastUpdateRebuilt()) << "swaps " << t.counters().sortSwaps;
+            EXPECT_FALSE(t.lastUpdateRebuilt()) << "swaps " << test::extra(t.counters(), "sort_swaps");
         } else if (!t.lastUpdateRebuilt()) {
             calmSince = step;
         }

@@ -10,6 +10,7 @@
 #include "broadphase/grid/grid.h"
 #include "broadphase/hash/hash.h"
 #include "core/rng.h"
+#include "support/settings.h"
 #include "support/scenes.h"
 
 namespace ro {
@@ -49,21 +50,21 @@ TEST(BruteForce, CountsEveryPairTest) {
 TEST(SpatialGrid, CountersDescribeTheStep) {
     const test::BoxSet boxes = spreadBoxes(500, 10.0f, 4.0f);  // apart: no overlaps
     SpatialGrid grid;
-    grid.configure({10.0f, {0, 0, 500, 100}, 0});
+    grid.configure(test::withCell(10.0f, Aabb{0, 0, 500, 100}));
     EXPECT_TRUE(test::techniqueOverlaps(grid, boxes.view()).empty());
     const Counters& c = grid.counters();
     EXPECT_GE(c.pairTests, c.candidatePairs);
     EXPECT_GE(c.cellsTouched, 500u);
     EXPECT_GT(c.bytesHeld, 0u);
-    EXPECT_EQ(c.cellSize, 10.0f);
+    EXPECT_EQ(test::extra(c, "cell_size"), 10.0);
 }
 
 TEST(SpatialGrid, WidensATooSmallCellInsteadOfHoldingAHugeArray) {
     SpatialGrid grid;
-    grid.configure({0.001f, {0, 0, 10000, 10000}, 0});
+    grid.configure(test::withCell(0.001f, Aabb{0, 0, 10000, 10000}));
     const test::BoxSet boxes = spreadBoxes(200, 30.0f, 20.0f);
     EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
-    const double cell = grid.counters().cellSize;
+    const double cell = test::extra(grid.counters(), "cell_size");
     EXPECT_GT(cell, 0.001);
     EXPECT_LE(std::ceil(10000.0 / cell) * std::ceil(10000.0 / cell), SpatialGrid::kMaxCells);
 }
@@ -74,7 +75,7 @@ TEST(SpatialGrid, EntitiesCoveringTooManyCellsSkipTheGridButStillPair) {
     boxes.add({0, 0, 200, 200});
     boxes.add({150, 20, 350, 220});
     SpatialGrid grid;
-    grid.configure({1.0f, {0, 0, 600, 100}, 0});
+    grid.configure(test::withCell(1.0f, Aabb{0, 0, 600, 100}));
     EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
     // Entries plus occupied cells of the small boxes; either huge box alone would add 16,000.
     EXPECT_LE(grid.counters().cellsTouched, 2u * 300u * 49u) << "the huge boxes were put in the grid";
@@ -90,7 +91,7 @@ TEST(Techniques, NewSettingsTakeEffectAtTheNextUpdate) {
     for (std::string_view id : {"grid", "hash"}) {
         SCOPED_TRACE(id);
         auto technique = findTechnique(id)->create();
-        technique->configure({10.0f, {0, 0, 100, 100}, 0});
+        technique->configure(test::withCell(10.0f, Aabb{0, 0, 100, 100}));
         (void)test::techniqueOverlaps(*technique, boxes.view());
         auto cellSides = [&] {
             std::set<float> sides;
@@ -98,7 +99,7 @@ TEST(Techniques, NewSettingsTakeEffectAtTheNextUpdate) {
             return sides;
         };
         EXPECT_EQ(cellSides(), std::set<float>{10.0f});
-        technique->configure({5.0f, {0, 0, 100, 100}, 0});
+        technique->configure(test::withCell(5.0f, Aabb{0, 0, 100, 100}));
         EXPECT_EQ(cellSides(), std::set<float>{10.0f}) << "changed before the structure was rebuilt";
         (void)test::techniqueOverlaps(*technique, boxes.view());
         EXPECT_EQ(cellSides(), std::set<float>{5.0f});
@@ -111,7 +112,7 @@ TEST(SpatialGrid, OverlayShowsOccupiedCellsWithTheirCounts) {
     boxes.add({3, 3, 4, 4});    // same cell as the first
     boxes.add({12, 1, 18, 2});  // the next cell to the right
     SpatialGrid grid;
-    grid.configure({10.0f, {0, 0, 100, 100}, 0});
+    grid.configure(test::withCell(10.0f, Aabb{0, 0, 100, 100}));
     (void)test::techniqueOverlaps(grid, boxes.view());
     std::vector<CellView> cells;
     grid.forEachCell([&](const CellView& c) { cells.push_back(c); });
@@ -133,7 +134,7 @@ TEST(SpatialHash, UsesTheSeedHashModuloAPrimeTable) {
 
     for (const std::uint32_t size : {2u, 7u, 1031u, 0u}) {
         SpatialHash hash;
-        hash.configure({8.0f, {}, size});
+        hash.configure(test::withCellAndTable(8.0f, size));
         const test::BoxSet boxes = spreadBoxes(3000, 5.0f, 1.0f);
         (void)test::techniqueOverlaps(hash, boxes.view());
         const std::uint32_t table = hash.tableSize();
@@ -156,14 +157,15 @@ TEST(SpatialHash, ASmallTableCausesCountedFalsePositivesButNoWrongAnswer) {
     const auto expected = test::referenceOverlaps(boxes.view());
 
     SpatialHash tiny;
-    tiny.configure({10.0f, {}, 7});
+    tiny.configure(test::withCellAndTable(10.0f, 7));
     EXPECT_EQ(test::techniqueOverlaps(tiny, boxes.view()), expected);
-    EXPECT_GT(tiny.counters().hashFalsePositives, 1000u);
+    EXPECT_GT(test::extra(tiny.counters(), "hash_false_positives"), 1000.0);
 
     SpatialHash roomy;
-    roomy.configure({10.0f, {}, 0});  // about 10x the entity count
+    roomy.configure(test::withCell(10.0f));  // about 10x the entity count
     EXPECT_EQ(test::techniqueOverlaps(roomy, boxes.view()), expected);
-    EXPECT_LT(roomy.counters().hashFalsePositives, tiny.counters().hashFalsePositives / 10);
+    EXPECT_LT(test::extra(roomy.counters(), "hash_false_positives"),
+              test::extra(tiny.counters(), "hash_false_positives") / 10);
     EXPECT_GE(roomy.counters().bytesHeld, 10000u * sizeof(std::uint32_t));
 }
 
@@ -184,7 +186,7 @@ TEST(SpatialHash, OverlayVisitsEachOccupiedCellOnce) {
     boxes.add({3, 3, 4, 4});     // same cell
     boxes.add({-8, 1, -2, 2});   // cell (-1, 0)
     SpatialHash hash;
-    hash.configure({10.0f, {}, 0});
+    hash.configure(test::withCell(10.0f));
     (void)test::techniqueOverlaps(hash, boxes.view());
     std::vector<CellView> cells;
     hash.forEachCell([&](const CellView& c) { cells.push_back(c); });

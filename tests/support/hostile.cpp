@@ -9,7 +9,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "broadphase/hshg/hshg.h"
+#include "broadphase/quadtree/quadtree.h"
 #include "broadphase/registry.h"
+#include "broadphase/tree/tree.h"
 #include "world/world.h"
 
 namespace ro::test {
@@ -140,11 +143,12 @@ std::string runWorldProgram(std::span<const std::uint8_t> bytes) {
             break;
         case 6: {  // technique settings
             Settings s = world.broadPhaseSettings();
-            s.cellSize = in.mostly(0.5f, 128);
-            s.hshgFactor = in.mostly(1.5f, 16);
-            s.treeMargin = in.mostly(0, 10);
-            s.quadCapacity = in.u8();
-            s.quadMaxDepth = in.u8() % 24;
+            // Any value, in range or not: a refused one must leave the world as it was.
+            s.set(kCellSizeParameter.key, in.mostly(0.5f, 128));
+            s.set(HierarchicalGrid::kFactorParameter.key, in.mostly(1.5f, 16));
+            s.set(DynamicTree::kMarginParameter.key, in.mostly(0, 10));
+            s.set(Quadtree::kCapacityParameter.key, in.u8());
+            s.set(Quadtree::kDepthParameter.key, in.u8() % 24);
             try {
                 world.setBroadPhaseSettings(s);
             } catch (const std::invalid_argument&) {

@@ -9,6 +9,10 @@
 #include <sstream>
 
 #include "broadphase/brute/brute.h"
+#include "broadphase/hash/hash.h"
+#include "broadphase/hshg/hshg.h"
+#include "broadphase/quadtree/quadtree.h"
+#include "broadphase/tree/tree.h"
 #include "broadphase/registry.h"
 #include "core/rng.h"
 
@@ -57,11 +61,12 @@ struct Generator {
     /// A point, sometimes exactly on a corner of the cells (the grid's, computed as it does).
     Vec2 point() {
         if (c.below(4) != 0) return {coordinate(), coordinate()};
-        const Aabb& b = settings.gridBounds;
-        const auto corners = static_cast<std::uint32_t>(64.0f * frame.scale / settings.cellSize) + 1;
+        const Aabb& b = settings.bounds;
+        const float cell = settings.real(kCellSizeParameter);
+        const auto corners = static_cast<std::uint32_t>(64.0f * frame.scale / cell) + 1;
         const float i = static_cast<float>(c.below(std::min(corners, 4096u)));
         const float j = static_cast<float>(c.below(std::min(corners, 4096u)));
-        return {b.minX + i * settings.cellSize, b.minY + j * settings.cellSize};
+        return {b.minX + i * cell, b.minY + j * cell};
     }
 
     Aabb box() {
@@ -78,14 +83,21 @@ struct Generator {
 
     Settings randomSettings() {
         Settings s;
-        s.cellSize = std::array{0.1f, 0.7f, 1.5f, 3.0f, 4.0f, 16.0f}[c.below(6)] * frame.scale;
-        s.gridBounds = {frame.at(0), frame.at(0), frame.at(64), frame.at(64)};
-        s.hashTableSize = std::array{0u, 7u, 101u}[c.below(3)];
-        s.hshgFactor = std::array{2.0f, 3.0f, 1.5f}[c.below(3)];
-        s.treeMargin = std::array{0.0f, 1.0f, 4.0f}[c.below(3)] * frame.scale;
-        s.quadCapacity = std::array{1u, 2u, 4u, 8u}[c.below(4)];
-        s.quadMaxDepth = std::array{1u, 3u, 6u}[c.below(3)];
-        s.sweepAxis = std::array{SweepAxis::Auto, SweepAxis::X, SweepAxis::Y}[c.below(3)];
+        s.bounds = {frame.at(0), frame.at(0), frame.at(64), frame.at(64)};
+        // Values at the edges that broke techniques before, scaled with the frame where they are lengths.
+        s.set(kCellSizeParameter.key, std::array{0.1, 0.7, 1.5, 3.0, 4.0, 16.0}[c.below(6)] * frame.scale);
+        s.set(SpatialHash::kTableSizeParameter.key, std::array{0, 7, 101}[c.below(3)]);
+        s.set(HierarchicalGrid::kFactorParameter.key, std::array{2.0, 3.0, 1.5}[c.below(3)]);
+        s.set(DynamicTree::kMarginParameter.key, std::array{0.0, 1.0, 4.0}[c.below(3)] * frame.scale);
+        s.set(Quadtree::kCapacityParameter.key, std::array{1, 2, 4, 8}[c.below(4)]);
+        s.set(Quadtree::kDepthParameter.key, std::array{1, 3, 6}[c.below(3)]);
+        // Every other parameter (one added since): its default or an end of its offered range.
+        for (const TechniqueInfo& t : techniques())
+            for (const ParameterSpec& spec : t.parameters)
+                if (!s.find(spec.key))
+                    s.set(spec.key, spec.kind == ParameterKind::Choice
+                                        ? static_cast<double>(c.below(static_cast<std::uint32_t>(spec.choices.size())))
+                                        : std::array{spec.defaultValue, spec.offeredMin, spec.offeredMax}[c.below(3)]);
         return s;
     }
 
@@ -297,10 +309,8 @@ std::string describe(const Operation& op) {
         case Kind::QueryRay: s << "query-ray (" << b.minX << ", " << b.minY << ") -> (" << b.maxX << ", " << b.maxY << ")"; break;
         case Kind::RaycastFirst: s << "raycast-first (" << b.minX << ", " << b.minY << ") -> (" << b.maxX << ", " << b.maxY << ")"; break;
         case Kind::Configure:
-            s << "configure cell " << op.settings.cellSize << ", table " << op.settings.hashTableSize << ", factor "
-              << op.settings.hshgFactor << ", margin " << op.settings.treeMargin << ", capacity "
-              << op.settings.quadCapacity << ", depth " << op.settings.quadMaxDepth << ", axis "
-              << static_cast<int>(op.settings.sweepAxis);
+            s << "configure";
+            for (const auto& [key, value] : op.settings.values()) s << " " << key << "=" << value;
             break;
     }
     return s.str();
@@ -310,10 +320,10 @@ std::string describe(const Sequence& sequence) {
     const Settings& s = sequence.settings;
     std::ostringstream out;
     out.precision(9);  // enough digits to replay every float
-    out << sequence.technique << " with bounds [" << s.gridBounds.minX << ", " << s.gridBounds.minY << ", "
-        << s.gridBounds.maxX << ", " << s.gridBounds.maxY << "], cell " << s.cellSize << ", table " << s.hashTableSize << ", factor "
-        << s.hshgFactor << ", margin " << s.treeMargin << ", capacity " << s.quadCapacity << ", depth "
-        << s.quadMaxDepth << ", axis " << static_cast<int>(s.sweepAxis) << ":\n";
+    out << sequence.technique << " with bounds [" << s.bounds.minX << ", " << s.bounds.minY << ", " << s.bounds.maxX
+        << ", " << s.bounds.maxY << "]";
+    for (const auto& [key, value] : s.values()) out << ", " << key << "=" << value;
+    out << ":\n";
     for (std::size_t k = 0; k < sequence.operations.size(); ++k)
         out << "  " << k << ": " << describe(sequence.operations[k]) << "\n";
     return out.str();

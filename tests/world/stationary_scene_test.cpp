@@ -47,7 +47,7 @@ World defaultScene(ContactResponse response) {
     Rng rng(kSeed);
     resizePopulation(world, rng, kCount, defaultSizeRange(kCount, config.bounds));
     Settings settings = world.broadPhaseSettings();
-    settings.cellSize = 2.0f * world.largestHalfExtent();
+    settings.set(kCellSizeParameter.key, 2.0f * world.largestHalfExtent());
     world.setBroadPhaseSettings(settings);
     return world;
 }

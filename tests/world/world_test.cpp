@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "support/settings.h"
 #include "broadphase/registry.h"
 #include "broadphase/grid/grid.h"
 #include "broadphase/hash/hash.h"
@@ -40,7 +41,7 @@ World populated(std::uint64_t seed, std::uint32_t count, bool gravity) {
     config.gravity = gravity;
     World world(config);
     world.setBroadPhase(findTechnique("grid")->create());
-    world.setBroadPhaseSettings({16.0f, config.bounds, 0});
+    world.setBroadPhaseSettings(test::withCell(16.0f, config.bounds));
     Rng rng(seed);
     resizePopulation(world, rng, count, defaultSizeRange(count, config.bounds));
     return world;
@@ -187,9 +188,9 @@ TEST(World, RejectsBadInputWithAClearError) {
     EXPECT_THROW(world.add(entity({}, {}, {1, -1})), std::invalid_argument);
     EXPECT_THROW(world.add(entity({}, {}, {kNaN, 1})), std::invalid_argument);
     EXPECT_EQ(world.size(), 0u);
-    EXPECT_THROW(world.setBroadPhaseSettings({0.0f, world.config().bounds, 0}), std::invalid_argument);
-    EXPECT_THROW(world.setBroadPhaseSettings({kNaN, world.config().bounds, 0}), std::invalid_argument);
-    EXPECT_THROW(world.setBroadPhaseSettings({-4.0f, world.config().bounds, 0}), std::invalid_argument);
+    EXPECT_THROW(world.setBroadPhaseSettings(test::withCell(0.0f, world.config().bounds)), std::invalid_argument);
+    EXPECT_THROW(world.setBroadPhaseSettings(test::withCell(kNaN, world.config().bounds)), std::invalid_argument);
+    EXPECT_THROW(world.setBroadPhaseSettings(test::withCell(-4.0f, world.config().bounds)), std::invalid_argument);
     EXPECT_THROW(world.setBroadPhase(nullptr), std::invalid_argument);
     WorldConfig inverted;
     inverted.bounds = {0, 0, -1, 10};
@@ -218,23 +219,12 @@ TEST(World, RejectsBadInputWithAClearError) {
     EXPECT_EQ(world.config().tickHz, 60.0f);
 }
 
-TEST(Techniques, RejectBadSettingsInConfigure) {
-    const Aabb bounds{0, 0, 100, 100};
+TEST(Techniques, RejectBadBoundsInConfigure) {
     for (const TechniqueInfo& t : techniques()) {
         auto technique = t.create();
-        for (const float cell : {0.0f, -4.0f, kNaN, kInf})
-            EXPECT_THROW(technique->configure({cell, bounds, 0}), std::invalid_argument) << t.id << " cell " << cell;
+        for (const Aabb& bounds : {Aabb{0, 0, -1, 10}, Aabb{0, 0, kInf, 10}, Aabb{-3e38f, 0, 3e38f, 10}})
+            EXPECT_THROW(technique->configure(test::withCell(8.0f, bounds)), std::invalid_argument) << t.id;
     }
-    SpatialGrid grid;  // the bounded technique also needs bounds with an area
-    EXPECT_THROW(grid.configure({8.0f, {0, 0, -1, 10}, 0}), std::invalid_argument);
-    EXPECT_THROW(grid.configure({8.0f, {0, 0, kInf, 10}, 0}), std::invalid_argument);
-    EXPECT_THROW(grid.configure({8.0f, {-3e38f, 0, 3e38f, 10}, 0}), std::invalid_argument);
-    // One hash table limit, the one the hash itself uses (it was 2^28 here and 2^26 there,
-    // and a request between them was clamped without a word).
-    SpatialHash hash;
-    static_assert(SpatialHash::kMaxTableSize == SettingsLimits::kMaxHashTableSize);
-    EXPECT_NO_THROW(hash.configure({8.0f, bounds, SettingsLimits::kMaxHashTableSize}));
-    EXPECT_THROW(hash.configure({8.0f, bounds, SettingsLimits::kMaxHashTableSize + 1}), std::invalid_argument);
 }
 
 TEST(World, SwitchingTechniqueMidRunKeepsTheWorldAndItsFuture) {

@@ -2,8 +2,6 @@
 
 namespace ro {
 
-void BruteForce::configure(const Settings& settings) { checkSettings(settings); }
-
 void BruteForce::doUpdate(const BoxView& boxes) { m_boxes = boxes; }
 
 void BruteForce::findPairs(std::vector<Pair>& out) {

@@ -9,13 +9,17 @@ namespace ro {
 
 class BruteForce final : public BroadPhase {
 public:
+    /// Brute force has no parameters.
+    static constexpr std::span<const ParameterSpec> kParameters{};
+    BruteForce() : BroadPhase(kParameters) {}
+
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
-    void configure(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
 
 protected:
+    void applySettings(const Settings&) override {}
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;

@@ -14,16 +14,11 @@
 
 namespace ro {
 
-void SpatialGrid::configure(const Settings& settings) {
-    checkSettings(settings, /*needsBounds=*/true);
-    m_pending = settings;
-}
-
-void SpatialGrid::apply(const Settings& settings) {
-    m_bounds = settings.gridBounds;
+void SpatialGrid::applySettings(const Settings& settings) {
+    m_bounds = settings.bounds;
     const double width = m_bounds.width();
     const double height = m_bounds.height();
-    double cell = settings.cellSize;
+    double cell = settings.value(kCellSizeParameter);
     // Widen the cell rather than hold an unbounded grid; the HUD shows the size in use.
     auto cellsFor = [&](double c) { return std::ceil(width / c) * std::ceil(height / c); };
     if (cellsFor(cell) > kMaxCells) cell = std::sqrt(width * height / kMaxCells);
@@ -41,10 +36,6 @@ std::uint32_t SpatialGrid::row(float y) const { return clampedCell(y, m_bounds.m
 void SpatialGrid::doUpdate(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
-    if (m_pending) {
-        apply(*m_pending);
-        m_pending.reset();
-    }
     if (boxes.count > kMaxEntities) throw std::length_error("the spatial grid holds at most 2^30 entities");
     resizeWithHeadroom(m_ranges, boxes.count);
     m_oversized.clear();
@@ -114,7 +105,7 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
     m_counters.cellsTouched += occupiedCells;
-    m_counters.cellSize = m_cellSize;
+    m_counters.extra.set("cell_size", m_cellSize);
     m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch) +
                            bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld();
 }

@@ -24,18 +24,21 @@ namespace ro {
 class SpatialGrid final : public BroadPhase {
 public:
     /// At most this many cells (cell indices fit two 12-bit radix passes); a smaller cell size
-    /// is widened to fit, and counters().cellSize reports the size in use.
+    /// is widened to fit, and the counter "cell_size" reports the size in use.
     static constexpr std::uint32_t kMaxCells = 1u << 24;
     /// Entity indices share their word with two flags.
     static constexpr std::uint32_t kMaxEntities = 1u << 30;
+    /// Its one parameter; the grid covers Settings::bounds and clamps what lies outside.
+    static constexpr ParameterSpec kParameters[] = {kCellSizeParameter};
+    SpatialGrid() : BroadPhase(kParameters) {}
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
-    void configure(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;
 
 protected:
+    void applySettings(const Settings& settings) override;
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
@@ -52,7 +55,6 @@ private:
     static constexpr std::uint32_t kFirstRow = 1u << 30;     ///< the cell is in the entity's first row
     static constexpr std::uint32_t kIndexMask = kFirstRow - 1;
 
-    void apply(const Settings& settings);
     [[nodiscard]] std::uint32_t column(float x) const;
     [[nodiscard]] std::uint32_t row(float y) const;
     /// Calls visit(entry) for the entries of cells [firstCell, lastCell] (one row's span);
@@ -65,7 +67,6 @@ private:
     QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
 
     BoxView m_boxes;
-    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     Aabb m_bounds;
     float m_cellSize = 1.0f;
     float m_inverseCellSize = 1.0f;

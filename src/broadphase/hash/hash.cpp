@@ -40,15 +40,10 @@ std::uint32_t SpatialHash::bucketOf(std::int32_t x, std::int32_t y) const {
     return fastModulo(hashKey(x, y), m_moduloMagic, m_tableSize);
 }
 
-void SpatialHash::configure(const Settings& settings) {
-    checkSettings(settings);
-    m_pending = settings;
-}
-
-void SpatialHash::apply(const Settings& settings) {
-    m_cellSize = settings.cellSize;
-    m_inverseCellSize = 1.0f / settings.cellSize;
-    m_requestedTableSize = settings.hashTableSize;
+void SpatialHash::applySettings(const Settings& settings) {
+    m_cellSize = settings.real(kCellSizeParameter);
+    m_inverseCellSize = 1.0f / m_cellSize;
+    m_requestedTableSize = settings.integer(kTableSizeParameter);
     m_tableSize = 0;  // re-chosen on the next update
 }
 
@@ -83,10 +78,6 @@ void SpatialHash::resizeTable(std::uint32_t entityCount) {
 void SpatialHash::doUpdate(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
-    if (m_pending) {
-        apply(*m_pending);
-        m_pending.reset();
-    }
     resizeTable(boxes.count);
     m_tableBuilt = false;
     orderByCell();
@@ -165,7 +156,7 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
                 out.push_back(makePair(m_order[other].entity, entity));
                 const CellRange& o = m_ranges[other];
                 const bool shareACell = r.x0 <= o.x1 && o.x0 <= r.x1 && r.y0 <= o.y1 && o.y0 <= r.y1;
-                if (!shareACell) ++m_counters.hashFalsePositives;
+                if (!shareACell) ++m_falsePositives;
             }
             m_nodes.push_back({rank, bucket.head, x, y});
             bucket.head = static_cast<std::uint32_t>(m_nodes.size() - 1);
@@ -178,11 +169,13 @@ void SpatialHash::findPairs(std::vector<Pair>& out) {
     out.clear();
     newFrame();
     m_tableBuilt = true;
+    m_falsePositives = 0;
     for (std::uint32_t rank = 0; rank < m_boxes.count; ++rank)
         if (!m_isOversized[m_order[rank].entity]) insertAndQuery(rank, out);
     m_counters.pairTests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.candidatePairs = out.size();
-    m_counters.cellSize = m_cellSize;
+    m_counters.extra.set("cell_size", m_cellSize);
+    m_counters.extra.set("hash_false_positives", static_cast<double>(m_falsePositives));
     m_counters.bytesHeld = bytesHeld(m_buckets) + bytesHeld(m_nodes) + bytesHeld(m_order) + bytesHeld(m_ranges) +
                            bytesHeld(m_seen) + bytesHeld(m_oversized) + bytesHeld(m_isOversized) + bytesHeld(m_orderScratch) +
                            m_oversizedScratch.bytesHeld();

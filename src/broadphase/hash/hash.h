@@ -1,7 +1,7 @@
 #pragma once
 /// Spatial hash (the spatial hashing article; Lembcke and Korth): an unbounded grid whose cells are hashed into a table of
 /// prime size with Chipmunk's coordinate hash. O(n + k) when the cell fits the entities, plus
-/// the false positives of cells that share a bucket (counted in hashFalsePositives).
+/// the false positives of cells that share a bucket (the counter "hash_false_positives").
 ///
 /// Insert and query are one pass (Lembcke and Korth's reindex/query): each entity first collects the
 /// entities already in its buckets, then inserts itself, so every pair comes out once. A
@@ -23,7 +23,21 @@ class SpatialHash final : public BroadPhase {
 public:
     /// Largest table (512 MiB of buckets): checkSettings refuses a larger request, and the
     /// automatic size (about 10x the count) stops here.
-    static constexpr std::uint32_t kMaxTableSize = SettingsLimits::kMaxHashTableSize;
+    static constexpr std::uint32_t kMaxTableSize = 1u << 26;
+    static constexpr ParameterSpec kTableSizeParameter{
+        .key = "hash_buckets",
+        .label = "Buckets",
+        .kind = ParameterKind::Integer,
+        .min = 0,
+        .max = kMaxTableSize,
+        .offeredMin = 0,
+        .offeredMax = kMaxTableSize,
+        .defaultValue = 0,
+        .unit = "buckets",
+        .help = "size of the hash table, rounded up to a prime; 0 picks one near 10x the entity count",
+    };
+    static constexpr ParameterSpec kParameters[] = {kCellSizeParameter, kTableSizeParameter};
+    SpatialHash() : BroadPhase(kParameters) {}
 
     /// Chipmunk's hash of Lembcke and Korth before the modulo: multiply by large primes and XOR.
     [[nodiscard]] static std::uint32_t hashKey(std::int32_t x, std::int32_t y) {
@@ -39,12 +53,12 @@ public:
     [[nodiscard]] std::uint32_t tableSize() const { return m_tableSize; }
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
-    void configure(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;
 
 protected:
+    void applySettings(const Settings& settings) override;
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
@@ -79,11 +93,10 @@ private:
     void forEachNodeInCell(std::int32_t x, std::int32_t y, OnNode visit) const;
     template <typename OnHit, typename KeepGoing>
     QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
-    void apply(const Settings& settings);
 
     BoxView m_boxes;
-    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     float m_cellSize = 1.0f;
+    std::uint64_t m_falsePositives = 0;  ///< candidates of the last findPairs whose cells only share a bucket
     float m_inverseCellSize = 1.0f;
     std::uint32_t m_requestedTableSize = 0;  ///< 0: follow the entity count
     std::uint32_t m_tableSize = 0;

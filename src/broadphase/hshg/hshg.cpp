@@ -50,9 +50,11 @@ private:
     std::size_t m_kept = 0;
 };
 
-void HierarchicalGrid::configure(const Settings& settings) {
-    checkSettings(settings);
-    m_pending = settings;
+void HierarchicalGrid::applySettings(const Settings& settings) {
+    if (settings.real(kFactorParameter) != m_factor) {
+        m_factor = settings.real(kFactorParameter);
+        m_hasGeometry = false;
+    }
 }
 
 // Per entity, on the hot paths of update and findPairs: kept beside them so they inline.
@@ -203,13 +205,6 @@ void HierarchicalGrid::mergeOrder(bool rebuild) {
 void HierarchicalGrid::doUpdate(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
-    if (m_pending) {
-        if (m_pending->hshgFactor != m_factor) {
-            m_factor = m_pending->hshgFactor;
-            m_hasGeometry = false;
-        }
-        m_pending.reset();
-    }
     try {
         reserveWithHeadroom(m_moved, std::size_t{boxes.count} + 1);
         reserveWithHeadroom(m_movedScratch, std::size_t{boxes.count} + 1);
@@ -362,7 +357,7 @@ void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
     m_counters.cellsTouched = m_rehashed + cells;
-    m_counters.cellSize = static_cast<float>(m_levels[0].cell);
+    m_counters.extra.set("cell_size", m_levels[0].cell);
     m_counters.bytesHeld = bytesHeld(m_state) + bytesHeld(m_moved) + bytesHeld(m_movedScratch) + bytesHeld(m_keys) +
                            bytesHeld(m_previousKeys) + bytesHeld(m_ids) + bytesHeld(m_previousIds) +
                            bytesHeld(m_slotBoxes) + bytesHeld(m_slotDense) + bytesHeld(m_table) +

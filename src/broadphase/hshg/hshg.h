@@ -3,7 +3,7 @@
 /// cell per entity, a hierarchy of grids for entities of different sizes; Lembcke and Korth's queries).
 /// O(n + k) for any mix of sizes: no entity is ever put in more than one cell.
 ///
-/// Levels. Level L has the nominal size s_L = s_0 * f^L (f = Settings::hshgFactor), and cells a
+/// Levels. Level L has the nominal size s_L = s_0 * f^L (f = the parameter "level_factor"), and cells a
 /// hair larger: c_L = s_L * (1 + 2^-10). The levels are anchored at the largest entity: s_0 is
 /// the smallest entity's side or up to f times more, so that one level's size is the largest
 /// side (plus 2^-8 of it, for rounding). They are kept while the smallest stays within a
@@ -12,8 +12,8 @@
 /// its min corner. At most 24 levels: when the sizes spread over f^24 or more, s_0 is the
 /// smallest side and the top level stretches to hold the largest entity. Boxes
 /// wider than 1e30 (or NaN) skip the levels and are tested against everyone (oversized.h).
-/// Settings::cellSize is ignored: the HSHG picks its cells from the entities, and
-/// counters().cellSize reports c_0.
+/// It has no cell size parameter: the HSHG picks its cells from the entities, and the
+/// counter "cell_size" reports c_0.
 ///
 /// Neighbourhood rule. If box B (side wB < c) overlaps box Q, closed, then
 /// Q.minX - wB <= B.minX <= Q.maxX, so B's column floor(B.minX / c) lies in
@@ -61,6 +61,21 @@ namespace ro {
 
 class HierarchicalGrid final : public BroadPhase {
 public:
+    static constexpr ParameterSpec kFactorParameter{
+        .key = "level_factor",
+        .label = "Level factor",
+        .kind = ParameterKind::Real,
+        .min = 1.5,
+        .max = 16.0,
+        .offeredMin = 1.5,
+        .offeredMax = 8.0,
+        .defaultValue = 2.0,
+        .unit = "",
+        .help = "cell size ratio between one level and the next: fewer levels when larger, looser cells",
+    };
+    static constexpr ParameterSpec kParameters[] = {kFactorParameter};
+    HierarchicalGrid() : BroadPhase(kParameters) {}
+
     static constexpr std::uint32_t kMaxLevels = 24;
     /// Entities wider than this skip the levels and are paired by a scan.
     static constexpr float kMaxSide = 1.0e30f;
@@ -80,7 +95,6 @@ public:
     [[nodiscard]] std::uint64_t rehashedLastUpdate() const { return m_rehashed; }
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
-    void configure(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
@@ -88,6 +102,7 @@ public:
     [[nodiscard]] std::string validate() const override;
 
 protected:
+    void applySettings(const Settings& settings) override;
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
@@ -169,7 +184,6 @@ private:
     QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
 
     BoxView m_boxes;
-    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     float m_factor = 2.0f;
     bool m_hasGeometry = false;
     double m_smallest = 1.0;  ///< the smallest side when the levels were set, for the hysteresis

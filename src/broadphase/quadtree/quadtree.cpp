@@ -17,15 +17,10 @@ constexpr Aabb kEmpty{kInf, kInf, -kInf, -kInf};  // overlaps nothing; the ident
 
 }  // namespace
 
-void Quadtree::configure(const Settings& settings) {
-    checkSettings(settings, /*needsBounds=*/true);
-    m_pending = settings;
-}
-
-void Quadtree::apply(const Settings& settings) {
-    m_bounds = settings.gridBounds;
-    m_capacity = settings.quadCapacity;
-    m_maxDepth = settings.quadMaxDepth;
+void Quadtree::applySettings(const Settings& settings) {
+    m_bounds = settings.bounds;
+    m_capacity = settings.integer(kCapacityParameter);
+    m_maxDepth = settings.integer(kDepthParameter);
     const double cells = static_cast<double>(1u << m_maxDepth);
     m_scaleX = static_cast<float>(cells / m_bounds.width());
     m_scaleY = static_cast<float>(cells / m_bounds.height());
@@ -62,10 +57,6 @@ std::uint32_t Quadtree::deepestLevel() const {
 void Quadtree::doUpdate(const BoxView& boxes) {
     m_counters = {};
     m_nodesVisited = 0;
-    if (m_pending) {
-        apply(*m_pending);
-        m_pending.reset();
-    }
     const std::uint32_t n = boxes.count;
     for (auto& buffer : m_items) resizeWithHeadroom(buffer, n);
     resizeWithHeadroom(m_groups, n);
@@ -189,7 +180,6 @@ void Quadtree::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited;
-    m_counters.cellSize = 0.0f;
     m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_nodeBounds) + bytesHeld(m_items[0]) + bytesHeld(m_items[1]) +
                            bytesHeld(m_groups) +
                            bytesHeld(m_boxes) + bytesHeld(m_entities) + bytesHeld(m_stack);

@@ -1,7 +1,7 @@
 #pragma once
 /// Quadtree (Petersen; Lembcke and Korth name it among spatial partitions and indexes): a region quadtree
-/// over Settings::gridBounds, rebuilt every step. A leaf splits into four when it holds more
-/// than Settings::quadCapacity entities, down to Settings::quadMaxDepth levels. O(n log n) to
+/// over Settings::bounds, rebuilt every step. A leaf splits into four when it holds more
+/// than "leaf_capacity" entities, down to "max_depth" levels. O(n log n) to
 /// build, O(n log n + k) for the pairs when boxes are small against the bounds.
 ///
 /// Why a region quadtree whose entities sit at the smallest node that contains them (a box
@@ -35,13 +35,39 @@ namespace ro {
 
 class Quadtree final : public BroadPhase {
 public:
+    static constexpr ParameterSpec kCapacityParameter{
+        .key = "leaf_capacity",
+        .label = "Leaf capacity",
+        .kind = ParameterKind::Integer,
+        .min = 1,
+        .max = 4096,
+        .offeredMin = 1,
+        .offeredMax = 64,
+        .defaultValue = 8,
+        .unit = "entities",
+        .help = "entities a leaf holds before it splits into four",
+    };
+    static constexpr ParameterSpec kDepthParameter{
+        .key = "max_depth",
+        .label = "Max depth",
+        .kind = ParameterKind::Integer,
+        .min = 1,
+        .max = 20,
+        .offeredMin = 1,
+        .offeredMax = 20,
+        .defaultValue = 10,
+        .unit = "levels",
+        .help = "levels below the root at most; a leaf this deep holds any number",
+    };
+    static constexpr ParameterSpec kParameters[] = {kCapacityParameter, kDepthParameter};
+    Quadtree() : BroadPhase(kParameters) {}
+
     /// Nodes in the tree of the last update.
     [[nodiscard]] std::uint32_t nodeCount() const { return static_cast<std::uint32_t>(m_nodes.size()); }
     /// The deepest level reached by the last update (0: the root alone).
     [[nodiscard]] std::uint32_t deepestLevel() const;
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
-    void configure(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
@@ -49,6 +75,7 @@ public:
     [[nodiscard]] std::string validate() const override;
 
 protected:
+    void applySettings(const Settings& settings) override;
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
@@ -78,7 +105,6 @@ private:
         float t;
     };
 
-    void apply(const Settings& settings);
     [[nodiscard]] CellBox cellsOf(const Aabb& box) const;
     [[nodiscard]] std::uint32_t homeLevel(const CellBox& cells) const;
     [[nodiscard]] Aabb regionOf(const Node& node) const;
@@ -91,10 +117,9 @@ private:
     template <typename OnEntity>
     std::uint64_t descend(std::uint32_t node, const Aabb& box, OnEntity onEntity);
 
-    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
-    Aabb m_bounds = Settings{}.gridBounds;
-    std::uint32_t m_capacity = Settings{}.quadCapacity;
-    std::uint32_t m_maxDepth = Settings{}.quadMaxDepth;
+    Aabb m_bounds = Settings{}.bounds;
+    std::uint32_t m_capacity = static_cast<std::uint32_t>(kCapacityParameter.defaultValue);
+    std::uint32_t m_maxDepth = static_cast<std::uint32_t>(kDepthParameter.defaultValue);
     float m_scaleX = 1.0f;  ///< lattice cells per world unit
     float m_scaleY = 1.0f;
 

@@ -9,9 +9,9 @@
 
 namespace ro {
 
-void SweepAndPrune::configure(const Settings& settings) {
-    checkSettings(settings);
-    m_pending = settings;
+void SweepAndPrune::applySettings(const Settings& settings) {
+    m_axisSetting = static_cast<SweepAxis>(settings.integer(sweep::kAxisParameter));
+    m_axisChooser.reset();
 }
 
 void SweepAndPrune::forgetAll() {
@@ -23,14 +23,10 @@ void SweepAndPrune::forgetAll() {
 
 void SweepAndPrune::doUpdate(const BoxView& boxes) {
     m_counters = {};
+    m_counters.extra.set(sweep::kSortSwapsCounter, 0);
     if (boxes.count > kMaxEntities) {
         forgetAll();
         throw std::length_error("sweep and prune holds at most 2^30 entities");
-    }
-    if (m_pending) {
-        m_axisSetting = m_pending->sweepAxis;
-        m_axisChooser.reset();
-        m_pending.reset();
     }
     m_tracker.track(boxes);  // update() checked the boxes and the ids already
     m_boxes = boxes;
@@ -96,11 +92,11 @@ bool SweepAndPrune::insertionSort() {
         a[j] = d;
         swaps += i - j;
         if (swaps > budget) {
-            m_counters.sortSwaps = swaps;
+            m_counters.extra.set(sweep::kSortSwapsCounter, static_cast<double>(swaps));
             return false;
         }
     }
-    m_counters.sortSwaps = swaps;
+    m_counters.extra.set(sweep::kSortSwapsCounter, static_cast<double>(swaps));
     return true;
 }
 

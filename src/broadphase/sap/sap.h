@@ -32,6 +32,9 @@ namespace ro {
 
 class SweepAndPrune final : public BroadPhase {
 public:
+    static constexpr std::span<const ParameterSpec> kParameters = sweep::kParameters;
+    SweepAndPrune() : BroadPhase(kParameters) {}
+
     /// Entity indices share their word with two flags.
     static constexpr std::uint32_t kMaxEntities = 1u << 30;
     /// Insertion sort gives up past this many swaps per delimiter; the array is rebuilt and
@@ -51,7 +54,6 @@ public:
     [[nodiscard]] bool lastUpdateRebuilt() const { return m_rebuilt; }
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
-    void configure(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
@@ -60,6 +62,7 @@ public:
     [[nodiscard]] std::string validate() const override;
 
 protected:
+    void applySettings(const Settings& settings) override;
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
@@ -105,7 +108,6 @@ private:
     }
 
     BoxView m_boxes;
-    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     SweepAxis m_axisSetting = SweepAxis::Auto;
     sweep::AxisChooser m_axisChooser;
     sweep::EntityTracker m_tracker;

@@ -10,18 +10,14 @@
 
 namespace ro {
 
-void SingleAxisSweep::configure(const Settings& settings) {
-    checkSettings(settings);
-    m_pending = settings;
+void SingleAxisSweep::applySettings(const Settings& settings) {
+    m_axisSetting = static_cast<SweepAxis>(settings.integer(sweep::kAxisParameter));
+    m_axisChooser.reset();
 }
 
 void SingleAxisSweep::doUpdate(const BoxView& boxes) {
     m_counters = {};
-    if (m_pending) {
-        m_axisSetting = m_pending->sweepAxis;
-        m_axisChooser.reset();
-        m_pending.reset();
-    }
+    m_counters.extra.set(sweep::kSortSwapsCounter, 0);
     m_tracker.track(boxes);  // update() checked the boxes and the ids already
     m_boxes = boxes;
     const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
@@ -32,7 +28,7 @@ void SingleAxisSweep::doUpdate(const BoxView& boxes) {
         m_order.clear();
     } else {
         refresh();
-        m_counters.sortSwaps = insertionSort();
+        m_counters.extra.set(sweep::kSortSwapsCounter, static_cast<double>(insertionSort()));
     }
     mergeAdded(fresh);
     m_built = true;

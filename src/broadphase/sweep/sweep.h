@@ -6,7 +6,7 @@
 /// overlap on the axis.
 ///
 /// The seed's caveat is kept on purpose, and counted: when motion is incoherent the swaps
-/// (counters().sortSwaps) grow towards n^2 / 4 and the sweep is no better than brute force.
+/// (the counter "sort_swaps") grow towards n^2 / 4 and the sweep is no better than brute force.
 /// It stays correct, only slow; sweep and prune (sap/sap.h) falls back to a radix
 /// sort instead. Entities added since the last step are sorted apart and merged in (not
 /// counted as swaps); removed ones are dropped, both by stable id.
@@ -27,11 +27,13 @@ namespace ro {
 
 class SingleAxisSweep final : public BroadPhase {
 public:
+    static constexpr std::span<const ParameterSpec> kParameters = sweep::kParameters;
+    SingleAxisSweep() : BroadPhase(kParameters) {}
+
     /// The axis of the last update (0 x, 1 y).
     [[nodiscard]] std::uint32_t axis() const { return m_axis; }
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
-    void configure(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
@@ -41,6 +43,7 @@ public:
     [[nodiscard]] std::string validate() const override;
 
 protected:
+    void applySettings(const Settings& settings) override;
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
@@ -73,7 +76,6 @@ private:
     }
 
     BoxView m_boxes;
-    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     SweepAxis m_axisSetting = SweepAxis::Auto;
     sweep::AxisChooser m_axisChooser;
     sweep::EntityTracker m_tracker;

@@ -20,15 +20,10 @@ float centreDistance(const Aabb& a, const Aabb& b) {
 
 }  // namespace
 
-void DynamicTree::configure(const Settings& settings) {
-    checkSettings(settings);
-    m_pending = settings;
-}
-
-void DynamicTree::apply(const Settings& settings) {
+void DynamicTree::applySettings(const Settings& settings) {
     // Fat boxes of another margin would need a pass over every leaf anyway: rebuild.
-    if (settings.treeMargin != m_margin) {
-        m_margin = settings.treeMargin;
+    if (settings.real(kMarginParameter) != m_margin) {
+        m_margin = settings.real(kMarginParameter);
         clear();
     }
 }
@@ -183,10 +178,6 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     m_counters = {};
     m_stats = {};
     m_nodesVisited = 0;
-    if (m_pending) {
-        apply(*m_pending);
-        m_pending.reset();
-    }
     if (++m_stamp == 0) {
         std::fill(m_seenStamp.begin(), m_seenStamp.end(), 0);
         m_stamp = 1;
@@ -482,7 +473,6 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited;
-    m_counters.cellSize = 0.0f;
     m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) +
                            bytesHeld(m_seenStamp) + bytesHeld(m_dirty) + bytesHeld(m_dirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +

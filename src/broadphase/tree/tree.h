@@ -1,7 +1,7 @@
 #pragma once
 /// Dynamic AABB tree (Lembcke and Korth's "axis aligned bounding box trees" and spatial-index operations:
 /// insert, remove, reindex, query; built as Box2D's b2DynamicTree, STYLE.md): a binary tree of
-/// boxes whose leaves hold fattened boxes (each side pushed out by Settings::treeMargin), kept
+/// boxes whose leaves hold fattened boxes (each side pushed out by the parameter "fat_margin"), kept
 /// across steps and changed incrementally. O(n) per step to check the boxes, plus O(m log n) for the
 /// m entities that left their fat box, plus O(p) for the p pairs whose fat boxes overlap.
 ///
@@ -37,6 +37,21 @@ namespace ro {
 
 class DynamicTree final : public BroadPhase {
 public:
+    static constexpr ParameterSpec kMarginParameter{
+        .key = "fat_margin",
+        .label = "Fat margin",
+        .kind = ParameterKind::Real,
+        .min = 0.0,
+        .max = 1.0e6,
+        .offeredMin = 0.0,
+        .offeredMax = 50.0,
+        .defaultValue = 2.0,
+        .unit = "world units",
+        .help = "how far a leaf's fat box reaches beyond its box: larger moves the tree less, tests more pairs",
+    };
+    static constexpr ParameterSpec kParameters[] = {kMarginParameter};
+    DynamicTree() : BroadPhase(kParameters) {}
+
     /// The largest height difference allowed between the two children of a node.
     static constexpr std::int32_t kMaxImbalance = 2;
 
@@ -67,7 +82,6 @@ public:
     [[nodiscard]] const StepStats& stepStats() const { return m_stats; }
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
-    void configure(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
@@ -75,6 +89,7 @@ public:
     [[nodiscard]] std::string validate() const override;
 
 protected:
+    void applySettings(const Settings& settings) override;
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
@@ -103,7 +118,6 @@ private:
         float t;
     };
 
-    void apply(const Settings& settings);
     void clear();
     static void checkBox(const Aabb& box);
     void growIdMap(std::uint32_t largestId);
@@ -134,8 +148,7 @@ private:
     void reserveStack();
     void defragment();
 
-    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
-    float m_margin = Settings{}.treeMargin;
+    float m_margin = static_cast<float>(kMarginParameter.defaultValue);
 
     std::vector<Node> m_nodes;
     std::uint32_t m_root = kNull;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "support/settings.h"
 #include "broadphase/brute/brute.h"
 #include "broadphase/hshg/hshg.h"
 #include "core/rng.h"
@@ -20,7 +21,7 @@ namespace {
 
 Settings withFactor(float factor) {
     Settings settings;
-    settings.hshgFactor = factor;
+    settings.set(HierarchicalGrid::kFactorParameter.key, factor);
     return settings;
 }
 
@@ -109,7 +110,7 @@ TEST(HierarchicalGrid, LevelsGrowByTheFactorUpToTheLargestEntity) {
         EXPECT_LT(grid.levelCellSize(level), size * 1.006);
         EXPECT_EQ(grid.levelPopulation(level), 1u);
     }
-    EXPECT_EQ(grid.counters().cellSize, static_cast<float>(grid.levelCellSize(0)));
+    EXPECT_EQ(test::extra(grid.counters(), "cell_size"), grid.levelCellSize(0));
     const Census c = census(grid);
     EXPECT_EQ(c.entities, (std::map<std::uint32_t, std::uint32_t>{{0, 1}, {1, 1}, {2, 1}, {3, 1}}));
     EXPECT_EQ(grid.validate(), "");

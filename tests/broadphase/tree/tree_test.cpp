@@ -22,15 +22,15 @@ Aabb boxAt(float x, float y, float half) { return {x - half, y - half, x + half,
 
 Settings withMargin(float margin) {
     Settings s;
-    s.treeMargin = margin;
+    s.set(DynamicTree::kMarginParameter.key, margin);
     return s;
 }
 
 Settings quadSettings(const Aabb& bounds, std::uint32_t capacity, std::uint32_t depth) {
     Settings s;
-    s.gridBounds = bounds;
-    s.quadCapacity = capacity;
-    s.quadMaxDepth = depth;
+    s.bounds = bounds;
+    s.set(Quadtree::kCapacityParameter.key, capacity);
+    s.set(Quadtree::kDepthParameter.key, depth);
     return s;
 }
 
