@@ -1,30 +1,23 @@
 #pragma once
 /// Dynamic AABB tree (Lembcke and Korth's "axis aligned bounding box trees" and spatial-index operations:
-/// insert, remove, reindex, query; built as Box2D's b2DynamicTree, STYLE.md): a binary tree of
-/// boxes whose leaves hold fattened boxes (each side pushed out by the parameter "fat_margin"), kept
-/// across steps and changed incrementally. O(n) per step to check the boxes, plus O(m log n) for the
-/// m entities that left their fat box, plus O(p) for the p pairs whose fat boxes overlap.
+/// insert, remove, reindex, query; built as Box2D's b2DynamicTree, STYLE.md): the broad phase
+/// around the structure in aabb_tree.h. Each entity is a leaf holding its fattened box (each
+/// side pushed out by the parameter "fat_margin"), kept across steps and changed
+/// incrementally. O(n) per step to check the boxes, plus O(m log n) for the m entities that
+/// left their fat box, plus O(p) for the p pairs whose fat boxes overlap.
 ///
-/// - Insertion picks the sibling by the surface-area heuristic (in 2D the perimeter): a greedy
-///   descent that stops when a lower bound says no deeper sibling can be cheaper (as Box2D v3).
-///   A leaf that left its fat box is searched for below its nearest ancestor that holds the
-///   new fat box, not from the root (as Bullet's btDbvt looks a few levels up): it has rarely
-///   gone far, and this halves the cost of a move.
-/// - On the way up each ancestor may swap a child with a grandchild: to cut the perimeter of the
-///   node that changes (Box2D v3's rotations), and, where a node's children differ in height by
-///   more than kMaxImbalance, to restore that bound (as v2.4's AVL-like balance). The bound
-///   holds at every node (validate() checks it), so the height is at most ~1.8 log2 n even for
-///   boxes inserted in sorted order, which SAH rotations alone do not promise.
+/// - Entities: a proxy per entity (a stable handle, in a pool with a free list) holds its
+///   exact box, dense index and leaf; a step inserts the entities that came, removes those
+///   that went, and moves only the leaves whose box left their fat box.
 /// - Pairs: a persistent list of the pairs whose FAT boxes overlap. Fat boxes change only when a
 ///   leaf is inserted or moved, so each step keeps the pairs of untouched leaves, drops those of
 ///   touched ones, and queries the tree only for the touched leaves. With a margin of a few
 ///   frames of motion that is a few percent of the leaves, so this beats re-querying every leaf
 ///   (n log n node visits a step) by about the tree depth; the price is one exact test per fat
 ///   pair, which also keeps the candidates down to the exact overlaps.
-/// - Nodes and proxies (one per entity, a stable handle) live in pools addressed by index with
-///   free lists; nothing is allocated per step once the pools have grown. When half the leaves
-///   have moved since, the nodes are renumbered in depth-first order, so queries walk memory
-///   that is close together.
+/// - When half the leaves have moved since, the tree renumbers its nodes in depth-first
+///   order, so queries walk memory that is close together. Nothing is allocated per step once
+///   the pools have grown.
 
 #include <cstdint>
 #include <optional>
@@ -32,6 +25,7 @@
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/tree/aabb_tree.h"
 
 namespace ro {
 
@@ -53,7 +47,7 @@ public:
     DynamicTree() : BroadPhase(kParameters) {}
 
     /// The largest height difference allowed between the two children of a node.
-    static constexpr std::int32_t kMaxImbalance = 2;
+    static constexpr std::int32_t kMaxImbalance = AabbTree::kMaxImbalance;
 
     /// What the tree did since the last update() began (public edits add to it too).
     struct StepStats {
@@ -76,10 +70,14 @@ public:
     /// Leaves (entities) in the tree.
     [[nodiscard]] std::uint32_t leafCount() const { return static_cast<std::uint32_t>(m_proxyOfDense.size()); }
     /// Height of the root (0 for a single leaf or an empty tree).
-    [[nodiscard]] std::uint32_t height() const;
+    [[nodiscard]] std::uint32_t height() const { return m_tree.height(); }
     /// Sum of the inner nodes' half perimeters: the quantity the SAH keeps small.
-    [[nodiscard]] double innerPerimeterSum() const;
-    [[nodiscard]] const StepStats& stepStats() const { return m_stats; }
+    [[nodiscard]] double innerPerimeterSum() const { return m_tree.innerPerimeterSum(); }
+    [[nodiscard]] StepStats stepStats() const {
+        StepStats stats = m_stats;
+        stats.rotations = m_tree.rotations();
+        return stats;
+    }
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void doUpdate(const BoxView& boxes) override;
@@ -95,34 +93,22 @@ protected:
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
 
 private:
-    static constexpr std::uint32_t kNull = 0xffffffffu;
+    static constexpr std::uint32_t kNull = AabbTree::kNull;
     static constexpr std::uint32_t kPendingNew = 0xfffffffeu;  ///< m_proxyOfId: new in this update
 
-    struct Node {
-        Aabb box;              // 16: the fat box (leaf) or the union of the children (inner)
-        std::uint32_t parent;  // 4: kNull at the root; the next free node while free
-        std::uint32_t child1;  // 4: kNull for a leaf
-        std::uint32_t child2;  // 4: the proxy, for a leaf
-        std::int32_t height;   // 4: 0 for a leaf, -1 while free
-    };
     struct Proxy {
         Aabb box;             // the exact box of the last update or move
         std::uint32_t dense;  // dense index of the last update
-        std::uint32_t node;   // its leaf, kNull while the proxy is free
+        std::uint32_t leaf;   // its leaf in the tree, kNull while the proxy is free
     };
     struct ProxyPair {
         std::uint32_t a, b;
-    };
-    struct PendingNode {  ///< a node a first-hit ray query has yet to open, and its entry t
-        std::uint32_t node;
-        float t;
     };
 
     void clear();
     static void checkBox(const Aabb& box);
     void growIdMap(std::uint32_t largestId);
     [[nodiscard]] Aabb fatten(const Aabb& box) const;
-    [[nodiscard]] bool isLeaf(std::uint32_t node) const { return m_nodes[node].child1 == kNull; }
 
     std::uint32_t createProxy(std::uint32_t id, const Aabb& box);
     void destroyProxy(std::uint32_t proxy);
@@ -130,29 +116,8 @@ private:
     void markDirty(std::uint32_t proxy);
     void removeDense(std::uint32_t dense);
 
-    std::uint32_t allocateNode();
-    void freeNode(std::uint32_t node);
-    /// Inserts below `start` (kNull: the root), which must be in the tree.
-    void insertLeaf(std::uint32_t leaf, std::uint32_t start = kNull);
-    void removeLeaf(std::uint32_t leaf);
-    [[nodiscard]] std::uint32_t findBestSibling(const Aabb& box, std::uint32_t start);
-    void replaceChild(std::uint32_t parent, std::uint32_t oldChild, std::uint32_t newChild);
-    void refit(std::uint32_t node);
-    /// Refits `node` after a change below, rotating if that helps; false if nothing changed.
-    bool rebalance(std::uint32_t node);
-    void fixUpwards(std::uint32_t node);
-
-    /// Calls onLeaf(proxy) for each leaf whose fat box overlaps `box`; returns nodes visited.
-    template <typename OnLeaf>
-    std::uint64_t queryTree(const Aabb& box, OnLeaf onLeaf);
-    void reserveStack();
-    void defragment();
-
     float m_margin = static_cast<float>(kMarginParameter.defaultValue);
-
-    std::vector<Node> m_nodes;
-    std::uint32_t m_root = kNull;
-    std::uint32_t m_freeNode = kNull;
+    AabbTree m_tree;  ///< a leaf per live proxy, carrying the proxy
 
     std::vector<Proxy> m_proxies;
     std::vector<Aabb> m_fatBoxes;              ///< by proxy: its leaf's box, for update()'s pass in entity order
@@ -164,15 +129,10 @@ private:
     std::vector<std::uint32_t> m_proxyOfId;    ///< by entity id, kNull if absent
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
     std::vector<ProxyPair> m_pairs;            ///< pairs of proxies whose fat boxes overlap
-    std::vector<std::uint32_t> m_stack;        ///< traversal stack, sized to the height
-    std::vector<PendingNode> m_rayStack;
-    // Scratch of defragment(), kept so that it does not allocate once grown.
-    std::vector<std::uint32_t> m_nodeOrder, m_nodeRemap;
-    std::vector<Node> m_nodeScratch;
     std::uint64_t m_relocated = 0;  ///< leaves inserted or reinserted since the last defragment()
     std::uint32_t m_stamp = 0;
-    std::uint64_t m_nodesVisited = 0;  ///< by update and findPairs, for counters().cellsTouched
-    StepStats m_stats;
+    std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
+    StepStats m_stats;                 ///< all but the rotations, which the tree counts
 };
 
 }  // namespace ro

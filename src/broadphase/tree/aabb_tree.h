@@ -1,0 +1,214 @@
+#pragma once
+/// The dynamic AABB tree as a structure (as Box2D keeps b2DynamicTree apart from its broad
+/// phase): a binary tree of boxes, changed one leaf at a time, that knows nothing of entity
+/// ids, dense indices or pairs. Each leaf carries one number its owner gives it (the broad
+/// phase in tree.h stores its proxy there).
+///
+/// - Insertion picks the sibling by the surface-area heuristic (in 2D the perimeter): a greedy
+///   descent that stops when a lower bound says no deeper sibling can be cheaper (as Box2D v3).
+///   A moved leaf is searched for below its nearest ancestor that holds its new box, not from
+///   the root (as Bullet's btDbvt looks a few levels up): it has rarely gone far, and this
+///   halves the cost of a move.
+/// - On the way up each ancestor may swap a child with a grandchild: to cut the perimeter of the
+///   node that changes (Box2D v3's rotations), and, where a node's children differ in height by
+///   more than kMaxImbalance, to restore that bound (as v2.4's AVL-like balance). The bound
+///   holds at every node (validate() checks it), so the height is at most ~1.8 log2 n even for
+///   boxes inserted in sorted order, which SAH rotations alone do not promise.
+/// - Nodes live in a pool addressed by index with a free list; nothing is allocated once the
+///   pool has grown. defragment() renumbers the nodes in depth-first order, so queries walk
+///   memory that is close together.
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "broadphase/broadphase.h"  // Segment, segmentEntry
+#include "core/aabb.h"
+#include "core/buffers.h"
+
+namespace ro {
+
+class AabbTree {
+public:
+    static constexpr std::uint32_t kNull = 0xffffffffu;
+    /// The largest height difference allowed between the two children of a node.
+    static constexpr std::int32_t kMaxImbalance = 2;
+
+    /// Adds a leaf with `box` carrying `value`; returns the leaf's node.
+    std::uint32_t insert(const Aabb& box, std::uint32_t value);
+    /// Takes the leaf out of the tree and frees its node.
+    void remove(std::uint32_t leaf);
+    /// Gives the leaf a new box and moves it to where that box belongs.
+    void move(std::uint32_t leaf, const Aabb& box);
+    void clear();
+
+    [[nodiscard]] const Aabb& box(std::uint32_t node) const { return m_nodes[node].box; }
+    /// The number a leaf carries.
+    [[nodiscard]] std::uint32_t value(std::uint32_t leaf) const { return m_nodes[leaf].child2; }
+    [[nodiscard]] std::uint32_t leafCount() const { return m_leafCount; }
+    /// Height of the root (0 for a single leaf or an empty tree).
+    [[nodiscard]] std::uint32_t height() const;
+    /// Sum of the inner nodes' half perimeters: the quantity the SAH keeps small.
+    [[nodiscard]] double innerPerimeterSum() const;
+    /// Nodes read and child-grandchild swaps made since resetWork().
+    [[nodiscard]] std::uint64_t nodesVisited() const { return m_nodesVisited; }
+    [[nodiscard]] std::uint64_t rotations() const { return m_rotations; }
+    void resetWork() { m_nodesVisited = m_rotations = 0; }
+
+    /// Calls onLeaf(value) for each leaf whose box touches `box`; returns the nodes visited.
+    template <typename OnLeaf>
+    std::uint64_t query(const Aabb& box, OnLeaf onLeaf);
+    /// Calls onLeaf(value) for each leaf whose box the segment enters; returns the nodes visited.
+    template <typename OnLeaf>
+    std::uint64_t raycast(const Segment& segment, OnLeaf onLeaf);
+    /// Visits the leaves the segment enters, nearest entry first, skipping every subtree
+    /// entered after the best t so far: testLeaf(value) tests the leaf's own content and
+    /// returns the best t found yet (infinity while none). Returns the nodes visited.
+    template <typename TestLeaf>
+    std::uint64_t raycastFirst(const Segment& segment, TestLeaf testLeaf);
+
+    /// Renumbers the nodes in depth-first order, dropping the free ones: a subtree then sits
+    /// in one stretch of memory. Calls onLeafMoved(value, newLeaf) for every leaf.
+    template <typename OnLeafMoved>
+    void defragment(OnLeafMoved onLeafMoved);
+
+    /// Every node, parents first: its box, depth and whether it is a leaf.
+    void forEachNode(const std::function<void(const Aabb&, std::uint32_t depth, bool leaf)>& visit) const;
+    /// The structure's invariants (links, unions, heights, balance, the free list), and
+    /// checkLeaf(leaf) for each leaf; the first broken one, or empty.
+    [[nodiscard]] std::string validate(const std::function<std::string(std::uint32_t leaf)>& checkLeaf) const;
+    [[nodiscard]] std::uint64_t bytesHeld() const;
+
+private:
+    struct Node {
+        Aabb box;              // 16: a leaf's own box, or the union of the children
+        std::uint32_t parent;  // 4: kNull at the root; the next free node while free
+        std::uint32_t child1;  // 4: kNull for a leaf
+        std::uint32_t child2;  // 4: for a leaf, the value its owner gave
+        std::int32_t height;   // 4: 0 for a leaf, -1 while free
+    };
+    struct PendingNode {  ///< a node a first-hit ray query has yet to open, and its entry t
+        std::uint32_t node;
+        float t;
+    };
+
+    [[nodiscard]] bool isLeaf(std::uint32_t node) const { return m_nodes[node].child1 == kNull; }
+    std::uint32_t allocateNode();
+    void freeNode(std::uint32_t node);
+    /// Inserts below `start` (kNull: the root), which must be in the tree.
+    void insertLeaf(std::uint32_t leaf, std::uint32_t start = kNull);
+    void removeLeaf(std::uint32_t leaf);
+    [[nodiscard]] std::uint32_t findBestSibling(const Aabb& box, std::uint32_t start);
+    void replaceChild(std::uint32_t parent, std::uint32_t oldChild, std::uint32_t newChild);
+    void refit(std::uint32_t node);
+    /// Refits `node` after a change below, rotating if that helps; false if nothing changed.
+    bool rebalance(std::uint32_t node);
+    void fixUpwards(std::uint32_t node);
+    /// Sizes the traversal stack to the height.
+    void reserveStack();
+    void renumberDepthFirst();
+
+    std::vector<Node> m_nodes;
+    std::uint32_t m_root = kNull;
+    std::uint32_t m_freeNode = kNull;
+    std::uint32_t m_leafCount = 0;
+    std::vector<std::uint32_t> m_stack;  ///< traversal stack, sized to the height
+    std::vector<PendingNode> m_rayStack;
+    // Scratch of defragment(), kept so that it does not allocate once grown.
+    std::vector<std::uint32_t> m_nodeOrder, m_nodeRemap;
+    std::vector<Node> m_nodeScratch;
+    std::uint64_t m_nodesVisited = 0;
+    std::uint64_t m_rotations = 0;
+};
+
+template <typename OnLeaf>
+std::uint64_t AabbTree::query(const Aabb& box, OnLeaf onLeaf) {
+    if (m_root == kNull) return 0;
+    reserveStack();
+    std::uint64_t visited = 0;
+    std::uint32_t* const stack = m_stack.data();
+    std::size_t top = 0;
+    stack[top++] = m_root;
+    while (top > 0) {
+        const Node& node = m_nodes[stack[--top]];
+        ++visited;
+        if (!touches(node.box, box)) continue;
+        if (node.child1 == kNull) {
+            onLeaf(node.child2);
+        } else {
+            stack[top++] = node.child1;
+            stack[top++] = node.child2;
+        }
+    }
+    return visited;
+}
+
+template <typename OnLeaf>
+std::uint64_t AabbTree::raycast(const Segment& segment, OnLeaf onLeaf) {
+    if (m_root == kNull) return 0;
+    reserveStack();
+    std::uint64_t visited = 0;
+    std::size_t top = 0;
+    m_stack[top++] = m_root;
+    while (top > 0) {
+        const Node& node = m_nodes[m_stack[--top]];
+        ++visited;
+        // segmentEntry is monotonic in the box, so a node it misses holds no box it hits.
+        if (!segmentEntry(node.box, segment)) continue;
+        if (node.child1 == kNull) {
+            onLeaf(node.child2);
+        } else {
+            m_stack[top++] = node.child1;
+            m_stack[top++] = node.child2;
+        }
+    }
+    return visited;
+}
+
+template <typename TestLeaf>
+std::uint64_t AabbTree::raycastFirst(const Segment& segment, TestLeaf testLeaf) {
+    if (m_root == kNull) return 0;
+    reserveStack();
+    // Entry t of a node never exceeds that of a box below it: prune by the best t so far, and
+    // visit the nearer child first so the best t drops early.
+    const auto enter = [&](std::uint32_t index) { return segmentEntry(m_nodes[index].box, segment); };
+    resizeWithHeadroom(m_rayStack, m_stack.size());
+    PendingNode* const stack = m_rayStack.data();
+    std::uint64_t visited = 1;
+    float best = std::numeric_limits<float>::infinity();
+    std::size_t top = 0;
+    if (const auto t = enter(m_root)) stack[top++] = {m_root, *t};
+    while (top > 0) {
+        const PendingNode pending = stack[--top];
+        if (pending.t > best) continue;
+        const Node& node = m_nodes[pending.node];
+        if (node.child1 == kNull) {
+            best = testLeaf(node.child2);
+            continue;
+        }
+        visited += 2;
+        const auto t1 = enter(node.child1);
+        const auto t2 = enter(node.child2);
+        const bool firstNearer = t1 && (!t2 || *t1 <= *t2);
+        // Push the farther child first, so the nearer one comes off the stack next.
+        if (firstNearer) {
+            if (t2) stack[top++] = {node.child2, *t2};
+            stack[top++] = {node.child1, *t1};
+        } else {
+            if (t1) stack[top++] = {node.child1, *t1};
+            if (t2) stack[top++] = {node.child2, *t2};
+        }
+    }
+    return visited;
+}
+
+template <typename OnLeafMoved>
+void AabbTree::defragment(OnLeafMoved onLeafMoved) {
+    renumberDepthFirst();
+    for (std::uint32_t k = 0; k < m_nodes.size(); ++k)
+        if (isLeaf(k)) onLeafMoved(m_nodes[k].child2, k);
+}
+
+}  // namespace ro
