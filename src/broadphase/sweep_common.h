@@ -1,6 +1,5 @@
 #pragma once
-/// What the two sweeps (Wells; Lembcke and Korth) share: following entities from one step to the next
-/// by their stable ids, choosing the sweep axis by the variance of the centres, an order-keeping
+/// What the two sweeps (Wells; Lembcke and Korth) share: choosing the sweep axis by the variance of the centres, an order-keeping
 /// key for floats, and a segment's span on an axis widened so no box the exact test would hit
 /// is left out.
 
@@ -40,34 +39,6 @@ inline constexpr ParameterSpec kAxisParameter{
 inline constexpr ParameterSpec kParameters[] = {kAxisParameter};
 /// Sort swaps of the last update: the counter that shows how coherent the motion was.
 inline constexpr std::string_view kSortSwapsCounter = "sort_swaps";
-
-/// Maps last step's dense indices to this step's, through the stable ids, and lists the
-/// entities that are new. O(n) per step; O(1) extra when the ids are those of the last step.
-class EntityTracker {
-public:
-    static constexpr std::uint32_t kGone = 0xFFFFFFFFu;
-
-    /// Compares the ids of `boxes` (unique, as update() checks) with the last call's.
-    void track(const BoxView& boxes);
-    /// Forgets the last step: at the next track() every entity is new.
-    void forget() { m_previousIds.clear(); }
-    /// This step's index of the entity that had `oldIndex` last step, or kGone if it was removed.
-    [[nodiscard]] std::uint32_t newIndex(std::uint32_t oldIndex) const {
-        return m_unchanged ? oldIndex : m_newIndexOfOld[oldIndex];
-    }
-    /// Dense indices (ascending) of the entities the last step did not have.
-    [[nodiscard]] const std::vector<std::uint32_t>& added() const { return m_added; }
-    /// The same ids in the same order as last step: nothing to remap.
-    [[nodiscard]] bool unchanged() const { return m_unchanged; }
-    [[nodiscard]] std::uint64_t bytesHeld() const;
-
-private:
-    std::vector<std::uint32_t> m_previousIds;    ///< by last step's dense index
-    std::vector<std::uint32_t> m_denseOfId;      ///< by id: dense index when last seen (maybe stale)
-    std::vector<std::uint32_t> m_newIndexOfOld;  ///< by last step's dense index
-    std::vector<std::uint32_t> m_added;
-    bool m_unchanged = false;
-};
 
 /// Chooses the sweep axis (0 x, 1 y). Auto picks the axis along which the centres vary most
 /// (Wells: fewer boxes share a stretch of it, so more delimiters touch void), and

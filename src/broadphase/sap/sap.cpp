@@ -18,7 +18,7 @@ void SweepAndPrune::forgetAll() {
     m_boxes = {};
     m_delimiters.clear();
     m_built = false;
-    m_tracker.forget();
+    m_diff.forget();
 }
 
 void SweepAndPrune::doUpdate(const BoxView& boxes) {
@@ -28,7 +28,7 @@ void SweepAndPrune::doUpdate(const BoxView& boxes) {
         forgetAll();
         throw std::length_error("sweep and prune holds at most 2^30 entities");
     }
-    m_tracker.track(boxes);  // update() checked the boxes and the ids already
+    m_diff.track(boxes);  // update() checked the boxes and the ids already
     m_boxes = boxes;
     const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
     m_rebuilt = !m_built || axis != m_axis;
@@ -73,8 +73,8 @@ void SweepAndPrune::refresh() {
     const float* const coordinates[2] = {axisMax(), axisMin()};
     std::size_t kept = 0;
     for (const Delimiter& d : m_delimiters) {
-        const std::uint32_t entity = m_tracker.newIndex(d.entity());
-        if (entity == sweep::EntityTracker::kGone) continue;
+        const std::uint32_t entity = m_diff.newIndex(d.entity());
+        if (entity == EntityDiff::kGone) continue;
         const std::uint32_t begin = d.bits & kBegin;
         m_delimiters[kept++] = {coordinates[begin >> 31][entity] + 0.0f, entity | begin};
     }
@@ -101,7 +101,7 @@ bool SweepAndPrune::insertionSort() {
 }
 
 void SweepAndPrune::mergeAdded() {
-    const std::vector<std::uint32_t>& added = m_tracker.added();
+    const std::vector<std::uint32_t>& added = m_diff.added();
     if (added.empty()) return;
     m_added.clear();
     for (const std::uint32_t i : added) {
@@ -166,7 +166,7 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.bytesHeld = bytesHeld(m_delimiters) + bytesHeld(m_scratch) + bytesHeld(m_added) + bytesHeld(m_openMin) +
                            bytesHeld(m_openMax) + bytesHeld(m_openEntity) + bytesHeld(m_openSlot) +
-                           bytesHeld(m_hitFlags) + m_tracker.bytesHeld();
+                           bytesHeld(m_hitFlags) + m_diff.bytesHeld();
 }
 
 void SweepAndPrune::forEachCell(const std::function<void(const CellView&)>& visit) const {

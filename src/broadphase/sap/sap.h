@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/entity_diff.h"
 #include "broadphase/sweep_common.h"
 
 namespace ro {
@@ -110,7 +111,7 @@ private:
     BoxView m_boxes;
     SweepAxis m_axisSetting = SweepAxis::Auto;
     sweep::AxisChooser m_axisChooser;
-    sweep::EntityTracker m_tracker;
+    EntityDiff m_diff;
     std::uint32_t m_axis = 0;
     bool m_built = false;    ///< m_delimiters holds last step's entities
     bool m_rebuilt = false;

@@ -18,7 +18,7 @@ void SingleAxisSweep::applySettings(const Settings& settings) {
 void SingleAxisSweep::doUpdate(const BoxView& boxes) {
     m_counters = {};
     m_counters.extra.set(sweep::kSortSwapsCounter, 0);
-    m_tracker.track(boxes);  // update() checked the boxes and the ids already
+    m_diff.track(boxes);  // update() checked the boxes and the ids already
     m_boxes = boxes;
     const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
     // A new axis invalidates the order: every entity is merged in afresh.
@@ -39,8 +39,8 @@ void SingleAxisSweep::refresh() {
     const float* lo = axisMin();
     std::size_t kept = 0;
     for (const Entry& e : m_order) {
-        const std::uint32_t entity = m_tracker.newIndex(e.entity);
-        if (entity != sweep::EntityTracker::kGone) m_order[kept++] = {lo[entity], entity};
+        const std::uint32_t entity = m_diff.newIndex(e.entity);
+        if (entity != EntityDiff::kGone) m_order[kept++] = {lo[entity], entity};
     }
     m_order.resize(kept);
 }
@@ -66,7 +66,7 @@ void SingleAxisSweep::mergeAdded(bool all) {
     if (all) {
         for (std::uint32_t i = 0; i < m_boxes.count; ++i) m_added.push_back({lo[i], i});
     } else {
-        for (const std::uint32_t i : m_tracker.added()) m_added.push_back({lo[i], i});
+        for (const std::uint32_t i : m_diff.added()) m_added.push_back({lo[i], i});
     }
     if (m_added.empty()) return;
     const auto byMin = [](const Entry& a, const Entry& b) { return a.min < b.min; };
@@ -134,7 +134,7 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.bytesHeld = bytesHeld(m_order) + bytesHeld(m_added) + bytesHeld(m_scratch) + bytesHeld(m_min) +
                            bytesHeld(m_max) + bytesHeld(m_otherMin) + bytesHeld(m_otherMax) + bytesHeld(m_entity) +
-                           bytesHeld(m_endTouchesVoid) + bytesHeld(m_hitFlags) + m_tracker.bytesHeld();
+                           bytesHeld(m_endTouchesVoid) + bytesHeld(m_hitFlags) + m_diff.bytesHeld();
 }
 
 void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& visit) const {

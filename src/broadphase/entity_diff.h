@@ -1,0 +1,40 @@
+#pragma once
+/// Following entities from one step to the next by their ids: which are new, and where each
+/// of last step's entities stands now. The techniques that keep state across steps use it.
+
+#include <cstdint>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+
+namespace ro {
+
+/// Maps last step's dense indices to this step's, through the stable ids, and lists the
+/// entities that are new. O(n) per step; O(1) extra when the ids are those of the last step.
+class EntityDiff {
+public:
+    static constexpr std::uint32_t kGone = 0xFFFFFFFFu;
+
+    /// Compares the ids of `boxes` (unique, as update() checks) with the last call's.
+    void track(const BoxView& boxes);
+    /// Forgets the last step: at the next track() every entity is new.
+    void forget() { m_previousIds.clear(); }
+    /// This step's index of the entity that had `oldIndex` last step, or kGone if it was removed.
+    [[nodiscard]] std::uint32_t newIndex(std::uint32_t oldIndex) const {
+        return m_unchanged ? oldIndex : m_newIndexOfOld[oldIndex];
+    }
+    /// Dense indices (ascending) of the entities the last step did not have.
+    [[nodiscard]] const std::vector<std::uint32_t>& added() const { return m_added; }
+    /// The same ids in the same order as last step: nothing to remap.
+    [[nodiscard]] bool unchanged() const { return m_unchanged; }
+    [[nodiscard]] std::uint64_t bytesHeld() const;
+
+private:
+    std::vector<std::uint32_t> m_previousIds;    ///< by last step's dense index
+    std::vector<std::uint32_t> m_denseOfId;      ///< by id: dense index when last seen (maybe stale)
+    std::vector<std::uint32_t> m_newIndexOfOld;  ///< by last step's dense index
+    std::vector<std::uint32_t> m_added;
+    bool m_unchanged = false;
+};
+
+}  // namespace ro
