@@ -1,6 +1,8 @@
 #pragma once
-/// Following entities from one step to the next by their ids: which are new, and where each
-/// of last step's entities stands now. The techniques that keep state across steps use it.
+/// Following entities from one step to the next by their ids: which are new, which went, and
+/// where each of last step's entities stands now. The techniques that keep state across
+/// steps (the sweeps, the tree) use it on the slots the base class hands them, so its tables
+/// follow the live entities, not the ids ever issued.
 
 #include <cstdint>
 #include <vector>
@@ -10,7 +12,8 @@
 namespace ro {
 
 /// Maps last step's dense indices to this step's, through the stable ids, and lists the
-/// entities that are new. O(n) per step; O(1) extra when the ids are those of the last step.
+/// entities that are new and the ids that went. O(n) per step; O(1) extra when the ids are
+/// those of the last step.
 class EntityDiff {
 public:
     static constexpr std::uint32_t kGone = 0xFFFFFFFFu;
@@ -25,15 +28,25 @@ public:
     }
     /// Dense indices (ascending) of the entities the last step did not have.
     [[nodiscard]] const std::vector<std::uint32_t>& added() const { return m_added; }
+    /// Ids (ascending by last step's dense index) of the entities this step no longer has.
+    [[nodiscard]] const std::vector<std::uint32_t>& removed() const { return m_removed; }
     /// The same ids in the same order as last step: nothing to remap.
     [[nodiscard]] bool unchanged() const { return m_unchanged; }
     [[nodiscard]] std::uint64_t bytesHeld() const;
+
+    // Edits between steps, for a technique that takes entities one at a time: the next
+    // track() compares with the step as edited.
+    /// `id` joins as the next dense index.
+    void append(std::uint32_t id);
+    /// The entity at `dense` leaves; the last dense index takes its place.
+    void swapRemove(std::uint32_t dense);
 
 private:
     std::vector<std::uint32_t> m_previousIds;    ///< by last step's dense index
     std::vector<std::uint32_t> m_denseOfId;      ///< by id: dense index when last seen (maybe stale)
     std::vector<std::uint32_t> m_newIndexOfOld;  ///< by last step's dense index
     std::vector<std::uint32_t> m_added;
+    std::vector<std::uint32_t> m_removed;
     bool m_unchanged = false;
 };
 

@@ -23,11 +23,11 @@ void DynamicTree::clear() {
     m_proxies.clear();
     m_fatBoxes.clear();
     m_proxyId.clear();
-    m_seenStamp.clear();
     m_dirty.clear();
     m_dirtyList.clear();
     m_freeProxies.clear();
     std::fill(m_proxyOfId.begin(), m_proxyOfId.end(), kNull);
+    m_diff.forget();
     m_proxyOfDense.clear();
     m_pairs.clear();
     m_relocated = 0;
@@ -56,13 +56,11 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box) {
         m_proxies.push_back({});
         m_fatBoxes.push_back({});
         m_proxyId.push_back(0);
-        m_seenStamp.push_back(0);
         m_dirty.push_back(0);
     }
     m_fatBoxes[proxy] = fatten(box);
     m_proxies[proxy] = {box, 0, m_tree.insert(m_fatBoxes[proxy], proxy)};
     m_proxyId[proxy] = id;
-    m_seenStamp[proxy] = m_stamp;
     m_proxyOfId[id] = proxy;
     markDirty(proxy);
     ++m_stats.inserted;
@@ -94,10 +92,10 @@ void DynamicTree::removeDense(std::uint32_t dense) {
     m_proxyOfDense.pop_back();
 }
 
-void DynamicTree::growIdMap(std::uint32_t largestId) {
-    if (largestId < m_proxyOfId.size()) return;
+void DynamicTree::growIdMap(std::uint32_t size) {
+    if (size <= m_proxyOfId.size()) return;
     const std::size_t old = m_proxyOfId.size();
-    resizeWithHeadroom(m_proxyOfId, std::size_t{largestId} + 1);
+    resizeWithHeadroom(m_proxyOfId, size);
     std::fill(m_proxyOfId.begin() + static_cast<std::ptrdiff_t>(old), m_proxyOfId.end(), kNull);
 }
 
@@ -110,10 +108,11 @@ void DynamicTree::checkBox(const Aabb& box) {
 void DynamicTree::insert(std::uint32_t id, const Aabb& box) {
     checkBox(box);
     const std::uint32_t slot = idSlots().insert(id);
-    growIdMap(slot);
+    growIdMap(slot + 1);
     const std::uint32_t proxy = createProxy(slot, box);
     m_proxies[proxy].dense = leafCount();
     m_proxyOfDense.push_back(proxy);
+    m_diff.append(slot);
 }
 
 void DynamicTree::remove(std::uint32_t id) {
@@ -121,6 +120,7 @@ void DynamicTree::remove(std::uint32_t id) {
     const std::uint32_t dense = m_proxies[proxy].dense;
     destroyProxy(proxy);
     removeDense(dense);
+    m_diff.swapRemove(dense);
 }
 
 bool DynamicTree::move(std::uint32_t id, const Aabb& box) {
@@ -139,42 +139,24 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     m_stats = {};
     m_nodesVisited = 0;
     m_tree.resetWork();
-    if (++m_stamp == 0) {
-        std::fill(m_seenStamp.begin(), m_seenStamp.end(), 0);
-        m_stamp = 1;
-    }
-    // 1. Mark the ids still present; note the new ones. Nothing changes shape yet, so a
-    //    repeated id can be refused with the tree as it was.
-    std::uint32_t largestId = 0;
-    for (std::uint32_t i = 0; i < boxes.count; ++i) largestId = std::max(largestId, boxes.ids[i]);
-    if (boxes.count > 0) growIdMap(largestId);
-    for (std::uint32_t i = 0; i < boxes.count; ++i) {
-        std::uint32_t& slot = m_proxyOfId[boxes.ids[i]];
-        const bool repeated = slot == kPendingNew || (slot != kNull && m_seenStamp[slot] == m_stamp);
-        if (repeated) {
-            for (std::uint32_t k = 0; k < i; ++k)
-                if (m_proxyOfId[boxes.ids[k]] == kPendingNew) m_proxyOfId[boxes.ids[k]] = kNull;
-            throw std::invalid_argument("entity id " + std::to_string(boxes.ids[i]) + " appears twice");
+    // The ids are slots (unique, below slotLimit(): the base class checked and mapped them).
+    m_diff.track(boxes);
+    if (m_diff.unchanged()) {
+        // Reinsert a leaf only when its box left its fat box.
+        for (std::uint32_t i = 0; i < boxes.count; ++i) {
+            const std::uint32_t proxy = m_proxyOfDense[i];
+            m_proxies[proxy].box = boxes.box(i);
+            if (!containsBox(m_fatBoxes[proxy], m_proxies[proxy].box)) reinsert(proxy);
         }
-        if (slot == kNull) {
-            slot = kPendingNew;
-        } else {
-            m_seenStamp[slot] = m_stamp;
-        }
+        return;
     }
-    // 2. Remove the ids that vanished. Backwards, so the entry swapped in was already seen.
-    for (std::size_t k = m_proxyOfDense.size(); k-- > 0;) {
-        const std::uint32_t proxy = m_proxyOfDense[k];
-        if (m_seenStamp[proxy] == m_stamp) continue;
-        destroyProxy(proxy);
-        removeDense(static_cast<std::uint32_t>(k));
-    }
-    // 3. Insert the new ids; reinsert a leaf only when its box left its fat box.
+    for (const std::uint32_t id : m_diff.removed()) destroyProxy(m_proxyOfId[id]);
+    growIdMap(idSlots().slotLimit());
     resizeWithHeadroom(m_proxyOfDense, boxes.count);
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
         const Aabb box = boxes.box(i);
         std::uint32_t proxy = m_proxyOfId[boxes.ids[i]];
-        if (proxy == kPendingNew) {
+        if (proxy == kNull) {
             proxy = createProxy(boxes.ids[i], box);
         } else {
             m_proxies[proxy].box = box;
@@ -184,8 +166,6 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         m_proxyOfDense[i] = proxy;
     }
 }
-
-// ---- pairs ------------------------------------------------------------------------------
 
 void DynamicTree::findPairs(std::vector<Pair>& out) {
     out.clear();
@@ -223,7 +203,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited + m_tree.nodesVisited();
     m_counters.bytesHeld = m_tree.bytesHeld() + bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) +
-                           bytesHeld(m_seenStamp) + bytesHeld(m_dirty) + bytesHeld(m_dirtyList) +
+                           m_diff.bytesHeld() + bytesHeld(m_dirty) + bytesHeld(m_dirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs);
 }

@@ -7,8 +7,8 @@
 /// left their fat box, plus O(p) for the p pairs whose fat boxes overlap.
 ///
 /// - Entities: a proxy per entity (a stable handle, in a pool with a free list) holds its
-///   exact box, dense index and leaf; a step inserts the entities that came, removes those
-///   that went, and moves only the leaves whose box left their fat box.
+///   exact box, dense index and leaf; a step inserts the entities that came and removes those
+///   that went (EntityDiff says which), and moves only the leaves whose box left their fat box.
 /// - Pairs: a persistent list of the pairs whose FAT boxes overlap. Fat boxes change only when a
 ///   leaf is inserted or moved, so each step keeps the pairs of untouched leaves, drops those of
 ///   touched ones, and queries the tree only for the touched leaves. With a margin of a few
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/entity_diff.h"
 #include "broadphase/tree/aabb_tree.h"
 
 namespace ro {
@@ -94,7 +95,6 @@ protected:
 
 private:
     static constexpr std::uint32_t kNull = AabbTree::kNull;
-    static constexpr std::uint32_t kPendingNew = 0xfffffffeu;  ///< m_proxyOfId: new in this update
 
     struct Proxy {
         Aabb box;             // the exact box of the last update or move
@@ -107,7 +107,8 @@ private:
 
     void clear();
     static void checkBox(const Aabb& box);
-    void growIdMap(std::uint32_t largestId);
+    /// Makes m_proxyOfId hold ids below `size`.
+    void growIdMap(std::uint32_t size);
     [[nodiscard]] Aabb fatten(const Aabb& box) const;
 
     std::uint32_t createProxy(std::uint32_t id, const Aabb& box);
@@ -118,11 +119,11 @@ private:
 
     float m_margin = static_cast<float>(kMarginParameter.defaultValue);
     AabbTree m_tree;  ///< a leaf per live proxy, carrying the proxy
+    EntityDiff m_diff;  ///< which ids came and went since the last update
 
     std::vector<Proxy> m_proxies;
     std::vector<Aabb> m_fatBoxes;              ///< by proxy: its leaf's box, for update()'s pass in entity order
     std::vector<std::uint32_t> m_proxyId;      ///< by proxy: its entity id
-    std::vector<std::uint32_t> m_seenStamp;    ///< by proxy: the update that last saw its id
     std::vector<std::uint8_t> m_dirty;         ///< by proxy: inserted, moved or freed since findPairs
     std::vector<std::uint32_t> m_dirtyList;    ///< the proxies with m_dirty set
     std::vector<std::uint32_t> m_freeProxies;
@@ -130,7 +131,6 @@ private:
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
     std::vector<ProxyPair> m_pairs;            ///< pairs of proxies whose fat boxes overlap
     std::uint64_t m_relocated = 0;  ///< leaves inserted or reinserted since the last defragment()
-    std::uint32_t m_stamp = 0;
     std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
     StepStats m_stats;                 ///< all but the rotations, which the tree counts
 };
