@@ -92,6 +92,16 @@ std::vector<Scene> conformanceScenes() {
     return scenes;
 }
 
+BoxSet spreadBoxes(std::uint32_t count, float spacing, float half) {
+    BoxSet boxes;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const float x = static_cast<float>(i % 50) * spacing;
+        const float y = static_cast<float>(i / 50) * spacing;
+        boxes.add({x - half, y - half, x + half, y + half});
+    }
+    return boxes;
+}
+
 std::set<Pair> referenceOverlaps(const BoxView& boxes) {
     std::set<Pair> pairs;
     for (std::uint32_t i = 0; i < boxes.count; ++i)

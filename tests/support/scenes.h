@@ -35,6 +35,10 @@ struct Scene {
 /// The fixed scenes of the conformance suite.
 [[nodiscard]] std::vector<Scene> conformanceScenes();
 
+/// `count` boxes of half-extent `half`, centred on a lattice `spacing` apart, 50 to a row from
+/// the origin: apart when 2 * half < spacing, overlapping their neighbours when larger.
+[[nodiscard]] BoxSet spreadBoxes(std::uint32_t count, float spacing, float half);
+
 /// Overlapping pairs by a plain double loop over closed intervals: the reference of the reference.
 [[nodiscard]] std::set<Pair> referenceOverlaps(const BoxView& boxes);
 

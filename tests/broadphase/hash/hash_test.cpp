@@ -1,0 +1,96 @@
+// The spatial hash: the seed's hash modulo a prime table, false positives from a small table,
+// table sizes, and the overlay of occupied cells.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "broadphase/hash/hash.h"
+#include "core/rng.h"
+#include "support/scenes.h"
+#include "support/settings.h"
+
+namespace ro {
+namespace {
+
+using test::spreadBoxes;
+
+TEST(SpatialHash, UsesTheSeedHashModuloAPrimeTable) {
+    EXPECT_EQ(SpatialHash::hashKey(1, 0), 1640531513u);
+    EXPECT_EQ(SpatialHash::hashKey(0, 1), 2654435789u);
+    // Worked by hand, mod 2^32: -1 * 1640531513 = 2654435783 and 3 * 2654435789 = 3668340071.
+    EXPECT_EQ(SpatialHash::hashKey(-1, 3), 2654435783u ^ 3668340071u);
+    EXPECT_EQ(SpatialHash::hashKey(-1, 3), 0x449114A0u);
+    EXPECT_EQ(SpatialHash::nextPrime(1000), 1009u);
+    EXPECT_EQ(SpatialHash::nextPrime(1009), 1009u);
+
+    for (const std::uint32_t size : {2u, 7u, 1031u, 0u}) {
+        SpatialHash hash;
+        hash.configure(test::withCellAndTable(8.0f, size));
+        const test::BoxSet boxes = spreadBoxes(3000, 5.0f, 1.0f);
+        (void)test::techniqueOverlaps(hash, boxes.view());
+        const std::uint32_t table = hash.tableSize();
+        EXPECT_EQ(table, SpatialHash::nextPrime(table));
+        if (size == 0) {
+            EXPECT_EQ(table, SpatialHash::nextPrime(30000));  // about 10x the count
+        }
+        // The division-free modulo must equal the seed's %, for every kind of coordinate.
+        Rng rng(table);
+        for (int k = 0; k < 20000; ++k) {
+            const auto x = static_cast<std::int32_t>(rng.next());
+            const auto y = static_cast<std::int32_t>(rng.next());
+            ASSERT_EQ(hash.bucketOf(x, y), SpatialHash::hashKey(x, y) % table) << x << ", " << y;
+        }
+    }
+}
+
+TEST(SpatialHash, ASmallTableCausesCountedFalsePositivesButNoWrongAnswer) {
+    const test::BoxSet boxes = spreadBoxes(1000, 10.0f, 3.0f);
+    const auto expected = test::referenceOverlaps(boxes.view());
+
+    SpatialHash tiny;
+    tiny.configure(test::withCellAndTable(10.0f, 7));
+    EXPECT_EQ(test::techniqueOverlaps(tiny, boxes.view()), expected);
+    EXPECT_GT(test::extra(tiny.counters(), "hash_false_positives"), 1000.0);
+
+    SpatialHash roomy;
+    roomy.configure(test::withCell(10.0f));  // about 10x the entity count
+    EXPECT_EQ(test::techniqueOverlaps(roomy, boxes.view()), expected);
+    EXPECT_LT(test::extra(roomy.counters(), "hash_false_positives"),
+              test::extra(tiny.counters(), "hash_false_positives") / 10);
+    EXPECT_GE(roomy.counters().bytesHeld, 10000u * sizeof(std::uint32_t));
+}
+
+TEST(SpatialHash, TableSizesArePrimeAndBounded) {
+    EXPECT_EQ(SpatialHash::tableSizeFor(0, 1000), SpatialHash::nextPrime(10000));
+    EXPECT_EQ(SpatialHash::tableSizeFor(0, 0), 1031u);
+    EXPECT_EQ(SpatialHash::tableSizeFor(100, 1000), 101u);
+    EXPECT_EQ(SpatialHash::tableSizeFor(1, 10), 2u);
+    const std::uint32_t huge = SpatialHash::tableSizeFor(0xFFFFFFFFu, 10);
+    EXPECT_GE(huge, SpatialHash::kMaxTableSize);
+    EXPECT_LT(huge, SpatialHash::kMaxTableSize + 1000u);
+    EXPECT_EQ(SpatialHash::tableSizeFor(0, 0xFFFFFFFFu), huge);
+}
+
+TEST(SpatialHash, OverlayVisitsEachOccupiedCellOnce) {
+    test::BoxSet boxes;
+    boxes.add({1, 1, 2, 2});
+    boxes.add({3, 3, 4, 4});     // same cell
+    boxes.add({-8, 1, -2, 2});   // cell (-1, 0)
+    SpatialHash hash;
+    hash.configure(test::withCell(10.0f));
+    (void)test::techniqueOverlaps(hash, boxes.view());
+    std::vector<CellView> cells;
+    hash.forEachCell([&](const CellView& c) { cells.push_back(c); });
+    ASSERT_EQ(cells.size(), 2u);
+    std::sort(cells.begin(), cells.end(), [](const CellView& a, const CellView& b) { return a.bounds.minX < b.bounds.minX; });
+    EXPECT_EQ(cells[0].bounds.minX, -10.0f);
+    EXPECT_EQ(cells[0].count, 1u);
+    EXPECT_EQ(cells[1].bounds.minX, 0.0f);
+    EXPECT_EQ(cells[1].count, 2u);
+}
+
+}  // namespace
+}  // namespace ro

@@ -1,0 +1,102 @@
+// Sweep and prune (Wells): void markers on the delimiters, the axis choice, the delimiters'
+// swap count, the seed's interference query, queries, and incoherent motion.
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "broadphase/sap/sap.h"
+#include "broadphase/sweep_checks.h"
+#include "core/rng.h"
+#include "support/scenes.h"
+#include "support/settings.h"
+
+namespace ro {
+namespace {
+
+using namespace sweep_checks;
+
+TEST(SweepAndPrune, MarksTheDelimitersAfterWhichNothingIsOpen) {
+    const test::BoxSet boxes = handMadeScene();
+    SweepAndPrune sap;
+    sap.configure(along(SweepAxis::X));
+    EXPECT_EQ(test::techniqueOverlaps(sap, boxes.view()), (std::set<Pair>{{0, 1}, {2, 3}}));
+    EXPECT_EQ(sap.validate(), "");
+    // The seed's depth count: 1 2 1 0 | 1 2 1 0 | 1 0. D begins before C ends at 6 (touching).
+    const std::vector<Mark> expected{{0, true, false}, {1, true, false},  {2, false, false}, {3, false, true},
+                                     {5, true, false}, {6, true, false},  {6, false, false}, {8, false, true},
+                                     {10, true, false}, {11, false, true}};
+    EXPECT_EQ(marksOf(sap), expected);
+}
+
+TEST(SweepAndPrune, OverlayShowsDelimitersInOrderWithDepthCountedVoids) { checkOverlayOrder<SweepAndPrune>("sap"); }
+
+TEST(SweepAndPrune, ChoosesTheAxisAlongWhichCentresVaryMost) { checkAxisChoice<SweepAndPrune>(); }
+
+TEST(SweepAndPrune, CountsTheSwapsOfItsDelimiters) {
+    Population p;
+    p.add({0, 0, 1, 1});
+    p.add({5, 0, 6, 1});
+    for (int i = 0; i < 8; ++i) p.add({100.0f + 10 * i, 0, 101.0f + 10 * i, 1});  // still, and within budget
+    SweepAndPrune sap;
+    sap.configure(along(SweepAxis::X));
+    (void)test::techniqueOverlaps(sap, p.boxes.view());
+    EXPECT_TRUE(sap.lastUpdateRebuilt());
+    // A jumps past B: its begin (10) and end (11) each pass B's begin (5) and end (6).
+    p.set(0, {10, 0, 11, 1});
+    (void)test::techniqueOverlaps(sap, p.boxes.view());
+    EXPECT_FALSE(sap.lastUpdateRebuilt());
+    EXPECT_EQ(test::extra(sap.counters(), "sort_swaps"), 4u);
+    EXPECT_EQ(sap.validate(), "");
+}
+
+TEST(SweepAndPrune, InterferenceQueryMatchesBruteForce) {
+    Population p;
+    Rng rng(21);
+    for (int i = 0; i < 600; ++i) p.add(randomBox(rng, {0, 0, 1000, 300}, 0.0f, 25.0f));
+    p.add({-5000, -5000, 5000, 5000});  // overlaps everything
+    p.add({400, 100, 400, 100});        // a point
+    p.add({0, 0, 10, 10});
+    p.add({10, 10, 20, 20});  // touches the previous one at a corner
+    SweepAndPrune sap;
+    sap.configure(along(SweepAxis::X));
+    const BoxView view = p.boxes.view();
+    (void)test::techniqueOverlaps(sap, view);
+    std::vector<std::uint32_t> found;
+    for (std::uint32_t e = 0; e < view.count; ++e) {
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t j = 0; j < view.count; ++j)
+            if (j != e && overlaps(view.box(e), view.box(j))) expected.push_back(j);
+        const QueryCost cost = sap.interferingWith(e, found);
+        ASSERT_EQ(sorted(found), expected) << "entity " << e;
+        EXPECT_GE(cost.tests, found.size());
+    }
+    EXPECT_THROW((void)sap.interferingWith(view.count, found), std::out_of_range);
+}
+
+TEST(SweepAndPrune, VoidMarkersStopTheInterferenceScan) {
+    // Boxes 4 wide every 10 units: each is alone on the axis, so its scan ends at its own end.
+    Population p;
+    for (int i = 0; i < 1000; ++i) p.add({i * 10.0f, 0, i * 10.0f + 4, 4});
+    SweepAndPrune sap;
+    (void)test::techniqueOverlaps(sap, p.boxes.view());
+    std::vector<std::uint32_t> found;
+    for (std::uint32_t e = 0; e < 1000; ++e) {
+        const QueryCost cost = sap.interferingWith(e, found);
+        EXPECT_TRUE(found.empty());
+        EXPECT_EQ(cost.visited, 2u) << "entity " << e;
+    }
+    std::vector<std::uint32_t> hits;
+    const QueryCost cost = sap.queryPoint({5002, 2}, hits);
+    EXPECT_EQ(hits, std::vector<std::uint32_t>{500});
+    EXPECT_LE(cost.visited, 2u) << "the backward scan should stop at the void before 5000";
+}
+
+TEST(SweepAndPrune, QueriesMatchBruteForce) { checkQueries<SweepAndPrune>("sap"); }
+
+TEST(SweepAndPrune, IncoherentMotionStaysCorrect) { checkIncoherentMotion<SweepAndPrune>("sap"); }
+
+}  // namespace
+}  // namespace ro
