@@ -1,0 +1,233 @@
+// The quadtree: a leaf splits once it holds more than leaf_capacity, never below max_depth,
+// an entity on a split line is stored once at the node it crosses, and the capacity, the depth
+// and the bounds are read at the next update.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <set>
+#include <vector>
+
+#include "broadphase/quadtree/quadtree.h"
+#include "support/scenes.h"
+
+namespace ro {
+namespace {
+
+Settings quadtreeSettings(const Aabb& bounds, double capacity, double depth) {
+    return Settings(bounds, {{Quadtree::kCapacityParameter.key, capacity}, {Quadtree::kDepthParameter.key, depth}});
+}
+
+std::vector<CellView> overlayOf(const BroadPhase& technique) {
+    std::vector<CellView> cells;
+    technique.forEachCell([&](const CellView& c) { cells.push_back(c); });
+    return cells;
+}
+
+/// The overlay's node at `level` whose region starts at (x0, y0); fails the test if there is none.
+CellView nodeAt(const std::vector<CellView>& cells, std::uint32_t level, float x0, float y0) {
+    for (const CellView& c : cells)
+        if (c.level == level && c.bounds.minX == x0 && c.bounds.minY == y0) return c;
+    ADD_FAILURE() << "no node at (" << x0 << ", " << y0 << ") level " << level;
+    return CellView{};
+}
+
+std::uint32_t deepestOf(const std::vector<CellView>& cells) {
+    std::uint32_t deepest = 0;
+    for (const CellView& c : cells) deepest = std::max(deepest, c.level);
+    return deepest;
+}
+
+std::uint32_t storedIn(const std::vector<CellView>& cells) {
+    std::uint32_t stored = 0;
+    for (const CellView& c : cells) stored += c.count;
+    return stored;
+}
+
+std::vector<std::uint32_t> sorted(std::vector<std::uint32_t> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+TEST(Quadtree, ALeafSplitsIntoQuadrantsOnlyOnceItHoldsMoreThanItsCapacity) {
+    Quadtree tree;
+    tree.configure(quadtreeSettings({0, 0, 100, 100}, 4, 6));
+    test::BoxSet boxes;
+    boxes.add({10, 10, 12, 12});  // four in the lower-left quadrant, one to a level-2 cell
+    boxes.add({30, 10, 32, 12});
+    boxes.add({10, 30, 12, 32});
+    boxes.add({30, 30, 32, 32});
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), test::referenceOverlaps(boxes.view()));
+    ASSERT_EQ(tree.validate(), "");
+    std::vector<CellView> cells = overlayOf(tree);
+    ASSERT_EQ(cells.size(), 1u) << "4 entities at capacity 4: the root stays a leaf";
+    EXPECT_EQ(cells[0].kind, CellView::Kind::Cell);
+    EXPECT_EQ(cells[0].count, 4u);
+    EXPECT_EQ(cells[0].bounds, (Aabb{0, 0, 100, 100}));
+
+    boxes.add({70, 70, 72, 72});  // a fifth, in the upper-right quadrant
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), test::referenceOverlaps(boxes.view()));
+    ASSERT_EQ(tree.validate(), "");
+    cells = overlayOf(tree);
+    ASSERT_EQ(cells.size(), 5u) << "the root and its four children";
+    EXPECT_EQ(tree.nodeCount(), 5u);
+    EXPECT_EQ(cells[0].kind, CellView::Kind::Node);
+    EXPECT_EQ(cells[0].count, 0u) << "every box fits a quadrant";
+    const float lower[][2] = {{0, 0}, {50, 0}, {0, 50}, {50, 50}};
+    const std::uint32_t counts[] = {4, 0, 0, 1};
+    for (int k = 0; k < 4; ++k) {
+        const CellView child = nodeAt(cells, 1, lower[k][0], lower[k][1]);
+        EXPECT_EQ(child.kind, CellView::Kind::Cell) << k;
+        EXPECT_EQ(child.count, counts[k]) << k;
+        EXPECT_FLOAT_EQ(child.bounds.maxX, lower[k][0] + 50) << k;
+        EXPECT_FLOAT_EQ(child.bounds.maxY, lower[k][1] + 50) << k;
+    }
+
+    boxes.add({11, 11, 21, 21});  // a fifth in the lower-left, overlapping the first: it splits again
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), (std::set<Pair>{{0, 5}}));
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), test::referenceOverlaps(boxes.view()));
+    ASSERT_EQ(tree.validate(), "");
+    cells = overlayOf(tree);
+    EXPECT_EQ(tree.nodeCount(), 9u);
+    EXPECT_EQ(tree.deepestLevel(), 2u);
+    EXPECT_EQ(nodeAt(cells, 1, 0, 0).kind, CellView::Kind::Node);
+    EXPECT_EQ(nodeAt(cells, 1, 50, 50).kind, CellView::Kind::Cell) << "one entity: no reason to split";
+    EXPECT_EQ(nodeAt(cells, 2, 0, 0).count, 2u);
+    EXPECT_EQ(nodeAt(cells, 2, 25, 0).count, 1u);
+    EXPECT_EQ(nodeAt(cells, 2, 0, 25).count, 1u);
+    EXPECT_EQ(nodeAt(cells, 2, 25, 25).count, 1u);
+    EXPECT_EQ(storedIn(cells), boxes.size());
+}
+
+TEST(Quadtree, EntitiesStackedOnOnePointStayInOneLeafAtTheDepthLimit) {
+    Quadtree tree;
+    tree.configure(quadtreeSettings({0, 0, 100, 100}, 1, 3));
+    test::BoxSet boxes;
+    for (int i = 0; i < 40; ++i) boxes.add({60, 60, 61, 61});  // 0..39: lattice cell (4, 4) of 8 x 8
+    boxes.add({10, 10, 14, 14});          // 40: alone in the lower-left quadrant
+    boxes.add({80, 20, 84, 24});          // 41: alone in the lower-right quadrant
+    boxes.add({60.5f, 60.5f, 70, 70});    // 42: over the stack, crossing x = y = 62.5 (level 3's lines)
+    const std::set<Pair> expected = test::referenceOverlaps(boxes.view());
+    ASSERT_EQ(expected.size(), 40u * 39u / 2u + 40u) << "the scene is not the one this test means";
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
+    ASSERT_EQ(tree.validate(), "");
+
+    const std::vector<CellView> cells = overlayOf(tree);
+    EXPECT_EQ(tree.deepestLevel(), 3u);
+    EXPECT_EQ(deepestOf(cells), 3u);
+    for (const CellView& c : cells) {
+        EXPECT_LE(c.level, 3u);
+        if (c.kind == CellView::Kind::Cell && c.count > 1) {
+            EXPECT_EQ(c.level, 3u) << "a leaf over capacity above the limit";
+        }
+    }
+    // Only the chain above the stack splits: root, its four, (2, 2)'s four at level 2, (4, 4)'s at 3.
+    EXPECT_EQ(tree.nodeCount(), 13u);
+    const CellView stack = nodeAt(cells, 3, 50, 50);
+    EXPECT_EQ(stack.kind, CellView::Kind::Cell);
+    EXPECT_EQ(stack.count, 40u) << "the whole stack in the one leaf at the limit";
+    EXPECT_FLOAT_EQ(stack.bounds.maxX, 62.5f);
+    EXPECT_FLOAT_EQ(stack.bounds.maxY, 62.5f);
+    EXPECT_EQ(nodeAt(cells, 2, 50, 50).count, 1u) << "entity 42 crosses its children's split lines";
+    EXPECT_EQ(storedIn(cells), boxes.size());
+
+    std::vector<std::uint32_t> found;
+    (void)tree.queryPoint({60.5f, 60.5f}, found);
+    std::vector<std::uint32_t> want(40);
+    std::iota(want.begin(), want.end(), 0u);
+    want.push_back(42);
+    EXPECT_EQ(sorted(found), want);
+}
+
+TEST(Quadtree, EntitiesAcrossTheSplitLinesAreStoredOnceAtTheParentAndMeetEveryQuadrant) {
+    Quadtree tree;
+    tree.configure(quadtreeSettings({0, 0, 100, 100}, 4, 4));
+    test::BoxSet boxes;
+    boxes.add({40, 40, 60, 60});  // 0: across both centre lines
+    boxes.add({38, 38, 42, 42});  // 1: lower-left, on 0's corner
+    boxes.add({58, 38, 62, 42});  // 2: lower-right, on 0's corner
+    boxes.add({38, 58, 42, 62});  // 3: upper-left, on 0's corner
+    boxes.add({58, 58, 62, 62});  // 4: upper-right, on 0's corner
+    boxes.add({45, 20, 55, 22});  // 5: across x = 50 only, below y = 50
+    boxes.add({44, 18, 46, 24});  // 6: lower-left, on 5's left end
+    boxes.add({90, 90, 92, 92});  // 7: upper-right, alone
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), (std::set<Pair>{{0, 1}, {0, 2}, {0, 3}, {0, 4}, {5, 6}}));
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), test::referenceOverlaps(boxes.view()));
+    ASSERT_EQ(tree.validate(), "");
+
+    const std::vector<CellView> cells = overlayOf(tree);
+    ASSERT_EQ(cells.size(), 5u) << "8 entities at capacity 4: the root splits once";
+    EXPECT_EQ(cells[0].level, 0u);
+    EXPECT_EQ(cells[0].kind, CellView::Kind::Node);
+    EXPECT_EQ(cells[0].count, 2u) << "the boxes across the centre lines stay at the root";
+    const float lower[][2] = {{0, 0}, {50, 0}, {0, 50}, {50, 50}};
+    const std::uint32_t counts[] = {2, 1, 1, 2};
+    for (int k = 0; k < 4; ++k) {
+        EXPECT_EQ(nodeAt(cells, 1, lower[k][0], lower[k][1]).count, counts[k]) << k;
+    }
+    EXPECT_EQ(storedIn(cells), boxes.size()) << "each entity stored exactly once";
+
+    // Queries meet them once, inside, across the lines, and everywhere.
+    std::vector<std::uint32_t> found;
+    (void)tree.queryBox({48, 45, 52, 55}, found);
+    EXPECT_EQ(found, std::vector<std::uint32_t>{0});
+    (void)tree.queryBox({30, 30, 70, 70}, found);
+    EXPECT_EQ(sorted(found), (std::vector<std::uint32_t>{0, 1, 2, 3, 4}));
+    (void)tree.queryBox({-10, -10, 110, 110}, found);
+    EXPECT_EQ(sorted(found), (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(Quadtree, ReadsItsCapacityDepthAndBoundsAtTheNextUpdate) {
+    test::BoxSet boxes;
+    for (int i = 0; i < 30; ++i) boxes.add({60, 60, 60, 60});  // points on one point: no depth splits them
+    boxes.add({10, 10, 14, 14});
+    boxes.add({80, 20, 84, 24});
+    boxes.add({20, 80, 24, 84});
+    const std::set<Pair> expected = test::referenceOverlaps(boxes.view());
+
+    Quadtree tree;
+    tree.configure(Settings({0, 0, 100, 100}, {}));  // the defaults: capacity 8, depth 10
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
+    ASSERT_EQ(tree.validate(), "");
+    EXPECT_EQ(tree.deepestLevel(), static_cast<std::uint32_t>(Quadtree::kDepthParameter.defaultValue));
+    const std::uint32_t defaultNodes = tree.nodeCount();
+
+    tree.configure(Settings({0, 0, 100, 100}, {{"leaf_capacity", 1}, {"max_depth", 3}}));
+    EXPECT_EQ(deepestOf(overlayOf(tree)), static_cast<std::uint32_t>(Quadtree::kDepthParameter.defaultValue))
+        << "the overlay changed before the structure was rebuilt";
+    EXPECT_EQ(tree.nodeCount(), defaultNodes);
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
+    ASSERT_EQ(tree.validate(), "");
+    std::vector<CellView> cells = overlayOf(tree);
+    EXPECT_EQ(deepestOf(cells), 3u);
+    for (const CellView& c : cells) {
+        if (c.kind == CellView::Kind::Cell && c.level < 3) {
+            EXPECT_LE(c.count, 1u) << "capacity 1 above the limit";
+        }
+    }
+    EXPECT_EQ(nodeAt(cells, 3, 50, 50).count, 30u);
+
+    // A capacity above the count: the root alone holds everyone.
+    tree.configure(quadtreeSettings({0, 0, 100, 100}, 40, 3));
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
+    EXPECT_EQ(tree.nodeCount(), 1u);
+    EXPECT_EQ(overlayOf(tree)[0].count, boxes.size());
+
+    // Other bounds (256 wide, so the lattice is exact): the root is the new region, and the
+    // stack's level-3 leaf is the eighth of its side that holds (60, 60): [56, 88].
+    tree.configure(quadtreeSettings({-40, -40, 216, 216}, 1, 3));
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
+    ASSERT_EQ(tree.validate(), "");
+    cells = overlayOf(tree);
+    ASSERT_FALSE(cells.empty());
+    EXPECT_EQ(cells[0].bounds, (Aabb{-40, -40, 216, 216}));
+    const CellView stack = nodeAt(cells, 3, 56, 56);
+    EXPECT_EQ(stack.kind, CellView::Kind::Cell);
+    EXPECT_EQ(stack.count, 30u);
+    EXPECT_EQ(stack.bounds, (Aabb{56, 56, 88, 88}));
+}
+
+}  // namespace
+}  // namespace ro
