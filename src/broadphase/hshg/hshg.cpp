@@ -79,16 +79,14 @@ HierarchicalGrid::CellRect HierarchicalGrid::reachOf(std::uint32_t level, const 
 void HierarchicalGrid::growState(std::uint32_t id) {
     const std::size_t size = std::size_t{id} + 1;
     if (size > m_state.capacity()) m_state.reserve(size + size / 2);
-    m_state.resize(size, IdState{kNoKey, {}, 0, 0});
+    m_state.resize(size, IdState{kNoKey, {}, 0});
 }
 
 HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
-    ++m_frame;  // doUpdate restarts the count long before it could wrap
     m_moved.clear();
     m_oversized.clear();
     // Locals, not members, in the loop: the stores into the records could alias members.
     const BoxView b = m_boxes;
-    const std::uint32_t frame = m_frame;
     IdState* state = m_state.data();
     std::size_t stateSize = m_state.size();
     // Level L holds the sides in (below_L, size_L]. Most entities stay on their level, so
@@ -111,9 +109,6 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
             stateSize = m_state.size();
         }
         IdState& st = state[id];
-        // A slot not seen in the last update is a new entity, whatever key it held before.
-        if (st.stamp + 1 != frame) [[unlikely]]
-            st.key = kNoKey;
         const Aabb box{b.minX[i], b.minY[i], b.maxX[i], b.maxY[i]};
         std::uint64_t key = kOversizedKey;
         if (fitsLevels(box)) [[likely]] {
@@ -129,7 +124,6 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
         }
         st.box = box;
         st.dense = i;
-        st.stamp = frame;
         // Rehash only on cell change: an entity whose key is unchanged keeps its place.
         if (key != st.key || rebuild) [[unlikely]] {
             st.key = key;
@@ -155,7 +149,6 @@ void HierarchicalGrid::mergeOrder(bool rebuild) {
     // One pass over the kept order and the sorted moved list; each slot takes its entity's box
     // and dense index from the record placeAll just wrote.
     const IdState* state = m_state.data();
-    const std::uint32_t frame = m_frame;
     const std::uint64_t* previousKeys = m_previousKeys.data();
     const std::uint32_t* previousIds = m_previousIds.data();
     const std::size_t movedCount = m_moved.size();
@@ -183,7 +176,7 @@ void HierarchicalGrid::mergeOrder(bool rebuild) {
         const std::uint64_t key = previousKeys[o];
         const std::uint32_t id = previousIds[o];
         const IdState& st = state[id];
-        if (st.stamp != frame || st.key != key) continue;  // removed, or in another cell now
+        if (st.key != key) continue;  // gone (kNoKey), or in another cell now
         for (; next->key < key; ++next) emit(next->key, next->id, state[next->id]);
         emit(key, id, st);
     }
@@ -210,11 +203,13 @@ void HierarchicalGrid::doUpdate(const BoxView& boxes) {
         reserveWithHeadroom(m_movedScratch, std::size_t{boxes.count} + 1);
         // After a failed update the kept keys cannot be trusted: place everyone afresh.
         bool rebuild = m_needsRebuild || !m_hasGeometry;
-        if (m_frame > kFrameLimit) {  // restart the stamps long before they wrap
-            for (IdState& st : m_state) st.stamp = 0;
-            m_frame = 0;
-            rebuild = true;
-        }
+        // An entity that went leaves the kept order (no kept key matches kNoKey); a new one
+        // starts without a cell, whatever its slot's record held before.
+        m_diff.track(boxes);
+        for (const std::uint32_t id : m_diff.removed())
+            if (id < m_state.size()) m_state[id].key = kNoKey;
+        for (const std::uint32_t i : m_diff.added())
+            if (boxes.ids[i] < m_state.size()) m_state[boxes.ids[i]].key = kNoKey;
         m_needsRebuild = true;  // until this update finishes
         if (!m_hasGeometry) setGeometry(measureSizes());  // rather than place everyone twice
         if (!geometryFits(placeAll(rebuild))) {
@@ -362,7 +357,7 @@ void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_previousKeys) + bytesHeld(m_ids) + bytesHeld(m_previousIds) +
                            bytesHeld(m_slotBoxes) + bytesHeld(m_slotDense) + bytesHeld(m_table) +
                            bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld() +
-                           bytesHeld(m_queryMark);
+                           bytesHeld(m_queryMark) + m_diff.bytesHeld();
 }
 
 void HierarchicalGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {

@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/entity_diff.h"
 #include "broadphase/oversized.h"
 
 namespace ro {
@@ -109,10 +110,9 @@ protected:
 
 private:
     struct IdState {            // 32 bytes, by entity id
-        std::uint64_t key;      ///< the cell it is in, kNoKey before its first step, or kOversizedKey
+        std::uint64_t key;      ///< the cell it is in, kOversizedKey, or kNoKey when new or gone
         Aabb box;               ///< this step's box
         std::uint32_t dense;    ///< this step's dense index
-        std::uint32_t stamp;    ///< the update that last saw it
     };
     /// A box as its slot stores it, (minX, minY, -maxX, -maxY): box b overlaps box a when b's
     /// four lanes are <= a's probe (maxX, maxY, -minX, -minY), one SIMD compare per candidate.
@@ -191,11 +191,11 @@ private:
     bool m_needsRebuild = false;  ///< an update failed: the next one places every entity afresh
     std::array<Level, kMaxLevels> m_levels{};
     std::uint32_t m_populated = 0;  ///< bit L: level L holds entities
-    std::uint32_t m_frame = 0;
     std::uint64_t m_rehashed = 0;
     std::uint32_t m_placed = 0;  ///< entities in the levels (the rest are oversized)
 
     std::vector<IdState> m_state;  ///< by id
+    EntityDiff m_diff;             ///< which ids came and went since the last update
     std::vector<Moved> m_moved, m_movedScratch;
     // The sorted order, one slot per placed entity, then a few slots of padding (end keys).
     std::vector<std::uint64_t> m_keys, m_previousKeys;

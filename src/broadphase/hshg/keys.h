@@ -29,7 +29,6 @@ constexpr std::int64_t kBias = std::int64_t{1} << 28;
 constexpr std::int32_t kCellLimit = (1 << 28) - 2;
 constexpr std::uint64_t kNoKey = ~std::uint64_t{0};  // an entity not placed yet
 constexpr std::uint64_t kOversizedKey = kNoKey - 1;
-constexpr std::uint32_t kFrameLimit = 0xfffffff0u;  // placeAll stamps at most twice an update
 // After the sorted keys: above every real key (the first key of a level that does not exist),
 // yet below 2^63, so the difference of two keys has the sign of their comparison.
 constexpr std::uint64_t kEndKey = std::uint64_t{HierarchicalGrid::kMaxLevels} << kLevelShift;

@@ -32,7 +32,7 @@ std::string HierarchicalGrid::validate() const {
         const std::uint32_t id = m_ids[s];
         if (id >= m_state.size()) return "a slot names an unknown id" + at(s);
         const IdState& st = m_state[id];
-        if (st.key != key || st.dense != m_slotDense[s] || st.stamp != m_frame ||
+        if (st.key != key || st.dense != m_slotDense[s] || st.dense >= count || m_boxes.ids[st.dense] != id ||
             std::memcmp(&st.box, &box, sizeof(Aabb)) != 0)
             return "the record of id " + std::to_string(id) + " disagrees with its slot" + at(s);
         const std::uint32_t i = m_slotDense[s];
