@@ -21,6 +21,37 @@ struct BoxSet {
     [[nodiscard]] BoxView view() const;
 };
 
+/// A square box of half-extent `half` centred on (x, y).
+inline Aabb boxAt(float x, float y, float half) { return {x - half, y - half, x + half, y + half}; }
+
+/// The entities a test mirrors next to the tree, in the tree's dense order (swap-remove).
+struct Mirror {
+    std::vector<std::uint32_t> ids;
+    test::BoxSet boxes;
+
+    void add(std::uint32_t id, const Aabb& b) {
+        boxes.add(b);
+        boxes.ids.back() = id;
+        ids.push_back(id);
+    }
+    void removeAt(std::size_t i) {
+        for (auto* v : {&boxes.minX, &boxes.minY, &boxes.maxX, &boxes.maxY}) {
+            (*v)[i] = v->back();
+            v->pop_back();
+        }
+        boxes.ids[i] = boxes.ids.back();
+        boxes.ids.pop_back();
+        ids[i] = ids.back();
+        ids.pop_back();
+    }
+    void set(std::size_t i, const Aabb& b) {
+        boxes.minX[i] = b.minX;
+        boxes.minY[i] = b.minY;
+        boxes.maxX[i] = b.maxX;
+        boxes.maxY[i] = b.maxY;
+    }
+};
+
 /// A named scene with the grid bounds and cell sizes it is checked with.
 struct Scene {
     std::string name;

@@ -1,16 +1,21 @@
 // The quadtree: a leaf splits once it holds more than leaf_capacity, never below max_depth,
 // an entity on a split line is stored once at the node it crosses, and the capacity, the depth
-// and the bounds are read at the next update.
+// and the bounds are read at the next update; entities outside the bounds are still found, and
+// the tree is rebuilt and valid every step.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
+#include "broadphase/brute/brute.h"
 #include "broadphase/quadtree/quadtree.h"
+#include "core/rng.h"
 #include "support/scenes.h"
 
 namespace ro {
@@ -227,6 +232,132 @@ TEST(Quadtree, ReadsItsCapacityDepthAndBoundsAtTheNextUpdate) {
     EXPECT_EQ(stack.kind, CellView::Kind::Cell);
     EXPECT_EQ(stack.count, 30u);
     EXPECT_EQ(stack.bounds, (Aabb{56, 56, 88, 88}));
+}
+
+TEST(Quadtree, LeavesRespectCapacityUnlessAtTheDepthLimit) {
+    const Aabb bounds{0, 0, 512, 512};
+    const test::BoxSet boxes = [] {
+        test::BoxSet b;
+        Rng rng(77);
+        for (int i = 0; i < 3000; ++i) b.add(test::boxAt(rng.range(0, 512), rng.range(0, 512), rng.range(0.2f, 3.0f)));
+        for (int i = 0; i < 200; ++i) b.add(test::boxAt(100.3f, 200.3f, 0.1f));  // a crowd in one finest cell
+        return b;
+    }();
+    const std::set<Pair> expected = test::referenceOverlaps(boxes.view());
+    for (const std::uint32_t capacity : {1u, 4u, 16u}) {
+        for (const std::uint32_t depth : {1u, 5u, 9u}) {
+            SCOPED_TRACE("capacity " + std::to_string(capacity) + " depth " + std::to_string(depth));
+            Quadtree tree;
+            tree.configure(quadtreeSettings(bounds, capacity, depth));
+            ASSERT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
+            ASSERT_EQ(tree.validate(), "");
+            std::uint32_t deepest = 0, stored = 0, fullAtLimit = 0;
+            tree.forEachCell([&](const CellView& c) {
+                deepest = std::max(deepest, c.level);
+                stored += c.count;
+                if (c.kind == CellView::Kind::Cell && c.count > capacity) {
+                    EXPECT_EQ(c.level, depth) << "a leaf above the depth limit holds " << c.count;
+                    ++fullAtLimit;
+                }
+            });
+            EXPECT_EQ(deepest, depth) << "3200 boxes should reach the limit";
+            EXPECT_EQ(stored, boxes.size()) << "each entity is stored once";
+            EXPECT_GE(fullAtLimit, 1u) << "the crowd of 200 cannot be split";
+        }
+    }
+}
+
+TEST(Quadtree, BoxesCrossingSplitLinesStayInTheNodeTheyCross) {
+    Quadtree tree;
+    tree.configure(quadtreeSettings({0, 0, 100, 100}, 1, 4));
+    test::BoxSet boxes;
+    boxes.add({49, 49, 51, 51});    // crosses both centre lines: the root
+    boxes.add({10, 10, 12, 12});    // inside the lower-left quadrant
+    boxes.add({80, 80, 82, 82});    // inside the upper-right quadrant
+    boxes.add({20, 10, 50, 12});    // touches the vertical centre line: stays at the root
+    boxes.add({70, 24, 72, 26});    // crosses the lower-right quadrant's horizontal line (y = 25)
+    boxes.add({60, 5, 62, 7});      // with it in the lower-right quadrant, which must split
+    (void)test::techniqueOverlaps(tree, boxes.view());
+    ASSERT_EQ(tree.validate(), "");
+    std::vector<CellView> cells;
+    tree.forEachCell([&](const CellView& c) { cells.push_back(c); });
+    ASSERT_FALSE(cells.empty());
+    EXPECT_EQ(cells[0].kind, CellView::Kind::Node);
+    EXPECT_EQ(cells[0].level, 0u);
+    EXPECT_EQ(cells[0].count, 2u) << "the root keeps the two boxes on its split lines";
+    const auto at = [&](float x0, float y0, std::uint32_t level) {
+        for (const CellView& c : cells)
+            if (c.level == level && c.bounds.minX == x0 && c.bounds.minY == y0) return c;
+        ADD_FAILURE() << "no node at (" << x0 << ", " << y0 << ") level " << level;
+        return CellView{};
+    };
+    EXPECT_EQ(at(50, 0, 1).kind, CellView::Kind::Node);
+    EXPECT_EQ(at(50, 0, 1).count, 1u) << "the lower-right quadrant keeps the box on y = 25";
+    EXPECT_EQ(at(0, 0, 1).kind, CellView::Kind::Cell);
+    EXPECT_EQ(at(0, 0, 1).count, 1u);
+    EXPECT_EQ(at(50, 50, 1).count, 1u);
+}
+
+TEST(Quadtree, EntitiesOutsideTheBoundsAreFoundByPairsAndQueries) {
+    Quadtree tree;
+    tree.configure(quadtreeSettings({0, 0, 100, 100}, 2, 6));
+    test::BoxSet boxes;
+    Rng rng(31);
+    for (int i = 0; i < 150; ++i) boxes.add(test::boxAt(rng.range(-400, 500), rng.range(-300, 400), rng.range(0.5f, 8.0f)));
+    boxes.add({-1000, 40, 1000, 42});      // crosses the whole world
+    boxes.add({-5000, -5000, -4990, -4990});  // far away, alone
+    boxes.add({-4995, -4995, -4980, -4980});  // ... but for this one
+    boxes.add({99, 99, 140, 140});         // straddles the corner of the bounds
+    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), test::referenceOverlaps(boxes.view()));
+    EXPECT_EQ(tree.validate(), "");
+
+    BruteForce brute;
+    brute.update(boxes.view());
+    std::vector<std::uint32_t> got, want;
+    for (const Aabb q : {Aabb{-4996, -4996, -4994, -4994}, Aabb{120, 120, 130, 130}, Aabb{-300, -300, -100, -100},
+                         Aabb{-2000, 41, 2000, 41}}) {
+        (void)tree.queryBox(q, got);
+        (void)brute.queryBox(q, want);
+        std::sort(got.begin(), got.end());
+        std::sort(want.begin(), want.end());
+        EXPECT_EQ(got, want) << "box query at " << q.minX << ", " << q.minY;
+    }
+    (void)tree.queryPoint({-4985, -4985}, got);
+    EXPECT_EQ(got, std::vector<std::uint32_t>{152});
+    std::vector<RayHit> hits, wantHits;
+    const Segment ray{{-6000, -6000}, {600, 600}};
+    (void)tree.queryRay(ray, hits);
+    (void)brute.queryRay(ray, wantHits);
+    EXPECT_EQ(hits, wantHits);
+    std::optional<RayHit> first, wantFirst;
+    (void)tree.raycastFirst(ray, first);
+    (void)brute.raycastFirst(ray, wantFirst);
+    ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(first, wantFirst);
+    EXPECT_EQ(first->index, 151u);
+}
+
+TEST(Quadtree, RebuildsEveryStepAndValidatesThroughout) {
+    Quadtree tree;
+    tree.configure(quadtreeSettings({0, 0, 300, 200}, 3, 7));
+    test::Mirror mirror;
+    Rng rng(8);
+    std::uint32_t nextId = 0;
+    for (int i = 0; i < 400; ++i) mirror.add(nextId++, test::boxAt(rng.range(0, 300), rng.range(0, 200), rng.range(0.5f, 5.0f)));
+    for (int step = 0; step < 100; ++step) {
+        if (step % 10 == 5) mirror.removeAt(rng.below(static_cast<std::uint32_t>(mirror.ids.size())));
+        if (step == 50) tree.configure(quadtreeSettings({-50, -50, 100, 100}, 1, 12));
+        for (std::size_t i = 0; i < mirror.ids.size(); ++i) {
+            const Aabb b = mirror.boxes.view().box(static_cast<std::uint32_t>(i));
+            const float dx = rng.range(-3, 3), dy = rng.range(-3, 3);
+            mirror.set(i, {b.minX + dx, b.minY + dy, b.maxX + dx, b.maxY + dy});
+        }
+        ASSERT_EQ(test::techniqueOverlaps(tree, mirror.boxes.view()), test::referenceOverlaps(mirror.boxes.view()));
+        ASSERT_EQ(tree.validate(), "") << "step " << step;
+        if (step >= 50) {
+            EXPECT_LE(tree.deepestLevel(), 12u);
+        }
+    }
 }
 
 }  // namespace

@@ -1,5 +1,4 @@
-// The tree techniques' structure: the dynamic AABB tree's invariants, balance and fat boxes,
-// and the quadtree's capacity, depth, placement rule and entities outside its bounds.
+// The dynamic AABB tree's structure: its invariants, balance and fat boxes.
 
 #include <gtest/gtest.h>
 
@@ -11,26 +10,15 @@
 
 #include "broadphase/brute/brute.h"
 #include "broadphase/tree/tree.h"
-#include "broadphase/quadtree/quadtree.h"
 #include "core/rng.h"
 #include "support/scenes.h"
 
 namespace ro {
 namespace {
 
-Aabb boxAt(float x, float y, float half) { return {x - half, y - half, x + half, y + half}; }
-
 Settings withMargin(float margin) {
     Settings s;
     s.set(DynamicTree::kMarginParameter.key, margin);
-    return s;
-}
-
-Settings quadSettings(const Aabb& bounds, std::uint32_t capacity, std::uint32_t depth) {
-    Settings s;
-    s.bounds = bounds;
-    s.set(Quadtree::kCapacityParameter.key, capacity);
-    s.set(Quadtree::kDepthParameter.key, depth);
     return s;
 }
 
@@ -40,39 +28,11 @@ std::set<Pair> pairsOf(BroadPhase& technique) {
     return {candidates.begin(), candidates.end()};
 }
 
-/// The entities a test mirrors next to the tree, in the tree's dense order (swap-remove).
-struct Mirror {
-    std::vector<std::uint32_t> ids;
-    test::BoxSet boxes;
-
-    void add(std::uint32_t id, const Aabb& b) {
-        boxes.add(b);
-        boxes.ids.back() = id;
-        ids.push_back(id);
-    }
-    void removeAt(std::size_t i) {
-        for (auto* v : {&boxes.minX, &boxes.minY, &boxes.maxX, &boxes.maxY}) {
-            (*v)[i] = v->back();
-            v->pop_back();
-        }
-        boxes.ids[i] = boxes.ids.back();
-        boxes.ids.pop_back();
-        ids[i] = ids.back();
-        ids.pop_back();
-    }
-    void set(std::size_t i, const Aabb& b) {
-        boxes.minX[i] = b.minX;
-        boxes.minY[i] = b.minY;
-        boxes.maxX[i] = b.maxX;
-        boxes.maxY[i] = b.maxY;
-    }
-};
-
 // ---- dynamic AABB tree --------------------------------------------------------------------
 
 TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
     DynamicTree tree;
-    Mirror mirror;
+    test::Mirror mirror;
     Rng rng(2024);
     std::uint32_t nextId = 0;
     std::uint64_t reinserts = 0;
@@ -82,7 +42,7 @@ TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
         const float roll = rng.unit();
         const std::size_t count = mirror.ids.size();
         if (count < 20 || roll < 0.35f) {
-            const Aabb b = boxAt(rng.range(-50, 250), rng.range(-50, 150), rng.range(0.0f, 6.0f));
+            const Aabb b = test::boxAt(rng.range(-50, 250), rng.range(-50, 150), rng.range(0.0f, 6.0f));
             tree.insert(nextId, b);
             fatOf[nextId] = fatten(b);
             mirror.add(nextId++, b);
@@ -128,7 +88,7 @@ TEST(DynamicTree, HeightStaysLogarithmicWhenBoxesArriveSorted) {
             const float x = layout == 1 ? static_cast<float>(i % 64) * 3.0f : static_cast<float>(i) * 3.0f;
             const float row = layout == 1 ? static_cast<float>(i / 64) : static_cast<float>(i);
             const float y = layout == 0 ? 0.0f : row * 3.0f;
-            tree.insert(i, boxAt(x, y, 1.0f));
+            tree.insert(i, test::boxAt(x, y, 1.0f));
             const std::uint32_t n = i + 1;
             if ((n & (n - 1)) == 0 || n == 4096) {
                 const double bound = 2.0 * std::log2(static_cast<double>(n)) + 2.0;
@@ -142,7 +102,7 @@ TEST(DynamicTree, HeightStaysLogarithmicWhenBoxesArriveSorted) {
     }
     // Removing most of them keeps the bound too.
     DynamicTree tree;
-    for (std::uint32_t i = 0; i < 2048; ++i) tree.insert(i, boxAt(static_cast<float>(i), 0.0f, 0.4f));
+    for (std::uint32_t i = 0; i < 2048; ++i) tree.insert(i, test::boxAt(static_cast<float>(i), 0.0f, 0.4f));
     for (std::uint32_t i = 0; i < 2048; ++i)
         if (i % 16 != 0) tree.remove(i);
     EXPECT_EQ(tree.validate(), "");
@@ -154,7 +114,7 @@ TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
     tree.configure(withMargin(2.0f));
     test::BoxSet boxes;
     for (int i = 0; i < 200; ++i)
-        boxes.add(boxAt(static_cast<float>(i % 20) * 10.0f, static_cast<float>(i / 20) * 10.0f, 1.5f));
+        boxes.add(test::boxAt(static_cast<float>(i % 20) * 10.0f, static_cast<float>(i / 20) * 10.0f, 1.5f));
     tree.update(boxes.view());
     EXPECT_EQ(tree.stepStats().inserted, 200u);
     // Steps of 0.75: the fat box (margin 2) holds the first two, the third leaves it.
@@ -178,11 +138,11 @@ TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
 
 TEST(DynamicTree, UpdateDiffsByIdAcrossRemovalsThatRenumberDenseIndices) {
     DynamicTree tree;
-    Mirror mirror;
+    test::Mirror mirror;
     Rng rng(5);
     std::uint32_t nextId = 1000;  // ids far from dense indices, with gaps
     for (int i = 0; i < 300; ++i) {
-        mirror.add(nextId, boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 4.0f)));
+        mirror.add(nextId, test::boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 4.0f)));
         nextId += 1 + rng.below(5);
     }
     tree.update(mirror.boxes.view());
@@ -190,7 +150,7 @@ TEST(DynamicTree, UpdateDiffsByIdAcrossRemovalsThatRenumberDenseIndices) {
     for (int step = 0; step < 60; ++step) {
         for (int k = 0; k < 5; ++k) mirror.removeAt(rng.below(static_cast<std::uint32_t>(mirror.ids.size())));
         for (int k = 0; k < 4; ++k) {
-            mirror.add(nextId, boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 4.0f)));
+            mirror.add(nextId, test::boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 4.0f)));
             nextId += 1 + rng.below(5);
         }
         for (std::size_t i = 0; i < mirror.ids.size(); ++i) {
@@ -246,7 +206,7 @@ TEST(DynamicTree, OverlayShowsInnerNodesByDepthAndEveryFatBox) {
     DynamicTree tree;
     tree.configure(withMargin(0.5f));
     test::BoxSet boxes;
-    for (int i = 0; i < 50; ++i) boxes.add(boxAt(static_cast<float>(i) * 4.0f, 0.0f, 1.0f));
+    for (int i = 0; i < 50; ++i) boxes.add(test::boxAt(static_cast<float>(i) * 4.0f, 0.0f, 1.0f));
     tree.update(boxes.view());
     std::size_t fat = 0, inner = 0, roots = 0;
     tree.forEachCell([&](const CellView& c) {
@@ -273,134 +233,6 @@ TEST(DynamicTree, OverlayShowsInnerNodesByDepthAndEveryFatBox) {
         }
     });
     EXPECT_EQ(tree.validate(), "");
-}
-
-// ---- quadtree -----------------------------------------------------------------------------
-
-TEST(Quadtree, LeavesRespectCapacityUnlessAtTheDepthLimit) {
-    const Aabb bounds{0, 0, 512, 512};
-    const test::BoxSet boxes = [] {
-        test::BoxSet b;
-        Rng rng(77);
-        for (int i = 0; i < 3000; ++i) b.add(boxAt(rng.range(0, 512), rng.range(0, 512), rng.range(0.2f, 3.0f)));
-        for (int i = 0; i < 200; ++i) b.add(boxAt(100.3f, 200.3f, 0.1f));  // a crowd in one finest cell
-        return b;
-    }();
-    const std::set<Pair> expected = test::referenceOverlaps(boxes.view());
-    for (const std::uint32_t capacity : {1u, 4u, 16u}) {
-        for (const std::uint32_t depth : {1u, 5u, 9u}) {
-            SCOPED_TRACE("capacity " + std::to_string(capacity) + " depth " + std::to_string(depth));
-            Quadtree tree;
-            tree.configure(quadSettings(bounds, capacity, depth));
-            ASSERT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
-            ASSERT_EQ(tree.validate(), "");
-            std::uint32_t deepest = 0, stored = 0, fullAtLimit = 0;
-            tree.forEachCell([&](const CellView& c) {
-                deepest = std::max(deepest, c.level);
-                stored += c.count;
-                if (c.kind == CellView::Kind::Cell && c.count > capacity) {
-                    EXPECT_EQ(c.level, depth) << "a leaf above the depth limit holds " << c.count;
-                    ++fullAtLimit;
-                }
-            });
-            EXPECT_EQ(deepest, depth) << "3200 boxes should reach the limit";
-            EXPECT_EQ(stored, boxes.size()) << "each entity is stored once";
-            EXPECT_GE(fullAtLimit, 1u) << "the crowd of 200 cannot be split";
-        }
-    }
-}
-
-TEST(Quadtree, BoxesCrossingSplitLinesStayInTheNodeTheyCross) {
-    Quadtree tree;
-    tree.configure(quadSettings({0, 0, 100, 100}, 1, 4));
-    test::BoxSet boxes;
-    boxes.add({49, 49, 51, 51});    // crosses both centre lines: the root
-    boxes.add({10, 10, 12, 12});    // inside the lower-left quadrant
-    boxes.add({80, 80, 82, 82});    // inside the upper-right quadrant
-    boxes.add({20, 10, 50, 12});    // touches the vertical centre line: stays at the root
-    boxes.add({70, 24, 72, 26});    // crosses the lower-right quadrant's horizontal line (y = 25)
-    boxes.add({60, 5, 62, 7});      // with it in the lower-right quadrant, which must split
-    (void)test::techniqueOverlaps(tree, boxes.view());
-    ASSERT_EQ(tree.validate(), "");
-    std::vector<CellView> cells;
-    tree.forEachCell([&](const CellView& c) { cells.push_back(c); });
-    ASSERT_FALSE(cells.empty());
-    EXPECT_EQ(cells[0].kind, CellView::Kind::Node);
-    EXPECT_EQ(cells[0].level, 0u);
-    EXPECT_EQ(cells[0].count, 2u) << "the root keeps the two boxes on its split lines";
-    const auto at = [&](float x0, float y0, std::uint32_t level) {
-        for (const CellView& c : cells)
-            if (c.level == level && c.bounds.minX == x0 && c.bounds.minY == y0) return c;
-        ADD_FAILURE() << "no node at (" << x0 << ", " << y0 << ") level " << level;
-        return CellView{};
-    };
-    EXPECT_EQ(at(50, 0, 1).kind, CellView::Kind::Node);
-    EXPECT_EQ(at(50, 0, 1).count, 1u) << "the lower-right quadrant keeps the box on y = 25";
-    EXPECT_EQ(at(0, 0, 1).kind, CellView::Kind::Cell);
-    EXPECT_EQ(at(0, 0, 1).count, 1u);
-    EXPECT_EQ(at(50, 50, 1).count, 1u);
-}
-
-TEST(Quadtree, EntitiesOutsideTheBoundsAreFoundByPairsAndQueries) {
-    Quadtree tree;
-    tree.configure(quadSettings({0, 0, 100, 100}, 2, 6));
-    test::BoxSet boxes;
-    Rng rng(31);
-    for (int i = 0; i < 150; ++i) boxes.add(boxAt(rng.range(-400, 500), rng.range(-300, 400), rng.range(0.5f, 8.0f)));
-    boxes.add({-1000, 40, 1000, 42});      // crosses the whole world
-    boxes.add({-5000, -5000, -4990, -4990});  // far away, alone
-    boxes.add({-4995, -4995, -4980, -4980});  // ... but for this one
-    boxes.add({99, 99, 140, 140});         // straddles the corner of the bounds
-    EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), test::referenceOverlaps(boxes.view()));
-    EXPECT_EQ(tree.validate(), "");
-
-    BruteForce brute;
-    brute.update(boxes.view());
-    std::vector<std::uint32_t> got, want;
-    for (const Aabb q : {Aabb{-4996, -4996, -4994, -4994}, Aabb{120, 120, 130, 130}, Aabb{-300, -300, -100, -100},
-                         Aabb{-2000, 41, 2000, 41}}) {
-        (void)tree.queryBox(q, got);
-        (void)brute.queryBox(q, want);
-        std::sort(got.begin(), got.end());
-        std::sort(want.begin(), want.end());
-        EXPECT_EQ(got, want) << "box query at " << q.minX << ", " << q.minY;
-    }
-    (void)tree.queryPoint({-4985, -4985}, got);
-    EXPECT_EQ(got, std::vector<std::uint32_t>{152});
-    std::vector<RayHit> hits, wantHits;
-    const Segment ray{{-6000, -6000}, {600, 600}};
-    (void)tree.queryRay(ray, hits);
-    (void)brute.queryRay(ray, wantHits);
-    EXPECT_EQ(hits, wantHits);
-    std::optional<RayHit> first, wantFirst;
-    (void)tree.raycastFirst(ray, first);
-    (void)brute.raycastFirst(ray, wantFirst);
-    ASSERT_TRUE(first.has_value());
-    EXPECT_EQ(first, wantFirst);
-    EXPECT_EQ(first->index, 151u);
-}
-
-TEST(Quadtree, RebuildsEveryStepAndValidatesThroughout) {
-    Quadtree tree;
-    tree.configure(quadSettings({0, 0, 300, 200}, 3, 7));
-    Mirror mirror;
-    Rng rng(8);
-    std::uint32_t nextId = 0;
-    for (int i = 0; i < 400; ++i) mirror.add(nextId++, boxAt(rng.range(0, 300), rng.range(0, 200), rng.range(0.5f, 5.0f)));
-    for (int step = 0; step < 100; ++step) {
-        if (step % 10 == 5) mirror.removeAt(rng.below(static_cast<std::uint32_t>(mirror.ids.size())));
-        if (step == 50) tree.configure(quadSettings({-50, -50, 100, 100}, 1, 12));
-        for (std::size_t i = 0; i < mirror.ids.size(); ++i) {
-            const Aabb b = mirror.boxes.view().box(static_cast<std::uint32_t>(i));
-            const float dx = rng.range(-3, 3), dy = rng.range(-3, 3);
-            mirror.set(i, {b.minX + dx, b.minY + dy, b.maxX + dx, b.maxY + dy});
-        }
-        ASSERT_EQ(test::techniqueOverlaps(tree, mirror.boxes.view()), test::referenceOverlaps(mirror.boxes.view()));
-        ASSERT_EQ(tree.validate(), "") << "step " << step;
-        if (step >= 50) {
-            EXPECT_LE(tree.deepestLevel(), 12u);
-        }
-    }
 }
 
 }  // namespace
