@@ -48,30 +48,7 @@ inline Settings along(SweepAxis axis) {
     return settings;
 }
 
-/// Boxes that can move, vanish (swap-removed, as the world does) and appear with fresh ids.
-struct Population {
-    test::BoxSet boxes;
-    std::uint32_t nextId = 0;
-
-    void add(const Aabb& b) {
-        boxes.add(b);
-        boxes.ids.back() = nextId++;
-    }
-    void remove(std::uint32_t i) {
-        for (auto* v : {&boxes.minX, &boxes.minY, &boxes.maxX, &boxes.maxY}) {
-            (*v)[i] = v->back();
-            v->pop_back();
-        }
-        boxes.ids[i] = boxes.ids.back();
-        boxes.ids.pop_back();
-    }
-    void set(std::uint32_t i, const Aabb& b) {
-        boxes.minX[i] = b.minX;
-        boxes.minY[i] = b.minY;
-        boxes.maxX[i] = b.maxX;
-        boxes.maxY[i] = b.maxY;
-    }
-};
+using test::Population;
 
 inline Aabb randomBox(Rng& rng, const Aabb& area, float minSide, float maxSide) {
     const float x = rng.range(area.minX, area.maxX);
@@ -225,7 +202,7 @@ void checkIncoherentMotion(const char* name) {
                 p.set(i, {b.minX + dx, b.minY, b.maxX + dx, b.maxY});
             }
         }
-        for (int k = 0; k < 20; ++k) p.remove(rng.below(p.boxes.size()));
+        for (int k = 0; k < 20; ++k) p.removeAt(rng.below(p.boxes.size()));
         for (int k = 0; k < 20; ++k) p.add(randomBox(rng, area, 1.0f, 6.0f));
         const BoxView view = p.boxes.view();
         ASSERT_EQ(test::techniqueOverlaps(t, view), test::referenceOverlaps(view));

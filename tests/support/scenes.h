@@ -24,15 +24,16 @@ struct BoxSet {
 /// A square box of half-extent `half` centred on (x, y).
 inline Aabb boxAt(float x, float y, float half) { return {x - half, y - half, x + half, y + half}; }
 
-/// The entities a test mirrors next to the tree, in the tree's dense order (swap-remove).
-struct Mirror {
-    std::vector<std::uint32_t> ids;
-    test::BoxSet boxes;
+/// Boxes that can move, vanish (swap-removed, as the world does) and appear, with fresh ids
+/// or ids of the test's choosing: a technique's input as the world would hand it over.
+struct Population {
+    BoxSet boxes;
+    std::uint32_t nextId = 0;
 
+    void add(const Aabb& b) { add(nextId++, b); }
     void add(std::uint32_t id, const Aabb& b) {
         boxes.add(b);
         boxes.ids.back() = id;
-        ids.push_back(id);
     }
     void removeAt(std::size_t i) {
         for (auto* v : {&boxes.minX, &boxes.minY, &boxes.maxX, &boxes.maxY}) {
@@ -41,8 +42,6 @@ struct Mirror {
         }
         boxes.ids[i] = boxes.ids.back();
         boxes.ids.pop_back();
-        ids[i] = ids.back();
-        ids.pop_back();
     }
     void set(std::size_t i, const Aabb& b) {
         boxes.minX[i] = b.minX;
@@ -50,6 +49,7 @@ struct Mirror {
         boxes.maxX[i] = b.maxX;
         boxes.maxY[i] = b.maxY;
     }
+    [[nodiscard]] std::uint32_t size() const { return boxes.size(); }
 };
 
 /// A named scene with the grid bounds and cell sizes it is checked with.

@@ -340,19 +340,19 @@ TEST(Quadtree, EntitiesOutsideTheBoundsAreFoundByPairsAndQueries) {
 TEST(Quadtree, RebuildsEveryStepAndValidatesThroughout) {
     Quadtree tree;
     tree.configure(quadtreeSettings({0, 0, 300, 200}, 3, 7));
-    test::Mirror mirror;
+    test::Population population;
     Rng rng(8);
     std::uint32_t nextId = 0;
-    for (int i = 0; i < 400; ++i) mirror.add(nextId++, test::boxAt(rng.range(0, 300), rng.range(0, 200), rng.range(0.5f, 5.0f)));
+    for (int i = 0; i < 400; ++i) population.add(nextId++, test::boxAt(rng.range(0, 300), rng.range(0, 200), rng.range(0.5f, 5.0f)));
     for (int step = 0; step < 100; ++step) {
-        if (step % 10 == 5) mirror.removeAt(rng.below(static_cast<std::uint32_t>(mirror.ids.size())));
+        if (step % 10 == 5) population.removeAt(rng.below(static_cast<std::uint32_t>(population.size())));
         if (step == 50) tree.configure(quadtreeSettings({-50, -50, 100, 100}, 1, 12));
-        for (std::size_t i = 0; i < mirror.ids.size(); ++i) {
-            const Aabb b = mirror.boxes.view().box(static_cast<std::uint32_t>(i));
+        for (std::size_t i = 0; i < population.size(); ++i) {
+            const Aabb b = population.boxes.view().box(static_cast<std::uint32_t>(i));
             const float dx = rng.range(-3, 3), dy = rng.range(-3, 3);
-            mirror.set(i, {b.minX + dx, b.minY + dy, b.maxX + dx, b.maxY + dy});
+            population.set(i, {b.minX + dx, b.minY + dy, b.maxX + dx, b.maxY + dy});
         }
-        ASSERT_EQ(test::techniqueOverlaps(tree, mirror.boxes.view()), test::referenceOverlaps(mirror.boxes.view()));
+        ASSERT_EQ(test::techniqueOverlaps(tree, population.boxes.view()), test::referenceOverlaps(population.boxes.view()));
         ASSERT_EQ(tree.validate(), "") << "step " << step;
         if (step >= 50) {
             EXPECT_LE(tree.deepestLevel(), 12u);

@@ -58,7 +58,7 @@ TEST(SingleAxisSweep, CountsTheSwapsOfInsertionSort) {
     EXPECT_EQ(test::extra(sweep.counters(), "sort_swaps"), 10u);
 
     // Removing one and adding one: survivors keep their order (no swap), the newcomer is merged.
-    p.remove(1);
+    p.removeAt(1);
     p.add({25, 0, 26, 1});
     EXPECT_TRUE(test::techniqueOverlaps(sweep, p.boxes.view()).empty());
     EXPECT_EQ(sweep.validate(), "");

@@ -32,7 +32,7 @@ std::set<Pair> pairsOf(BroadPhase& technique) {
 
 TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
     DynamicTree tree;
-    test::Mirror mirror;
+    test::Population population;
     Rng rng(2024);
     std::uint32_t nextId = 0;
     std::uint64_t reinserts = 0;
@@ -40,37 +40,37 @@ TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
     const auto fatten = [](const Aabb& b) { return Aabb{b.minX - 2, b.minY - 2, b.maxX + 2, b.maxY + 2}; };
     for (int op = 0; op < 4000; ++op) {
         const float roll = rng.unit();
-        const std::size_t count = mirror.ids.size();
+        const std::size_t count = population.size();
         if (count < 20 || roll < 0.35f) {
             const Aabb b = test::boxAt(rng.range(-50, 250), rng.range(-50, 150), rng.range(0.0f, 6.0f));
             tree.insert(nextId, b);
             fatOf[nextId] = fatten(b);
-            mirror.add(nextId++, b);
+            population.add(nextId++, b);
         } else if (roll < 0.6f) {
             const std::uint32_t i = rng.below(static_cast<std::uint32_t>(count));
-            tree.remove(mirror.ids[i]);
-            fatOf.erase(mirror.ids[i]);
-            mirror.removeAt(i);
+            tree.remove(population.boxes.ids[i]);
+            fatOf.erase(population.boxes.ids[i]);
+            population.removeAt(i);
         } else {
             const std::uint32_t i = rng.below(static_cast<std::uint32_t>(count));
-            const Aabb old = mirror.boxes.view().box(i);
+            const Aabb old = population.boxes.view().box(i);
             // Mostly small steps (inside the fat box), sometimes a jump across the world.
             const float step = rng.unit() < 0.8f ? 0.5f : 80.0f;
             const float dx = rng.range(-step, step);
             const float dy = rng.range(-step, step);
             const Aabb b{old.minX + dx, old.minY + dy, old.maxX + dx, old.maxY + dy};
-            const bool moved = tree.move(mirror.ids[i], b);
-            const Aabb& fat = fatOf[mirror.ids[i]];
+            const bool moved = tree.move(population.boxes.ids[i], b);
+            const Aabb& fat = fatOf[population.boxes.ids[i]];
             const bool inside = fat.minX <= b.minX && fat.minY <= b.minY && b.maxX <= fat.maxX && b.maxY <= fat.maxY;
             ASSERT_EQ(moved, !inside) << "a leaf moves exactly when its box leaves its fat box";
-            if (moved) fatOf[mirror.ids[i]] = fatten(b);
+            if (moved) fatOf[population.boxes.ids[i]] = fatten(b);
             reinserts += moved;
-            mirror.set(i, b);
+            population.set(i, b);
         }
         ASSERT_EQ(tree.validate(), "") << "after operation " << op;
-        ASSERT_EQ(tree.leafCount(), mirror.ids.size());
+        ASSERT_EQ(tree.leafCount(), population.size());
         if (op % 50 == 0) {
-            ASSERT_EQ(pairsOf(tree), test::referenceOverlaps(mirror.boxes.view())) << "after operation " << op;
+            ASSERT_EQ(pairsOf(tree), test::referenceOverlaps(population.boxes.view())) << "after operation " << op;
             ASSERT_EQ(tree.validate(), "") << "after pairs at operation " << op;
         }
     }
@@ -138,34 +138,34 @@ TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
 
 TEST(DynamicTree, UpdateDiffsByIdAcrossRemovalsThatRenumberDenseIndices) {
     DynamicTree tree;
-    test::Mirror mirror;
+    test::Population population;
     Rng rng(5);
     std::uint32_t nextId = 1000;  // ids far from dense indices, with gaps
     for (int i = 0; i < 300; ++i) {
-        mirror.add(nextId, test::boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 4.0f)));
+        population.add(nextId, test::boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 4.0f)));
         nextId += 1 + rng.below(5);
     }
-    tree.update(mirror.boxes.view());
+    tree.update(population.boxes.view());
     EXPECT_EQ(tree.stepStats().inserted, 300u);
     for (int step = 0; step < 60; ++step) {
-        for (int k = 0; k < 5; ++k) mirror.removeAt(rng.below(static_cast<std::uint32_t>(mirror.ids.size())));
+        for (int k = 0; k < 5; ++k) population.removeAt(rng.below(static_cast<std::uint32_t>(population.size())));
         for (int k = 0; k < 4; ++k) {
-            mirror.add(nextId, test::boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 4.0f)));
+            population.add(nextId, test::boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 4.0f)));
             nextId += 1 + rng.below(5);
         }
-        for (std::size_t i = 0; i < mirror.ids.size(); ++i) {
-            const Aabb b = mirror.boxes.view().box(static_cast<std::uint32_t>(i));
+        for (std::size_t i = 0; i < population.size(); ++i) {
+            const Aabb b = population.boxes.view().box(static_cast<std::uint32_t>(i));
             const float dx = rng.range(-0.6f, 0.6f);
-            mirror.set(i, {b.minX + dx, b.minY, b.maxX + dx, b.maxY});
+            population.set(i, {b.minX + dx, b.minY, b.maxX + dx, b.maxY});
         }
-        tree.update(mirror.boxes.view());
+        tree.update(population.boxes.view());
         ASSERT_EQ(tree.stepStats().removed, 5u);
         ASSERT_EQ(tree.stepStats().inserted, 4u);
         ASSERT_EQ(tree.validate(), "") << "step " << step;
-        ASSERT_EQ(test::techniqueOverlaps(tree, mirror.boxes.view()), test::referenceOverlaps(mirror.boxes.view()));
+        ASSERT_EQ(test::techniqueOverlaps(tree, population.boxes.view()), test::referenceOverlaps(population.boxes.view()));
         // Skipping findPairs on some steps must not lose the moves made in between.
         if (step % 3 == 1) {
-            tree.update(mirror.boxes.view());
+            tree.update(population.boxes.view());
             ASSERT_EQ(tree.validate(), "");
         }
     }
