@@ -195,7 +195,7 @@ ParseResult parseOptions(int argc, char** argv) {
         if (technique->maxEntities != 0 && o.entities > technique->maxEntities)
             throw BadValue(fmt::format("--entities {} is too many for '{}' ({}: at most {} entities step in "
                                        "reasonable time); pick --technique hshg or grid for that many",
-                                       o.entities, technique->id, technique->cost, technique->maxEntities));
+                                       o.entities, technique->id, technique->guide.complexity, technique->maxEntities));
         if (given("--seed")) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
         if (given("--cell-size")) {
             const ParameterSpec& cell = kCellSizeParameter;

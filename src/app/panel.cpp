@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "app/palette.h"
-#include "app/technique_guide.h"
 
 namespace ro::app {
 namespace {
@@ -165,22 +164,22 @@ void techniqueSection(Lab& lab) {
             ImGui::EndDisabled();
             if (tooMany && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                 ImGui::SetTooltip("Greyed out: %u entities would take too long a step (at most %u; %s)", count,
-                                  all[i].maxEntities, Label(all[i].cost).text);
+                                  all[i].maxEntities, Label(all[i].guide.complexity).text);
             ImGui::PopID();
         }
         ImGui::EndCombo();
     }
-    const TechniqueGuide& guide = techniqueGuide(lab.technique().id);
+    const TechniqueGuide& guide = lab.technique().guide;
     if (ImGui::TreeNode("How it works, what it costs, when to pick it")) {
         const ImVec4 plain = ImGui::GetStyle().Colors[ImGuiCol_Text];
         const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
         wrapped(guide.how, plain);
         withText([&](std::string_view t) { wrapped(t, plain); }, "Cost: {}", guide.cost);
-        withText([&](std::string_view t) { wrapped(t, plain); }, "Pick it for: {}", guide.when);
+        withText([&](std::string_view t) { wrapped(t, plain); }, "Pick it for: {}", guide.suits);
         withText([&](std::string_view t) { wrapped(t, grey); }, "From: {}", guide.source);
         ImGui::TreePop();
     } else {
-        wrapped(lab.technique().cost, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        wrapped(guide.complexity, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
 
     // The technique's parameters, as its folder declares them (registry row), each clamped to

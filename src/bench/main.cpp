@@ -115,7 +115,7 @@ bool canWrite(const std::string& path) {
 
 void printList() {
     fmt::print("techniques (--technique):\n");
-    for (const TechniqueInfo& t : techniques()) fmt::print("  {:<16} {} [{}]\n", t.id, t.label, t.cost);
+    for (const TechniqueInfo& t : techniques()) fmt::print("  {:<16} {} [{}]\n", t.id, t.label, t.guide.complexity);
     fmt::print("peers (--peers):\n");
     for (const PeerInfo& p : peers()) fmt::print("  {:<16} {}: {}\n", p.id, p.library, p.what);
     for (std::string_view package : missingPeerPackages()) fmt::print("  (not built: install {})\n", package);
@@ -205,7 +205,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                     if (overLimit(*t, n))
                         throw BadValue(fmt::format("--technique {} runs at most {} entities ({}: at --n {}, "
                                                    "{} tests a frame); leave it out or lower --n",
-                                                   t->id, t->maxEntities, t->cost, n,
+                                                   t->id, t->maxEntities, t->guide.complexity, n,
                                                    static_cast<std::uint64_t>(n) * (n - 1) / 2));
         for (const ScenarioInfo* s : o.scenarios)
             for (const std::uint32_t n : o.counts)
@@ -344,7 +344,7 @@ int runAll(const Options& o) {
                     if (overLimit(*t, n)) {  // only in "all": named, it was refused up front
                         if (first)
                             fmt::print(stderr, "ro_bench: {} left out at n={} (at most {}: {})\n", t->id, n,
-                                       t->maxEntities, t->cost);
+                                       t->maxEntities, t->guide.complexity);
                         continue;
                     }
                     addLane(makeTechniqueContestant(*t, settings), t->id, false, true);

@@ -138,6 +138,16 @@ struct QueryCost {
     return enter;
 }
 
+/// What a person choosing a technique reads about it, declared beside its code (`kGuide`) and
+/// carried by its registry row: the app's panel and ro_bench --list show it.
+struct TechniqueGuide {
+    std::string_view how;         ///< how it works, in a sentence or two
+    std::string_view complexity;  ///< one short line: the big O and when it holds
+    std::string_view cost;        ///< its cost in more words: what it depends on, what it costs in memory
+    std::string_view suits;       ///< the scenes to pick it for
+    std::string_view source;      ///< author and title of the article it comes from (docs/references.md)
+};
+
 /// A broad-phase technique. Implementations are `final` and listed in the registry table.
 class BroadPhase {
 public:

@@ -16,8 +16,7 @@ namespace ro {
 struct TechniqueInfo {
     std::string_view id;     ///< command-line name, e.g. "grid"
     std::string_view label;  ///< what the panel shows
-    std::string_view cost;   ///< complexity, e.g. "O(n + k)"
-    std::string_view source; ///< the article it comes from, by author (docs/references.md)
+    TechniqueGuide guide;    ///< how it works, its cost, what it suits, its source (the class's kGuide)
     std::span<const ParameterSpec> parameters;  ///< its parameters, declared in its folder (the class's kParameters)
     std::unique_ptr<BroadPhase> (*create)();
     /// The most entities it finishes a step with in reasonable time, or 0 for no limit. The app

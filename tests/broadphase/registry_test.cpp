@@ -18,7 +18,11 @@ TEST(Registry, IdsAreUniqueAndBruteForceComesFirst) {
     for (const TechniqueInfo& t : techniques()) {
         EXPECT_TRUE(ids.insert(t.id).second) << t.id;
         EXPECT_FALSE(t.label.empty());
-        EXPECT_FALSE(t.cost.empty());
+        EXPECT_FALSE(t.guide.how.empty()) << t.id;
+        EXPECT_FALSE(t.guide.complexity.empty()) << t.id;
+        EXPECT_FALSE(t.guide.cost.empty()) << t.id;
+        EXPECT_FALSE(t.guide.suits.empty()) << t.id;
+        EXPECT_FALSE(t.guide.source.empty()) << t.id;
         EXPECT_NE(t.create(), nullptr);
         EXPECT_EQ(findTechnique(t.id), &t);
     }

@@ -23,6 +23,14 @@ namespace ro {
 
 class SpatialGrid final : public BroadPhase {
 public:
+    static constexpr TechniqueGuide kGuide{
+        .how = "A fixed array of cells over the world; each box is listed in the cells it covers, and boxes "
+               "sharing a cell are tested.",
+        .complexity = "O(n + k) when the cell fits the largest box",
+        .cost = "O(n + k) when a cell fits the largest box; memory grows with the bounds' area.",
+        .suits = "Bounded worlds with sizes in one range: the default choice.",
+        .source = "Andrew Petersen, \"Broad Phase Collision Detection Using Spatial Partitioning\"",
+    };
     /// At most this many cells (cell indices fit two 12-bit radix passes); a smaller cell size
     /// is widened to fit, and the counter "cell_size" reports the size in use.
     static constexpr std::uint32_t kMaxCells = 1u << 24;

@@ -21,6 +21,14 @@ namespace ro {
 
 class SpatialHash final : public BroadPhase {
 public:
+    static constexpr TechniqueGuide kGuide{
+        .how = "Cells as in the grid, but found through a hash table: unbounded worlds, and two far cells may "
+               "share a bucket (a false positive).",
+        .complexity = "O(n + k) when the cell fits the entities",
+        .cost = "O(n + k) when a cell fits the entities; table size trades memory for collisions.",
+        .suits = "Unbounded or sparse worlds with sizes in one range.",
+        .source = "\"Fast Collision in Games: Spatial Hashing vs. Naive\"; Lembcke and Korth (2012)",
+    };
     /// Largest table (512 MiB of buckets): checkSettings refuses a larger request, and the
     /// automatic size (about 10x the count) stops here.
     static constexpr std::uint32_t kMaxTableSize = 1u << 26;

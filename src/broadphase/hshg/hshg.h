@@ -62,6 +62,15 @@ namespace ro {
 
 class HierarchicalGrid final : public BroadPhase {
 public:
+    static constexpr TechniqueGuide kGuide{
+        .how = "Several grids, each twice (the level factor) as coarse as the last; a box goes to the level its "
+               "size fits, and each level is tested against itself and coarser ones.",
+        .complexity = "O(n + k) for any mix of sizes; rehash on cell change",
+        .cost = "O(n + k) for any mix of sizes; a box moving to a new cell is rehashed.",
+        .suits = "Sizes of every mix, or sizes you do not know ahead; the fastest in ro_bench's uniform and "
+                 "mixed-size runs at 100,000.",
+        .source = "Andrew Petersen, \"Broad Phase Collision Detection Using Spatial Partitioning\"",
+    };
     static constexpr ParameterSpec kFactorParameter{
         .key = "level_factor",
         .label = "Level factor",

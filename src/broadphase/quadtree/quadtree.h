@@ -35,6 +35,14 @@ namespace ro {
 
 class Quadtree final : public BroadPhase {
 public:
+    static constexpr TechniqueGuide kGuide{
+        .how = "The world's bounds split into four, recursively, until a leaf holds few boxes; a box "
+               "straddling a split stays in the node above.",
+        .complexity = "O(n log n + k) when boxes are small against the bounds",
+        .cost = "O(n log n + k) when boxes are small against the bounds; large boxes pile up high.",
+        .suits = "Clustered scenes of small boxes in known bounds.",
+        .source = "Scott Lembcke and Andy Korth, \"Collision Detection and Spatial Indexes\" (2012)",
+    };
     static constexpr ParameterSpec kCapacityParameter{
         .key = "leaf_capacity",
         .label = "Leaf capacity",

@@ -33,6 +33,14 @@ namespace ro {
 
 class SweepAndPrune final : public BroadPhase {
 public:
+    static constexpr TechniqueGuide kGuide{
+        .how = "Begin and end delimiters of every box sorted along an axis; boxes whose intervals are open "
+               "together are tested on the other axis.",
+        .complexity = "O(n + k_axis) when coherent, radix rebuild when not",
+        .cost = "O(n + k_axis) when motion is coherent; a radix rebuild when it is not.",
+        .suits = "Coherent motion, entities spread along one axis.",
+        .source = "John Wells, \"Broadphase Collision Detection\" (2007)",
+    };
     static constexpr std::span<const ParameterSpec> kParameters = sweep::kParameters;
     SweepAndPrune() : BroadPhase(kParameters) {}
 

@@ -28,6 +28,14 @@ namespace ro {
 
 class SingleAxisSweep final : public BroadPhase {
 public:
+    static constexpr TechniqueGuide kGuide{
+        .how = "Boxes sorted by their minimum on one axis with insertion sort (almost sorted from the last "
+               "step); each box is tested against the following ones until they start past its end.",
+        .complexity = "O(n + k_axis) when coherent, O(n^2) sort when not",
+        .cost = "O(n + k_axis) when coherent, O(n^2) sorting when not; a crowded axis costs k_axis.",
+        .suits = "Few entities, simple code, motion that keeps the order.",
+        .source = "Scott Lembcke and Andy Korth, \"Collision Detection and Spatial Indexes\" (2012)",
+    };
     static constexpr std::span<const ParameterSpec> kParameters = sweep::kParameters;
     SingleAxisSweep() : BroadPhase(kParameters) {}
 

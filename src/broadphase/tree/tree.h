@@ -32,6 +32,14 @@ namespace ro {
 
 class DynamicTree final : public BroadPhase {
 public:
+    static constexpr TechniqueGuide kGuide{
+        .how = "A bounding volume hierarchy of fattened boxes (as in Box2D); only a box that leaves its fat box "
+               "is reinserted, and each moved box queries the tree.",
+        .complexity = "O(n + m log n + p): m leaves left their fat box, p fat pairs",
+        .cost = "O(n + m log n + p): m boxes left their fat box, p pairs of fat boxes.",
+        .suits = "Many static or slow bodies, unbounded worlds, ray casts.",
+        .source = "Scott Lembcke and Andy Korth, \"Collision Detection and Spatial Indexes\" (2012)",
+    };
     static constexpr ParameterSpec kMarginParameter{
         .key = "fat_margin",
         .label = "Fat margin",
