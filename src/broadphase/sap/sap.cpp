@@ -11,6 +11,7 @@ namespace ro {
 
 void SweepAndPrune::applySettings(const Settings& settings) {
     m_axisSetting = static_cast<SweepAxis>(settings.integer(sweep::kAxisParameter));
+    m_swapBudget = settings.value(kSwapBudgetParameter);
     m_axisChooser.reset();
 }
 
@@ -82,7 +83,7 @@ void SweepAndPrune::refresh() {
 }
 
 bool SweepAndPrune::insertionSort() {
-    const auto budget = static_cast<std::uint64_t>(kSwapBudgetPerDelimiter * static_cast<double>(m_delimiters.size()));
+    const auto budget = static_cast<std::uint64_t>(m_swapBudget * static_cast<double>(m_delimiters.size()));
     std::uint64_t swaps = 0;
     Delimiter* const a = m_delimiters.data();
     for (std::size_t i = 1; i < m_delimiters.size(); ++i) {

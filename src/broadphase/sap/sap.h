@@ -11,7 +11,7 @@
 ///   their scans there instead of walking the rest of the array.
 /// - Temporal coherence: the array is kept from the last step and re-sorted by insertion sort,
 ///   O(n + swaps). When motion is incoherent the swaps grow towards n^2, so insertion sort
-///   gives up past kSwapBudgetPerDelimiter swaps per delimiter and the array is rebuilt and
+///   gives up past swap_budget swaps per delimiter (0.5) and the array is rebuilt and
 ///   radix-sorted in O(n) instead. Why so low a budget: measured at 100k boxes, a swap costs
 ///   as much as a delimiter's share of the radix sort (each moved delimiter mispredicts a
 ///   branch), and reading the new coordinates in sorted, hence random, order already costs
@@ -41,14 +41,25 @@ public:
         .suits = "Coherent motion, entities spread along one axis.",
         .source = "John Wells, \"Broadphase Collision Detection\" (2007)",
     };
-    static constexpr std::span<const ParameterSpec> kParameters = sweep::kParameters;
+    /// Insertion sort gives up past this many swaps per delimiter; the array is rebuilt and
+    /// radix-sorted instead (0.5: the break-even measured at 100k boxes).
+    static constexpr ParameterSpec kSwapBudgetParameter{
+        .key = "swap_budget",
+        .label = "Swap budget",
+        .kind = ParameterKind::Real,
+        .min = 0.0,
+        .max = 1024.0,
+        .offeredMin = 0.0,
+        .offeredMax = 8.0,
+        .defaultValue = 0.5,
+        .unit = "swaps per delimiter",
+        .help = "insertion-sort swaps per delimiter before a step re-sorts by radix instead; 0 always re-sorts",
+    };
+    static constexpr ParameterSpec kParameters[] = {sweep::kAxisParameter, kSwapBudgetParameter};
     SweepAndPrune() : BroadPhase(kParameters) {}
 
     /// Entity indices share their word with two flags.
     static constexpr std::uint32_t kMaxEntities = 1u << 30;
-    /// Insertion sort gives up past this many swaps per delimiter; the array is rebuilt and
-    /// radix-sorted instead (the break-even measured at 100k boxes).
-    static constexpr double kSwapBudgetPerDelimiter = 0.5;
     /// After insertion sort gave up, at most this many steps rebuild before it is tried again.
     static constexpr std::uint32_t kMaxRebuildStreak = 32;
 
@@ -118,6 +129,7 @@ private:
 
     BoxView m_boxes;
     SweepAxis m_axisSetting = SweepAxis::Auto;
+    double m_swapBudget = kSwapBudgetParameter.defaultValue;  ///< swaps per delimiter
     sweep::AxisChooser m_axisChooser;
     EntityDiff m_diff;
     std::uint32_t m_axis = 0;

@@ -5,6 +5,7 @@
 
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "broadphase/sap/sap.h"
@@ -50,6 +51,34 @@ TEST(SweepAndPrune, CountsTheSwapsOfItsDelimiters) {
     EXPECT_FALSE(sap.lastUpdateRebuilt());
     EXPECT_EQ(test::extra(sap.counters(), "sort_swaps"), 4u);
     EXPECT_EQ(sap.validate(), "");
+}
+
+TEST(SweepAndPrune, TheSwapBudgetDecidesWhenInsertionSortGivesUpForARadixRebuild) {
+    // Ten boxes in a row whose order reverses: every pair of boxes swaps all four delimiter
+    // pairs, 180 swaps among 20 delimiters (9 per delimiter).
+    const auto row = [](bool reversed) {
+        Population p;
+        for (int i = 0; i < 10; ++i) {
+            const float x = 10.0f * static_cast<float>(reversed ? 9 - i : i);
+            p.add({x, 0, x + 4, 4});
+        }
+        return p;
+    };
+    for (const double budget : {0.5, 8.0, 9.0, 1024.0}) {
+        SCOPED_TRACE("swap_budget " + std::to_string(budget));
+        Settings settings = along(SweepAxis::X);
+        settings.set(SweepAndPrune::kSwapBudgetParameter.key, budget);
+        SweepAndPrune sap;
+        sap.configure(settings);
+        (void)test::techniqueOverlaps(sap, row(false).boxes.view());
+        const Population reversed = row(true);
+        EXPECT_EQ(test::techniqueOverlaps(sap, reversed.boxes.view()), test::referenceOverlaps(reversed.boxes.view()));
+        EXPECT_EQ(sap.lastUpdateRebuilt(), budget < 9.0) << "180 swaps against a budget of " << budget * 20;
+        if (budget >= 9.0) {
+            EXPECT_EQ(test::extra(sap.counters(), "sort_swaps"), 180u);
+        }
+        EXPECT_EQ(sap.validate(), "");
+    }
 }
 
 TEST(SweepAndPrune, InterferenceQueryMatchesBruteForce) {
