@@ -149,8 +149,10 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
 
 void techniqueSection(Lab& lab) {
     const std::uint32_t count = lab.world().size();
-    // Wide enough for the longest label ("Single-axis sweep (insertion sort)"), never cut off.
-    ImGui::SetNextItemWidth(250.0f);
+    // Wide enough for the longest label, measured in the current font, so none is cut off.
+    float widest = 0.0f;
+    for (const TechniqueInfo& t : techniques()) widest = std::max(widest, ImGui::CalcTextSize(Label(t.label).text).x);
+    ImGui::SetNextItemWidth(widest + 2.0f * ImGui::GetStyle().FramePadding.x + ImGui::GetFrameHeight());
     if (ImGui::BeginCombo("Technique", Label(lab.technique().label).text)) {
         // Keyboard navigation is off, so ImGui would leave the list open on Esc.
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
