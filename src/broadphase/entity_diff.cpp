@@ -52,8 +52,7 @@ void EntityDiff::swapRemove(std::uint32_t dense) {
 
 std::uint64_t EntityDiff::bytesHeld() const {
     return ro::bytesHeld(m_previousIds) + ro::bytesHeld(m_denseOfId) + ro::bytesHeld(m_newIndexOfOld) +
-           ro::bytesHeld(m_added) +
-           ro::bytesHeld(m_removed);
+           ro::bytesHeld(m_added) + ro::bytesHeld(m_removed);
 }
 
 }  // namespace ro

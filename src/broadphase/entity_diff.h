@@ -1,7 +1,7 @@
 #pragma once
 /// Following entities from one step to the next by their ids: which are new, which went, and
 /// where each of last step's entities stands now. The techniques that keep state across
-/// steps (the sweeps, the tree) use it on the slots the base class hands them, so its tables
+/// steps (the sweeps, the tree, the HSHG) use it on the slots the base class hands them, so its tables
 /// follow the live entities, not the ids ever issued.
 
 #include <cstdint>
