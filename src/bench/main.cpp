@@ -23,7 +23,7 @@
 #include "bench/output.h"
 #include "bench/peers.h"
 #include "bench/runner.h"
-#include "bench/scenario.h"
+#include "scenario/scenario.h"
 
 namespace ro::bench {
 namespace {

@@ -17,7 +17,7 @@
 #include "support/settings.h"
 #include "bench/contestant.h"
 #include "bench/runner.h"
-#include "bench/scenario.h"
+#include "scenario/scenario.h"
 
 namespace ro::bench {
 namespace {

@@ -1,6 +1,7 @@
 #pragma once
-/// The bench's workloads. A scene is fully defined by its scenario, entity count, motion and
-/// seed: every technique and peer that replays it sees exactly the same boxes every frame.
+/// The scenarios of ro_bench and the app's presets. A scene is fully defined by its scenario,
+/// entity count, motion and seed: every technique and peer that replays it sees exactly the
+/// same boxes every frame.
 ///
 /// Default scale: boxes of side about 1 in a square world of side 4 * sqrt(N) (about 6% of
 /// the area covered), moving about 0.05 per frame, reflected by the walls.
@@ -14,7 +15,7 @@
 #include "broadphase/broadphase.h"
 #include "core/rng.h"
 
-namespace ro::bench {
+namespace ro {
 
 enum class ScenarioKind : std::uint8_t { Uniform, Clustered, Mixed, Static, OneCell, Orbit, Dense };
 /// Steady: every box keeps its velocity. Varied: a tenth of the boxes turn every frame.
@@ -67,4 +68,4 @@ private:
     std::vector<std::uint32_t> m_ids;
 };
 
-}  // namespace ro::bench
+}  // namespace ro

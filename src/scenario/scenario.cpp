@@ -1,11 +1,11 @@
-#include "bench/scenario.h"
+#include "scenario/scenario.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
 
-namespace ro::bench {
+namespace ro {
 namespace {
 
 constexpr float kSpeed = 0.05f;      // world units per frame
@@ -222,4 +222,4 @@ void Scene::updateBoxes() {
 
 BoxView Scene::boxes() const { return {m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), m_count}; }
 
-}  // namespace ro::bench
+}  // namespace ro
