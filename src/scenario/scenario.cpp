@@ -17,17 +17,21 @@ constexpr float kOnRingSpacing = 2.0f;
 constexpr float kDenseSpacing = 1.5f;
 
 constexpr std::array kScenarios{
-    ScenarioInfo{ScenarioKind::Uniform, "uniform", "boxes of side ~1 spread evenly, speed ~0.05", 10'000'000},
-    ScenarioInfo{ScenarioKind::Clustered, "clustered", "clusters of 500 boxes, dense inside, empty between", 10'000'000},
-    ScenarioInfo{ScenarioKind::Mixed, "mixed", "as uniform, but 10% of the boxes have side 10-40", 10'000'000},
-    ScenarioInfo{ScenarioKind::Static, "static", "a static field; 1% of the boxes move, 10x faster", 10'000'000},
+    ScenarioInfo{ScenarioKind::Uniform, "uniform", "boxes of side ~1 spread evenly, speed ~0.05", 10'000'000,
+                 "side 0.8-1.2", "even, 6% of the area covered", kSpeed, 1.0f},
+    ScenarioInfo{ScenarioKind::Clustered, "clustered", "clusters of 500 boxes, dense inside, empty between", 10'000'000,
+                 "side 0.8-1.2", "clusters of 500, empty between", kSpeed, 1.0f},
+    ScenarioInfo{ScenarioKind::Mixed, "mixed", "as uniform, but 10% of the boxes have side 10-40", 10'000'000,
+                 "90% side 0.8-1.2, 10% side 10-40", "even", kSpeed, 1.0f},
+    ScenarioInfo{ScenarioKind::Static, "static", "a static field; 1% of the boxes move, 10x faster", 10'000'000,
+                 "side 0.8-1.2", "even, 6% of the area covered", 10.0f * kSpeed, 0.01f},
     ScenarioInfo{ScenarioKind::OneCell, "onecell", "every box jiggles in one 2 x 2 square: nearly every pair overlaps",
-                 5'000},
-    ScenarioInfo{ScenarioKind::Orbit, "orbit", "concentric rings turning in alternate directions", 10'000'000},
+                 5'000, "side 0.8-1.2", "all in one 2 x 2 square", 0.1f * kSpeed, 1.0f},
+    ScenarioInfo{ScenarioKind::Orbit, "orbit", "concentric rings turning in alternate directions", 10'000'000,
+                 "side 1", "rings 1 apart, a box every 2 along", kSpeed, 1.0f},
     ScenarioInfo{ScenarioKind::Dense, "dense", "one box per 1.5 x 1.5 lattice cell, anywhere in it, speed ~0.05",
-                 10'000'000},
+                 10'000'000, "side 0.8-1.2", "one per 1.5 x 1.5 cell", kSpeed, 1.0f},
 };
-
 }  // namespace
 
 std::span<const ScenarioInfo> scenarios() { return kScenarios; }
@@ -218,6 +222,13 @@ void Scene::updateBoxes() {
         m_minY[i] = m_y[i] - m_half[i];
         m_maxY[i] = m_y[i] + m_half[i];
     }
+}
+
+Vec2 Scene::velocity(std::uint32_t i) const {
+    if (m_kind != ScenarioKind::Orbit) return {m_vx[i], m_vy[i]};
+    // An orbit keeps its angle in vx and its angular speed in vy.
+    const float radius = std::hypot(m_x[i] - 0.5f * (m_bounds.minX + m_bounds.maxX), m_y[i] - 0.5f * (m_bounds.minY + m_bounds.maxY));
+    return {-m_vy[i] * radius * std::sin(m_vx[i]), m_vy[i] * radius * std::cos(m_vx[i])};
 }
 
 BoxView Scene::boxes() const { return {m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), m_count}; }

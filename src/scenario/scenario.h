@@ -29,6 +29,11 @@ struct ScenarioInfo {
     std::string_view name;
     std::string_view description;
     std::uint32_t maxCount;  ///< larger counts are refused (onecell's pairs grow as n^2)
+    // What the panel shows of the scene's make-up.
+    std::string_view sizes;    ///< the distribution of box sides
+    std::string_view spacing;  ///< where the boxes are
+    float speed;               ///< typical speed of a moving box, world units per frame
+    float movingFraction;      ///< share of the boxes that move
 };
 
 /// Every scenario, in --list order.
@@ -45,6 +50,11 @@ public:
     /// Moves every box by one frame (deterministic for the seed).
     void advance();
     [[nodiscard]] BoxView boxes() const;
+    /// Box i's centre, half side and velocity (world units per frame; an orbiting box's is
+    /// its tangent, the straight line a world that integrates velocities can follow).
+    [[nodiscard]] Vec2 centre(std::uint32_t i) const { return {m_x[i], m_y[i]}; }
+    [[nodiscard]] float halfSide(std::uint32_t i) const { return m_half[i]; }
+    [[nodiscard]] Vec2 velocity(std::uint32_t i) const;
     [[nodiscard]] std::uint32_t size() const { return m_count; }
     [[nodiscard]] const Aabb& bounds() const { return m_bounds; }
     /// The largest box side: the cell size a grid needs to hold every box in 2 x 2 cells.

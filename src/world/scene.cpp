@@ -32,4 +32,15 @@ void resizePopulation(World& world, Rng& rng, std::uint32_t count, const SizeRan
     while (world.size() > count) world.remove(world.ids().back());
 }
 
+void loadScene(World& world, const Scene& scene) {
+    WorldConfig config = world.config();
+    config.bounds = scene.bounds();
+    world.setConfig(config);
+    while (world.size() > 0) world.remove(world.ids().back());
+    for (std::uint32_t i = 0; i < scene.size(); ++i) {
+        const float half = scene.halfSide(i);
+        world.add({.position = scene.centre(i), .velocity = scene.velocity(i), .acceleration = {}, .halfExtents = {half, half}, .shape = Shape::Box});
+    }
+}
+
 }  // namespace ro

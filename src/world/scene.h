@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "core/rng.h"
+#include "scenario/scenario.h"
 #include "world/world.h"
 
 namespace ro {
@@ -24,5 +25,10 @@ struct SizeRange {
 /// Adds random entities until the world holds `count`, or removes from the end of the dense
 /// arrays until it does.
 void resizePopulation(World& world, Rng& rng, std::uint32_t count, const SizeRange& sizes);
+
+/// Replaces the world's entities by the scene's boxes as they are now, in the scene's order
+/// (dense index i is box i, with the same corners bit for bit), and its walls by the scene's
+/// bounds. The other world settings stay.
+void loadScene(World& world, const Scene& scene);
 
 }  // namespace ro
