@@ -8,6 +8,7 @@
 /// bit whichever technique runs.
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -146,6 +147,12 @@ public:
     /// lastStats(), become those of the technique in use, and the contacts are counted on the
     /// current positions (no response is applied).
     void refreshPairs();
+    /// Called with the boxes the technique was just given, after its pairs were found, every
+    /// sub-step and every refreshPairs(), with the tick they belong to (the one running, or
+    /// tickCount() for a refresh): a second opinion (the app's compare) sees exactly what the
+    /// world's technique saw. Its time is not counted in the tick's figures.
+    using BroadPhaseObserver = std::function<void(const BoxView& boxes, std::uint64_t tick)>;
+    void setBroadPhaseObserver(BroadPhaseObserver observer) { m_observer = std::move(observer); }
     /// Candidate and overlap pairs of the last tick's final sub-step, canonical order.
     [[nodiscard]] const std::vector<Pair>& candidatePairs() const { return m_candidates; }
     [[nodiscard]] const std::vector<Pair>& overlapPairs() const { return m_overlaps; }
@@ -176,6 +183,7 @@ private:
     WorldConfig m_config;
     Settings m_settings;
     std::unique_ptr<BroadPhase> m_broadPhase;
+    BroadPhaseObserver m_observer;
     double m_accumulator = 0.0;
     std::uint64_t m_ticks = 0;
     StepStats m_stats;
