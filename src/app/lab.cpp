@@ -22,16 +22,36 @@ double fittedCellSize(const World& world) {
     return std::max(2.0f * world.largestHalfExtent(), Lab::kMinAutoCellSize);
 }
 
+/// The world settings a preset brings: a scenario is ro_bench's workload (its own walls, set
+/// by the scene, and no response); the random mix is the lab's (its walls, bouncing).
+WorldConfig presetConfig(WorldConfig config, const ScenarioInfo* scenario) {
+    config.gravity = false;
+    config.response = scenario ? ContactResponse::None : WorldConfig{}.response;
+    if (!scenario) config.bounds = WorldConfig{}.bounds;
+    return config;
+}
+
+/// The scenario's boxes have sides of about 1 (0.8 to 1.2); entities added by a click match them.
+constexpr SizeRange kScenarioSizes{0.4f, 0.6f};
+
 }  // namespace
 
 Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, const Settings& parameters,
-         std::optional<SizeRange> sizes)
+         std::optional<SizeRange> sizes, const ScenarioInfo* scenario)
     : m_rng(seed),
       // An empty world gets the sizes of a sparse one, so clicked entities look sensible.
       m_sizes(sizes.value_or(defaultSizeRange(std::max(entities, kSparseCount), m_world.config().bounds))),
+      m_scenario(scenario),
+      m_sceneSeed(seed),
       m_technique(indexOf(technique)) {
     m_world.setBroadPhase(technique.create());
-    resizePopulation(m_world, m_rng, entities, m_sizes);
+    m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
+    if (m_scenario) {
+        m_world.setConfig(presetConfig(m_world.config(), m_scenario));
+        makeScenarioScene(entities);
+    } else {
+        resizePopulation(m_world, m_rng, entities, m_sizes);
+    }
     Settings settings = m_world.broadPhaseSettings();
     for (const auto& [key, value] : parameters.values()) settings.set(key, value);
     m_autoCellSize = !parameters.find(kCellSizeParameter.key);
@@ -49,8 +69,23 @@ void Lab::setTechnique(std::size_t index) {
     m_world.refreshPairs();
 }
 
+void Lab::setCompared(const TechniqueInfo& technique, bool compared) {
+    m_compare.setPicked(technique, compared);
+    m_refreshPending = m_paused;  // a new row gets its figures at once, even while paused
+}
+
+void Lab::compareTick(const BoxView& boxes, std::uint64_t tick) {
+    const auto mismatches = m_compare.run(boxes, m_world.broadPhaseSettings(), tick);
+    if (mismatches.empty() || m_alarm) return;
+    // Stop where it went wrong, so the pair can be looked at.
+    m_alarm = CompareAlarm{mismatches.front().first->technique->id, mismatches.front().second};
+    m_paused = true;
+    m_uiTurnSeconds = 0.0;
+}
+
 void Lab::togglePause() {
     m_paused = !m_paused;
+    if (!m_paused) m_alarm.reset();
     m_uiTurnSeconds = 0.0;
     // A tick finds pairs before its response moves the entities: once paused, the pairs are
     // found again on the positions on screen.
@@ -102,7 +137,35 @@ void Lab::applySettings(Settings settings) {
     refreshIfPaused();
 }
 
+std::string_view Lab::sceneName() const { return m_scenario ? m_scenario->name : std::string_view("random"); }
+
+void Lab::loadScenario(const ScenarioInfo* scenario) {
+    const std::uint32_t count = m_world.size();
+    m_scenario = scenario;
+    m_notice.clear();
+    m_world.setConfig(presetConfig(m_world.config(), scenario));
+    if (scenario) {
+        makeScenarioScene(std::min(count, scenario->maxCount));
+    } else {
+        m_sizes = defaultSizeRange(std::max(count, kSparseCount), m_world.config().bounds);
+        resizePopulation(m_world, m_rng, 0, m_sizes);
+        resizePopulation(m_world, m_rng, count, m_sizes);
+    }
+    populationChanged();
+}
+
+void Lab::makeScenarioScene(std::uint32_t count) {
+    m_sizes = kScenarioSizes;
+    m_compare.resetHistory();  // the figures describe the scene on screen
+    loadScene(m_world, Scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed));
+}
+
 void Lab::setEntityCount(std::uint32_t count) {
+    if (m_scenario) {
+        makeScenarioScene(std::min(count, m_scenario->maxCount));
+        populationChanged();
+        return;
+    }
     // Mean area of an entity of the current sizes (a box's sides average 2 x the mean half).
     const double meanSide = static_cast<double>(m_sizes.minHalf) + static_cast<double>(m_sizes.maxHalf);
     const double coverage = static_cast<double>(count) * meanSide * meanSide /
@@ -125,6 +188,12 @@ void Lab::fitSizesToCount() {
 
 void Lab::respawn() {
     const std::uint32_t count = m_world.size();
+    if (m_scenario) {
+        ++m_sceneSeed;
+        makeScenarioScene(count);
+        populationChanged();
+        return;
+    }
     resizePopulation(m_world, m_rng, 0, m_sizes);
     resizePopulation(m_world, m_rng, count, m_sizes);
     populationChanged();

@@ -6,9 +6,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include "app/compare.h"
 #include "broadphase/registry.h"
 #include "core/rng.h"
+#include "scenario/scenario.h"
 #include "world/scene.h"
 #include "world/world.h"
 
@@ -19,11 +22,16 @@ public:
     /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory.
     static constexpr float kMinAutoCellSize = 1.0f;
 
-    /// Builds the world with `entities` random entities from `seed`, and the technique with the
-    /// parameter values in `parameters` (a cell size among them turns auto off); `sizes` unset
-    /// means sizes that fit the count.
+    /// Builds the world with `entities` entities from `seed`, and the technique with the
+    /// parameter values in `parameters` (a cell size among them turns auto off). The entities
+    /// are the scenario's (its boxes, as ro_bench makes them for that seed and count) or, with
+    /// none, the lab's random mix of boxes and circles; `sizes` unset means sizes that fit the count.
     Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, const Settings& parameters = {},
-        std::optional<SizeRange> sizes = std::nullopt);
+        std::optional<SizeRange> sizes = std::nullopt, const ScenarioInfo* scenario = nullptr);
+
+    // The world calls back into the lab every tick (compare): the lab stays where it was built.
+    Lab(const Lab&) = delete;
+    Lab& operator=(const Lab&) = delete;
 
     [[nodiscard]] World& world() { return m_world; }
     [[nodiscard]] const World& world() const { return m_world; }
@@ -48,11 +56,37 @@ public:
     void useAutoCellSize();
     [[nodiscard]] bool autoCellSize() const { return m_autoCellSize; }
 
+    // ---- scene ----------------------------------------------------------------------------------
+    /// The preset in use: a library scenario, or nullptr for the lab's random mix.
+    [[nodiscard]] const ScenarioInfo* scenario() const { return m_scenario; }
+    /// "random" (the lab's mix) or the scenario's name.
+    [[nodiscard]] std::string_view sceneName() const;
+    /// Replaces the scene by the preset's at the current count (capped at its limit), with the
+    /// seed the lab was started with. A scenario brings ro_bench's workload with it: its walls,
+    /// its boxes, and no contact response (boxes pass through each other); the random mix
+    /// brings back the lab's walls and bouncing.
+    void loadScenario(const ScenarioInfo* scenario);
+    /// The most entities the preset allows (onecell's pairs grow as n^2), 0 for no limit.
+    [[nodiscard]] std::uint32_t scenarioLimit() const { return m_scenario ? m_scenario->maxCount : 0; }
+
+    // ---- compare ----------------------------------------------------------------------------------
+    /// Techniques run beside the world's own on its boxes every tick (and every refresh).
+    [[nodiscard]] const Compare& compare() const { return m_compare; }
+    void setCompared(const TechniqueInfo& technique, bool compared);
+    /// A technique whose pairs differed from the reference's; the world paused when it was found.
+    struct CompareAlarm {
+        std::string_view technique;
+        Mismatch mismatch;
+    };
+    /// The first mismatch since the world last resumed, if any.
+    [[nodiscard]] const std::optional<CompareAlarm>& compareAlarm() const { return m_alarm; }
+
     // ---- population -----------------------------------------------------------------------------
     /// Adds or removes entities to reach `count`. When the current sizes would cover the world
     /// more than kMaxCoverage times over at that count, the sizes are fitted to the count
     /// first (as "Sizes for count" does) and notice() says so: a slider moved from 100 to a
     /// million entities of the 100-entity size would otherwise make billions of overlaps.
+    /// A scenario's scene is made anew at that count.
     void setEntityCount(std::uint32_t count);
     static constexpr double kMaxCoverage = 2.0;
     /// A line for the panel about the last automatic change (empty when there was none).
@@ -62,7 +96,8 @@ public:
     [[nodiscard]] const SizeRange& sizeRange() const { return m_sizes; }
     /// Picks the default size range for the current count (about 15% of the area covered) and respawns.
     void fitSizesToCount();
-    /// Replaces every entity by a new random one with the current size range.
+    /// Replaces every entity by a new random one with the current size range (a scenario's
+    /// scene is made anew from the next seed).
     void respawn();
     /// Adds one random entity centred on `p` (world coordinates).
     void spawnAt(Vec2 p);
@@ -102,11 +137,16 @@ public:
 private:
     void refreshIfPaused() { m_refreshPending = m_paused; }
     void populationChanged();
+    void compareTick(const BoxView& boxes, std::uint64_t tick);
     void applySettings(Settings settings);
+    /// The scenario's scene at `count` entities from m_sceneSeed, in place of the entities.
+    void makeScenarioScene(std::uint32_t count);
 
     World m_world;
     Rng m_rng;
     SizeRange m_sizes;
+    const ScenarioInfo* m_scenario = nullptr;
+    std::uint64_t m_sceneSeed = 0;
     std::size_t m_technique = 0;
     bool m_autoCellSize = true;
     bool m_paused = false;
@@ -114,6 +154,8 @@ private:
     std::uint64_t m_lastStepAllocations = 0;
     bool m_refreshPending = false;
     std::string m_notice;
+    Compare m_compare;
+    std::optional<CompareAlarm> m_alarm;
     double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
     double m_lastTicksSeconds = 0.0;
     double m_recentReal = 0.0;      ///< decaying sums of real and simulated seconds (about 1 s)

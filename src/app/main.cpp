@@ -59,8 +59,9 @@ int run(const ro::app::Options& options) {
     Lab lab = [&] {
         const BusyScope busy;
         return Lab(*ro::findTechnique(options.technique), options.entities, options.seed, options.parameters,
-                   options.sizes);
+                   options.sizes, options.scenario.empty() ? nullptr : ro::findScenario(options.scenario));
     }();
+    for (const std::string& id : options.compare) lab.setCompared(*ro::findTechnique(id), true);
     // 5. What the person can toggle and do.
     OverlayFlags overlays = options.overlays;
     OverlayRenderer overlayRenderer;
@@ -113,6 +114,7 @@ int run(const ro::app::Options& options) {
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
             if (input.uiHidden()) uiRects = {};
             else drawPanel(lab, overlays, uiRects);  // may respawn or switch technique: queries run after it
+            if (!input.uiHidden()) drawCompare(lab, uiRects);
             lab.refreshIfChanged();
             // Hidden levels belong to a technique: a new one shows all of its own.
             if (lab.techniqueIndex() != shownTechnique) overlays.hiddenLevels = 0;
@@ -140,6 +142,8 @@ int run(const ro::app::Options& options) {
         if (!rasterFrame) drawLineOverlays();
         if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view());
         overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
+        if (const auto& alarm = lab.compareAlarm())
+            overlayRenderer.drawMismatch(screen.renderer(), screen.view(), lab.world(), alarm->mismatch.pair);
         // SDL queues draw calls; flushing makes the timing include the rasterisation itself.
         SDL_RenderFlush(screen.renderer());
         msDraw = msSince(drawStart);
@@ -170,6 +174,9 @@ int run(const ro::app::Options& options) {
         const auto reportEvery = static_cast<std::uint64_t>(options.reportEvery);
         const bool periodic = reportEvery > 0 && frame % reportEvery == 0;
         if (periodic || (lastFrame && virtualClock)) printReport(report);
+        // A compared technique that disagreed with the reference fails the run.
+        if (lastFrame && virtualClock && !lab.compare().empty() && printCompare(lab.compare()) && exitCode == 0)
+            exitCode = 1;
         if (lastFrame) break;
     }
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "broadphase/registry.h"
+#include "scenario/scenario.h"
 
 namespace ro::app {
 namespace {
@@ -116,6 +117,12 @@ std::string techniqueIds() {
     return ids;
 }
 
+std::string scenarioNames() {
+    std::string names;
+    for (const ScenarioInfo& s : scenarios()) names += fmt::format("{}{}", names.empty() ? "" : ", ", s.name);
+    return names;
+}
+
 /// Every item of the comma list must name an overlay: "", "grid," and "grid,,pairs" are errors.
 OverlayFlags parseOverlays(const std::string& list) {
     OverlayFlags flags;
@@ -140,12 +147,21 @@ ParseResult parseOptions(int argc, char** argv) {
     ParseResult result;
     Options& o = result.options;
     // Numbers are taken as text and checked here, so every bad value gets the same clear message.
+    std::string compare;
     std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height, queryPoint, queryBox, queryRay,
         halfExtents, drawPath, zoom;
 
     CLI::App cli{"Ro Broadphase Lab: watch broad-phase techniques find candidate pairs, live.", "ro_demo"};
     cli.footer(std::string(kFooter));
     cli.add_option("--technique", o.technique, "broad-phase technique: " + techniqueIds())->type_name("ID");
+    cli.add_option("--scenario", o.scenario, "start with a preset scene, ro_bench's for the same --seed and count: " +
+                   scenarioNames() + " (default: the lab's random mix of boxes and circles)")
+        ->type_name("NAME");
+    cli.add_option("--compare", compare,
+                   "run these techniques beside the world's on the same boxes every tick and check their pairs "
+                   "against a reference: a comma list of ids, or all; with --frames, one key=value line each "
+                   "at the end, and exit 1 on any mismatch")
+        ->type_name("LIST");
     cli.add_option("--entities", entities, "entities at start (default 2000, at most 2000000)")->type_name("N");
     cli.add_option("--seed", seed, "random seed of the scene (default 1)")->type_name("S");
     cli.add_option("--cell-size", cellSize, "grid/hash cell side in world units (default: fit the largest entity); "
@@ -196,6 +212,42 @@ ParseResult parseOptions(int argc, char** argv) {
             throw BadValue(fmt::format("--entities {} is too many for '{}' ({}: at most {} entities step in "
                                        "reasonable time); pick --technique hshg or grid for that many",
                                        o.entities, technique->id, technique->guide.complexity, technique->maxEntities));
+        if (given("--scenario")) {
+            const ScenarioInfo* scenario = findScenario(o.scenario);
+            if (!scenario) throw BadValue(fmt::format("--scenario: unknown '{}' (valid: {})", o.scenario, scenarioNames()));
+            if (o.entities > scenario->maxCount)
+                throw BadValue(fmt::format("--entities {} is too many for the scenario '{}' (at most {})", o.entities,
+                                           scenario->name, scenario->maxCount));
+            if (given("--half-extents"))
+                throw BadValue(fmt::format("--half-extents does not apply to --scenario {}: its sizes are its own ({})",
+                                           scenario->name, scenario->sizes));
+        }
+        if (given("--compare")) {
+            std::string_view rest = compare;
+            while (true) {
+                const std::size_t comma = rest.find(',');
+                const std::string_view item = rest.substr(0, comma);
+                if (item == "all" && compare == "all") {
+                    // Every technique the population allows (brute force has a limit).
+                    for (const TechniqueInfo& t : techniques())
+                        if (t.maxEntities == 0 || o.entities <= t.maxEntities) o.compare.emplace_back(t.id);
+                    break;
+                }
+                const TechniqueInfo* t = findTechnique(item);
+                if (!t)
+                    throw BadValue(fmt::format("--compare expects a comma list of ids ({}) or all; '{}' has {} in it",
+                                               techniqueIds(), compare,
+                                               item.empty() ? "an empty item" : fmt::format("'{}'", item)));
+                if (std::find(o.compare.begin(), o.compare.end(), item) != o.compare.end())
+                    throw BadValue(fmt::format("--compare lists '{}' twice", item));
+                if (t->maxEntities != 0 && o.entities > t->maxEntities)
+                    throw BadValue(fmt::format("--compare: {} entities are too many for '{}' (at most {})", o.entities,
+                                               t->id, t->maxEntities));
+                o.compare.emplace_back(item);
+                if (comma == std::string_view::npos) break;
+                rest = rest.substr(comma + 1);
+            }
+        }
         if (given("--seed")) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
         if (given("--cell-size")) {
             const ParameterSpec& cell = kCellSizeParameter;

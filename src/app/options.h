@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "broadphase/broadphase.h"
 #include "world/scene.h"
@@ -26,6 +27,8 @@ enum class DrawPath : std::uint8_t { Auto, Raster, Geometry };
 /// Everything the command line can set.
 struct Options {
     std::string technique = "grid";
+    std::string scenario;           ///< a library scenario's name (--scenario), empty for the random mix
+    std::vector<std::string> compare;  ///< technique ids run beside the world's (--compare), registry order
     std::uint32_t entities = 2000;
     std::uint64_t seed = 1;
     Settings parameters;            ///< --param values (and --cell-size); no cell size: fit the largest entity

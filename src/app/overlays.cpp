@@ -210,6 +210,24 @@ void OverlayRenderer::drawQueries(SDL_Renderer* renderer, const ViewTransform& v
     m_outlines.draw(renderer);
 }
 
+void OverlayRenderer::drawMismatch(SDL_Renderer* renderer, const ViewTransform& view, const World& world, Pair pair) {
+    if (pair.a >= world.size() || pair.b >= world.size()) return;  // the population changed since
+    m_outlines.clear();
+    m_lines.clear();
+    const float ax = view.toScreenX(world.posX()[pair.a]), ay = view.toScreenY(world.posY()[pair.a]);
+    const float bx = view.toScreenX(world.posX()[pair.b]), by = view.toScreenY(world.posY()[pair.b]);
+    m_lines.addLine(ax, ay, bx, by, 2.0f, palette::kMismatch);
+    for (const std::uint32_t i : {pair.a, pair.b}) {
+        addEntityOutline(view, world, i, 3.0f, palette::kMismatch);
+        // A mark of fixed size: the entities may be a pixel wide at this zoom.
+        const float x = view.toScreenX(world.posX()[i]), y = view.toScreenY(world.posY()[i]);
+        m_outlines.addRect(x - 9.0f, y - 9.0f, x + 9.0f, y + 9.0f, palette::kMismatch);
+    }
+    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+    m_lines.draw(renderer);
+    m_outlines.draw(renderer);
+}
+
 void OverlayRenderer::drawPairs(Screen& screen, const World& world) {
     const std::vector<Pair>& candidates = world.candidatePairs();
     SDL_Renderer* renderer = screen.renderer();

@@ -49,6 +49,8 @@ public:
     /// The query tools' shapes and hits: point hits outlined, the box and its hits, the ray,
     /// its hits and its first hit with the entry point.
     void drawQueries(SDL_Renderer* renderer, const ViewTransform& view, const World& world, const QueryTool& queries);
+    /// The pair a compared technique got wrong: both entities outlined and marked, joined by a line.
+    void drawMismatch(SDL_Renderer* renderer, const ViewTransform& view, const World& world, Pair pair);
     /// A line between the centres of each candidate pair of the last tick, red over the
     /// others where the AABBs overlap; within the budget, overlapping pairs come first.
     void drawPairs(Screen& screen, const World& world);

@@ -31,6 +31,7 @@ inline constexpr SDL_Color kPointHit{255, 235, 80, 255};
 inline constexpr SDL_Color kQueryShape{120, 255, 240, 230};
 inline constexpr SDL_Color kQueryHit{255, 150, 60, 255};
 inline constexpr SDL_Color kFirstHit{255, 255, 255, 255};
+inline constexpr SDL_Color kMismatch{255, 60, 255, 255};  ///< a pair a compared technique got wrong
 
 /// Sets the renderer's draw colour from a palette entry.
 inline void setDrawColor(SDL_Renderer* renderer, SDL_Color c) { SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, c.a); }

@@ -199,16 +199,26 @@ void techniqueSection(Lab& lab) {
 }
 
 void populationSection(Lab& lab) {
-    // A technique with a limit (brute force) caps the slider, and says why.
+    // A technique with a limit (brute force) or a scenario with one (onecell) caps the slider,
+    // and says why.
     const std::uint32_t limit = lab.technique().maxEntities;
-    const int top = limit != 0 ? static_cast<int>(std::min<std::uint32_t>(limit, kMaxPanelEntities)) : kMaxPanelEntities;
+    std::uint32_t top = kMaxPanelEntities;
+    if (limit != 0) top = std::min(top, limit);
+    if (lab.scenarioLimit() != 0) top = std::min(top, lab.scenarioLimit());
     int count = static_cast<int>(lab.world().size());
-    if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, top, "%d",
+    if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, static_cast<int>(top), "%d",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         lab.setEntityCount(static_cast<std::uint32_t>(count));
     if (limit != 0)
         withText(hint, "at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", limit, lab.technique().id);
+    if (lab.scenarioLimit() != 0 && lab.scenarioLimit() < kMaxPanelEntities)
+        withText(hint, "at most {} in {}: nearly every pair overlaps", lab.scenarioLimit(), lab.sceneName());
     if (!lab.notice().empty()) wrapped(lab.notice(), ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
+    if (lab.scenario()) {
+        // A scenario's sizes are its own; a new seed makes another scene of the same kind.
+        if (ImGui::Button("New seed")) lab.respawn();
+        return;
+    }
 
     SizeRange sizes = lab.sizeRange();
     if (ImGui::DragFloatRange2("Half-extent", &sizes.minHalf, &sizes.maxHalf, 0.05f, 0.1f, kMaxHalfExtent, "%.2f",
@@ -217,6 +227,40 @@ void populationSection(Lab& lab) {
     if (ImGui::Button("Respawn all")) lab.respawn();
     ImGui::SameLine();
     if (ImGui::Button("Sizes for count")) lab.fitSizesToCount();
+}
+
+/// One click per preset: the lab's random mix and each library scenario; the one in use is
+/// highlighted, and its make-up is listed below.
+void sceneSection(Lab& lab) {
+    const ImVec4 active = ImGui::GetStyle().Colors[ImGuiCol_ButtonActive];
+    auto presetButton = [&](std::string_view name, const ScenarioInfo* scenario) {
+        const bool current = lab.scenario() == scenario;
+        if (current) ImGui::PushStyleColor(ImGuiCol_Button, active);
+        if (ImGui::Button(CText(name).buffer) && !current) lab.loadScenario(scenario);
+        if (current) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered())
+            withText([](std::string_view t) { ImGui::SetTooltip("%.*s", static_cast<int>(t.size()), t.data()); }, "{}",
+                     scenario ? scenario->description : "boxes and circles of mixed sizes, bouncing off each other");
+    };
+    presetButton("random", nullptr);
+    int inRow = 1;
+    for (const ScenarioInfo& s : scenarios()) {
+        if (inRow++ % 4 != 0) ImGui::SameLine();
+        presetButton(s.name, &s);
+    }
+    const ScenarioInfo* s = lab.scenario();
+    if (!s) {
+        hint("the lab's own scene: sizes and count below");
+        return;
+    }
+    if (ImGui::BeginTable("scenario", 2, ImGuiTableFlags_SizingFixedFit)) {
+        row("sizes", "{}", s->sizes);
+        row("spacing", "{}", s->spacing);
+        row("speed", "{:.3g} per tick", s->speed);
+        row("moving", "{:.0f} %", 100.0 * s->movingFraction);
+        ImGui::EndTable();
+    }
+    hint("ro_bench's scene for this seed and count (its frame 0)");
 }
 
 void clockSection(Lab& lab) {
@@ -258,6 +302,26 @@ void overlaySection(OverlayFlags& overlays) {
     }
     ImGui::Checkbox("Candidate pairs (P)", &overlays.pairs);
     ImGui::Checkbox("AABBs (B)", &overlays.bounds);
+}
+
+/// A checkbox per registry row: the techniques run beside the world's own on its boxes.
+void compareSection(Lab& lab) {
+    const std::uint32_t count = lab.world().size();
+    const auto all = techniques();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (i % 4 != 0) ImGui::SameLine();
+        bool picked = lab.compare().picked(all[i]);
+        const bool tooMany = overLimit(all[i], count) && !picked;
+        ImGui::BeginDisabled(tooMany);
+        fmt::memory_buffer label;
+        fmt::format_to(std::back_inserter(label), "{}##compare", all[i].id);
+        label.push_back('\0');
+        if (ImGui::Checkbox(label.data(), &picked)) lab.setCompared(all[i], picked);
+        ImGui::EndDisabled();
+    }
+    wrapped(lab.compare().empty() ? "tick techniques to run them on the world's boxes every tick"
+                                  : "each one's pairs are checked against a reference every tick",
+            ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 }
 
 /// A colour swatch and what it means.
@@ -338,13 +402,112 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects) {
     techniqueSection(lab);
     section("Population");
     populationSection(lab);
+    section("Scene");
+    sceneSection(lab);
     section("Clock");
     clockSection(lab);
     section("Overlays");
     overlaySection(overlays);
+    section("Compare");
+    compareSection(lab);
     ImGui::PopItemWidth();
     legendSection();
     rects.panel = windowRect();
+    ImGui::End();
+}
+
+void drawCompare(const Lab& lab, UiRects& rects) {
+    const Compare& compare = lab.compare();
+    if (compare.empty()) {
+        rects.compare = {};
+        return;
+    }
+    const ImGuiIO& io = ImGui::GetIO();
+    // Bottom right, clear of the panel on the left, until the person drags it elsewhere.
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, io.DisplaySize.y - kMargin), ImGuiCond_FirstUseEver,
+                            ImVec2(1.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    ImGui::Begin("Compare", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing);
+    if (const auto& alarm = lab.compareAlarm()) {
+        const Mismatch& m = alarm->mismatch;
+        withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },
+                 "PAUSED at tick {}: {} {} the pair ({}, {}) {} (marked in the world). Esc resumes.", m.tick,
+                 alarm->technique, m.missing ? "missed" : "reported", m.pair.a, m.pair.b,
+                 m.missing ? "the reference found" : "that the reference did not (a false or repeated pair)");
+    }
+    // The fastest by the median of update + pair finding over the last second.
+    double fastest = 0.0, slowest = 0.0;
+    for (const Compare::Row& row : compare.rows()) {
+        if (row.skipped || row.ticks == 0) continue;
+        const double ms = row.msUpdate.median() + row.msPairs.median();
+        fastest = fastest == 0.0 ? ms : std::min(fastest, ms);
+        slowest = std::max(slowest, ms);
+    }
+    constexpr ImGuiTableFlags kTable = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
+    if (ImGui::BeginTable("compare", 10, kTable)) {
+        for (const char* heading : {"technique", "ms/tick", "", "update p50 p95", "pairs p50 p95", "candidates",
+                                    "tests", "false +", "memory", "wrong"})
+            ImGui::TableSetupColumn(heading);
+        ImGui::TableHeadersRow();
+        for (const Compare::Row& row : compare.rows()) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            const double ms = row.msUpdate.median() + row.msPairs.median();
+            const bool best = !row.skipped && row.ticks > 0 && ms == fastest;
+            text("{}{}", row.technique->id, best ? " *" : "");
+            if (best && ImGui::IsItemHovered()) ImGui::SetTooltip("fastest: least median update + pair finding");
+            if (row.skipped) {
+                ImGui::TableNextColumn();
+                hint("skipped: too many entities");
+                continue;
+            }
+            ImGui::TableNextColumn();
+            text("{:.3f}", ms);
+            ImGui::TableNextColumn();
+            // A bar per row, to the slowest's length: the ranking at a glance.
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            const float width = 60.0f, height = ImGui::GetTextLineHeight();
+            const float filled = slowest > 0.0 ? static_cast<float>(ms / slowest) * width : 0.0f;
+            ImDrawList* draw = ImGui::GetWindowDrawList();
+            draw->AddRectFilled(at, ImVec2(at.x + width, at.y + height), IM_COL32(255, 255, 255, 20));
+            draw->AddRectFilled(at, ImVec2(at.x + std::max(filled, 1.0f), at.y + height),
+                                best ? IM_COL32(90, 220, 160, 255) : IM_COL32(120, 140, 255, 200));
+            ImGui::Dummy(ImVec2(width, height));
+            ImGui::TableNextColumn();
+            text("{:.3f} {:.3f}", row.msUpdate.median(), row.msUpdate.quantile(0.95));
+            ImGui::TableNextColumn();
+            text("{:.3f} {:.3f}", row.msPairs.median(), row.msPairs.quantile(0.95));
+            ImGui::TableNextColumn();
+            text("{}", row.counters.candidatePairs);
+            ImGui::TableNextColumn();
+            text("{}", row.counters.pairTests);
+            ImGui::TableNextColumn();
+            const std::uint64_t candidates = row.counters.candidatePairs;
+            text("{:.1f} %", candidates == 0 ? 0.0 : 100.0 * static_cast<double>(candidates - row.overlaps) /
+                                                         static_cast<double>(candidates));
+            ImGui::TableNextColumn();
+            const HumanBytes memory = humanBytes(row.counters.bytesHeld);
+            text("{:.1f} {}", memory.value, memory.unit);
+            ImGui::TableNextColumn();
+            if (row.mismatchTicks == 0) {
+                text("0 / {}", row.ticks);
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("ticks with a pair that differs from the reference's, of all ticks run");
+            } else {
+                const Mismatch& m = *row.lastMismatch;
+                withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 260.0f); },
+                         "{} ticks; tick {}: ({}, {}) {}", row.mismatchTicks, m.tick, m.pair.a, m.pair.b,
+                         m.missing ? "missed" : "extra");
+            }
+        }
+        ImGui::EndTable();
+    }
+    withText(hint, "reference: {}; ms are medians (p50) and 95th percentiles of the last 60 ticks;",
+             compare.referenceName());
+    hint("the order they run in turns every tick; * marks the fastest.");
+    if (compare.referenceDisagreements() > 0)
+        withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },
+                 "the HSHG and the grid disagreed at {} ticks", compare.referenceDisagreements());
+    rects.compare = windowRect();
     ImGui::End();
 }
 
@@ -363,6 +526,7 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         moved = true;
     if (ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingFixedFit)) {
         row("technique", "{}", r.technique);
+        row("scene", "{}", r.scene);
         row("entities", "{}", r.entities);
         row("candidate pairs", "{}", r.candidates);
         row("pair tests", "{}", r.tests);

@@ -15,16 +15,19 @@ struct UiRects {
     struct Rect {
         float x = 0, y = 0, w = 0, h = 0;
     };
-    Rect panel, hud;
+    Rect panel, hud, compare;
 
     [[nodiscard]] bool contains(float x, float y) const {
         auto inside = [&](const Rect& r) { return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h; };
-        return inside(panel) || inside(hud);
+        return inside(panel) || inside(hud) || inside(compare);
     }
 };
 
 /// Builds the panel; its widgets act on the lab and the overlay flags directly.
 void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects);
+
+/// Builds the compare table (one row per compared technique) when any is picked.
+void drawCompare(const Lab& lab, UiRects& rects);
 
 /// Builds the HUD from the figures of the last frame.
 void drawHud(const FrameReport& report, UiRects& rects);

@@ -16,6 +16,7 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     const char* driver = SDL_GetCurrentVideoDriver();
     FrameReport r;
     r.technique = lab.technique().id;
+    r.scene = lab.sceneName();
     r.entities = world.size();
     r.steps = world.tickCount();
     r.candidates = stats.candidates;
@@ -66,9 +67,9 @@ void FrameHistory::add(FrameReport& r) {
 
 void printReport(const FrameReport& r) {
     fmt::print(
-        "frame={} technique={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
+        "frame={} technique={} scene={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
         "allocs={} fps={:.1f} video_driver={} renderer={} paused={}",
-        r.frame, r.technique, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
+        r.frame, r.technique, r.scene, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
         r.renderer, r.paused ? 1 : 0);
     // The technique's own counters, by key: cell_size=, sort_swaps=, hash_false_positives=.
     for (const NamedCounter& c : r.extra.all()) {
@@ -92,6 +93,27 @@ void printReport(const FrameReport& r) {
                    r.firstHitCost.visited, r.firstHitCost.tests);
     fmt::print("\n");
     std::fflush(stdout);
+}
+
+bool printCompare(const Compare& compare) {
+    bool wrong = compare.referenceDisagreements() > 0;
+    for (const Compare::Row& row : compare.rows()) {
+        const Counters& c = row.counters;
+        fmt::print("compare={} reference={} skipped={} ticks={} ms_update_median={:.4f} ms_update_p95={:.4f} "
+                   "ms_pairs_median={:.4f} ms_pairs_p95={:.4f} candidates={} tests={} overlaps={} bytes={} allocs={} "
+                   "mismatch_ticks={} reference_disagreements={}",
+                   row.technique->id, compare.referenceName(), row.skipped ? 1 : 0, row.ticks, row.msUpdate.median(),
+                   row.msUpdate.quantile(0.95), row.msPairs.median(), row.msPairs.quantile(0.95), c.candidatePairs,
+                   c.pairTests, row.overlaps, c.bytesHeld, c.heapAllocations, row.mismatchTicks,
+                   compare.referenceDisagreements());
+        if (const auto& m = row.firstMismatch)
+            fmt::print(" first_mismatch_tick={} first_mismatch_pair={},{} first_mismatch_kind={}", m->tick, m->pair.a,
+                       m->pair.b, m->missing ? "missing" : "extra");
+        fmt::print("\n");
+        wrong |= row.mismatchTicks > 0;
+    }
+    std::fflush(stdout);
+    return wrong;
 }
 
 }  // namespace ro::app

@@ -18,6 +18,7 @@ struct FrameMedians {
 
 struct FrameReport {
     std::string_view technique;
+    std::string_view scene;  ///< the preset: a scenario's name or "random"
     std::uint32_t entities = 0;
     std::uint64_t steps = 0;
     std::uint64_t candidates = 0;
@@ -77,6 +78,11 @@ private:
 /// Gathers the figures of the frame just simulated and drawn.
 [[nodiscard]] FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_view renderer,
                                      double msDraw, float fps, std::uint64_t frame);
+
+/// Prints one key=value line per compared technique (compare= its id): medians and 95th
+/// percentiles of the last second, the last tick's counters, the mismatches and the first one.
+/// Returns true when any technique had a mismatch or the reference's two halves disagreed.
+bool printCompare(const Compare& compare);
 
 /// Prints the report as one line of key=value pairs on stdout and flushes it (tests read it live).
 void printReport(const FrameReport& report);

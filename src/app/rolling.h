@@ -16,13 +16,17 @@ public:
         m_next = (m_next + 1) % Capacity;
         m_count = std::min(m_count + 1, Capacity);
     }
-    [[nodiscard]] double median() const {
+    [[nodiscard]] double median() const { return quantile(0.5); }
+    /// The sample below which a share q of the samples lie (0.95: the 95th percentile).
+    [[nodiscard]] double quantile(double q) const {
         if (m_count == 0) return 0.0;
         std::array<double, Capacity> sorted = m_samples;
-        const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(m_count / 2);
-        std::nth_element(sorted.begin(), middle, sorted.begin() + static_cast<std::ptrdiff_t>(m_count));
-        return *middle;
+        const auto rank = std::min(m_count - 1, static_cast<std::size_t>(q * static_cast<double>(m_count)));
+        const auto at = sorted.begin() + static_cast<std::ptrdiff_t>(rank);
+        std::nth_element(sorted.begin(), at, sorted.begin() + static_cast<std::ptrdiff_t>(m_count));
+        return *at;
     }
+    [[nodiscard]] std::size_t size() const { return m_count; }
 
 private:
     std::array<double, Capacity> m_samples{};

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "app/lab.h"
 #include "broadphase/registry.h"
+#include "scenario/scenario.h"
 
 namespace {
 
@@ -106,6 +108,57 @@ TEST(Lab, ASlowTickIsFollowedByFramesWithoutTicks) {
     for (int frame = 0; frame < 4 && lab.world().tickCount() == afterFirst; ++frame) lab.update(kFrame, false);
     EXPECT_GT(lab.world().tickCount(), afterFirst);
     EXPECT_LT(lab.simulationRate(), 1.0);
+}
+
+/// True when the two views hold the same corners, bit for bit, in the same order.
+bool sameBoxes(const ro::BoxView& a, const ro::BoxView& b) {
+    if (a.count != b.count) return false;
+    const std::size_t bytes = a.count * sizeof(float);
+    return std::memcmp(a.minX, b.minX, bytes) == 0 && std::memcmp(a.minY, b.minY, bytes) == 0 &&
+           std::memcmp(a.maxX, b.maxX, bytes) == 0 && std::memcmp(a.maxY, b.maxY, bytes) == 0;
+}
+
+TEST(Lab, EveryPresetIsTheBenchSceneForTheSameSeedAndCount) {
+    for (const ro::ScenarioInfo& s : ro::scenarios()) {
+        for (const std::uint32_t count : {1u, 700u, 3000u}) {
+            const Lab lab(*ro::findTechnique("grid"), count, 7, {}, std::nullopt, &s);
+            const ro::Scene bench(s.kind, count, ro::Motion::Steady, 7);
+            EXPECT_TRUE(sameBoxes(lab.world().boxes(), bench.boxes())) << s.name << " n=" << count;
+            EXPECT_EQ(lab.world().config().bounds.maxX, bench.bounds().maxX) << s.name;
+            EXPECT_EQ(lab.sceneName(), s.name);
+        }
+    }
+}
+
+TEST(Lab, APresetClickReplacesTheSceneAndKeepsItAcrossCounts) {
+    Lab lab(*ro::findTechnique("hshg"), 1500, 3, {});
+    EXPECT_EQ(lab.sceneName(), "random");
+    const ro::ScenarioInfo* clustered = ro::findScenario("clustered");
+    lab.loadScenario(clustered);
+    EXPECT_EQ(lab.sceneName(), "clustered");
+    EXPECT_EQ(lab.world().config().response, ro::ContactResponse::None);  // ro_bench's workload
+    EXPECT_TRUE(sameBoxes(lab.world().boxes(), ro::Scene(clustered->kind, 1500, ro::Motion::Steady, 3).boxes()));
+    // A new count is the same scenario's scene at that count.
+    lab.setEntityCount(8000);
+    EXPECT_TRUE(sameBoxes(lab.world().boxes(), ro::Scene(clustered->kind, 8000, ro::Motion::Steady, 3).boxes()));
+    // onecell's limit caps the count it is loaded with.
+    lab.loadScenario(ro::findScenario("onecell"));
+    EXPECT_EQ(lab.world().size(), ro::findScenario("onecell")->maxCount);
+    // Back to the random mix: the lab's walls and bouncing, the same count.
+    lab.loadScenario(nullptr);
+    EXPECT_EQ(lab.sceneName(), "random");
+    EXPECT_EQ(lab.world().size(), ro::findScenario("onecell")->maxCount);
+    EXPECT_EQ(lab.world().config().bounds.maxX, ro::WorldConfig{}.bounds.maxX);
+    EXPECT_EQ(lab.world().config().response, ro::WorldConfig{}.response);
+}
+
+TEST(Lab, APausedPresetSwitchShowsTheNewScenesPairs) {
+    Lab lab(*ro::findTechnique("sap"), 900, 5, {});
+    lab.togglePause();
+    lab.loadScenario(ro::findScenario("dense"));
+    lab.refreshIfChanged();
+    EXPECT_EQ(sorted(lab.world().overlapPairs()), sorted(bruteOverlaps(lab.world())));
+    EXPECT_FALSE(lab.world().overlapPairs().empty());
 }
 
 }  // namespace
