@@ -181,6 +181,7 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--width", width, "window width in pixels (default 1280)")->type_name("W");
     cli.add_option("--height", height, "window height in pixels (default 800)")->type_name("H");
     cli.add_flag("--list-techniques", o.listTechniques, "print the technique ids, one per line, and exit");
+    cli.add_flag("--list-scenarios", o.listScenarios, "print the scenario names (--scenario), one per line, and exit");
     cli.add_option("--half-extents", halfExtents, "entities' half-extent range MIN,MAX in world units (0 < MIN <= MAX <= 100)")
         ->type_name("MIN,MAX");
     cli.add_option("--query-point", queryPoint, "point query fixed at world X,Y (hovering no longer moves it)")->type_name("X,Y");
@@ -324,6 +325,10 @@ ParseResult parseOptions(int argc, char** argv) {
                 fmt::print("  {}={}  {}: {}{}{}; {}\n", p.key, formatValue(p, p.defaultValue), p.label, describeRange(p, true),
                            p.unit.empty() ? "" : " ", p.unit, p.help);
         }
+        result.exitCode = 0;
+    }
+    if (!result.exitCode && o.listScenarios) {
+        for (const ScenarioInfo& s : scenarios()) fmt::print("{}\n", s.name);
         result.exitCode = 0;
     }
     if (!result.exitCode && o.listTechniques) {

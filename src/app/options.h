@@ -39,6 +39,7 @@ struct Options {
     int width = 1280;
     int height = 800;
     bool listTechniques = false;
+    bool listScenarios = false;
     bool listParameters = false;
     std::optional<Vec2> queryPoint;  ///< a fixed point query (as if hovering there), world units
     std::optional<Aabb> queryBox;    ///< a box query set at start (as if shift-dragged)
