@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/core.h>
 
@@ -69,6 +70,68 @@ void Lab::setTechnique(std::size_t index) {
     m_world.refreshPairs();
 }
 
+LabState Lab::capture() const {
+    LabState state;
+    state.technique = std::string(technique().id);
+    state.parameters = m_world.broadPhaseSettings();
+    state.autoCellSize = m_autoCellSize;
+    state.preset = std::string(sceneName());
+    state.sceneSeed = m_sceneSeed;
+    state.rngState = m_rng.state();
+    state.sizes = m_sizes;
+    state.world = m_world.config();
+    const World& w = m_world;
+    state.entities.resize(w.size());
+    for (std::uint32_t i = 0; i < w.size(); ++i)
+        state.entities[i] = {w.shapes()[i], {w.posX()[i], w.posY()[i]}, {w.prevX()[i], w.prevY()[i]},
+                             {w.accX()[i], w.accY()[i]}, {w.halfW()[i], w.halfH()[i]}};
+    return state;
+}
+
+void Lab::restore(const LabState& state) {
+    // Everything is built aside and checked first; the lab changes only once all of it holds.
+    const TechniqueInfo* technique = findTechnique(state.technique);
+    if (!technique) throw std::invalid_argument(fmt::format("unknown technique '{}'", state.technique));
+    const ScenarioInfo* scenario = nullptr;
+    if (state.preset != "random") {
+        scenario = findScenario(state.preset);
+        if (!scenario) throw std::invalid_argument(fmt::format("unknown preset '{}'", state.preset));
+    }
+    const auto count = static_cast<std::uint32_t>(state.entities.size());
+    if (technique->maxEntities != 0 && count > technique->maxEntities)
+        throw std::invalid_argument(fmt::format("{} entities are too many for '{}' (at most {})", count, technique->id,
+                                                technique->maxEntities));
+    if (!(state.sizes.minHalf >= WorldLimits::kMinHalfExtent && state.sizes.minHalf <= state.sizes.maxHalf &&
+          state.sizes.maxHalf <= WorldLimits::kMaxHalfExtent))
+        throw std::invalid_argument(fmt::format("sizes [{}, {}] must satisfy {} <= min <= max <= {}", state.sizes.minHalf,
+                                                state.sizes.maxHalf, WorldLimits::kMinHalfExtent, WorldLimits::kMaxHalfExtent));
+    World world(state.world);
+    world.setBroadPhaseSettings(state.parameters);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const SavedEntity& e = state.entities[i];
+        try {
+            world.add({.position = e.position, .velocity = {}, .acceleration = e.acceleration,
+                       .halfExtents = e.halfExtents, .shape = e.shape, .previous = e.previous});
+        } catch (const std::invalid_argument& error) {
+            throw std::invalid_argument(fmt::format("entity {}: {}", i, error.what()));
+        }
+    }
+    world.setBroadPhase(technique->create());
+
+    m_world = std::move(world);
+    m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
+    m_technique = indexOf(*technique);
+    m_autoCellSize = state.autoCellSize;
+    m_scenario = scenario;
+    m_sceneSeed = state.sceneSeed;
+    m_rng = Rng(state.rngState);
+    m_sizes = state.sizes;
+    m_notice.clear();
+    m_alarm.reset();
+    m_compare.resetHistory();
+    m_world.refreshPairs();
+}
+
 void Lab::setCompared(const TechniqueInfo& technique, bool compared) {
     m_compare.setPicked(technique, compared);
     m_refreshPending = m_paused;  // a new row gets its figures at once, even while paused
@@ -82,6 +145,8 @@ void Lab::compareTick(const BoxView& boxes, std::uint64_t tick) {
     m_paused = true;
     m_uiTurnSeconds = 0.0;
 }
+
+void Lab::setTechnique(const TechniqueInfo& technique) { setTechnique(indexOf(technique)); }
 
 void Lab::togglePause() {
     m_paused = !m_paused;

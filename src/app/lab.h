@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/compare.h"
 #include "broadphase/registry.h"
@@ -16,6 +17,27 @@
 #include "world/world.h"
 
 namespace ro::app {
+
+/// One entity as the world holds it: Verlet's previous position keeps its velocity exactly
+/// (a velocity per tick is position - previous).
+struct SavedEntity {
+    Shape shape = Shape::Box;
+    Vec2 position, previous, acceleration, halfExtents;
+};
+
+/// Everything that decides what the lab does next: a scene file holds it (with the camera),
+/// and a replay starts from it.
+struct LabState {
+    std::string technique;  ///< registry id
+    Settings parameters;
+    bool autoCellSize = true;
+    std::string preset;     ///< a scenario's name, or "random"
+    std::uint64_t sceneSeed = 1;
+    std::uint64_t rngState = 1;  ///< where the random mix's generator is (clicks spawn from it)
+    SizeRange sizes;
+    WorldConfig world;
+    std::vector<SavedEntity> entities;
+};
 
 class Lab {
 public:
@@ -41,6 +63,7 @@ public:
     [[nodiscard]] const TechniqueInfo& technique() const;
     /// Swaps the technique live; the entities stay as they are.
     void setTechnique(std::size_t index);
+    void setTechnique(const TechniqueInfo& technique);
     /// The next (+1) or previous (-1) technique in registry order, skipping any the population
     /// is too large for (brute force above its limit).
     void stepTechnique(int direction);
@@ -68,6 +91,13 @@ public:
     void loadScenario(const ScenarioInfo* scenario);
     /// The most entities the preset allows (onecell's pairs grow as n^2), 0 for no limit.
     [[nodiscard]] std::uint32_t scenarioLimit() const { return m_scenario ? m_scenario->maxCount : 0; }
+
+    // ---- state ------------------------------------------------------------------------------------
+    [[nodiscard]] LabState capture() const;
+    /// Replaces the whole state by `state`. Throws std::invalid_argument naming what is wrong
+    /// (an unknown technique or preset, settings or entities outside the world's ranges, more
+    /// entities than the technique allows), and then nothing has changed.
+    void restore(const LabState& state);
 
     // ---- compare ----------------------------------------------------------------------------------
     /// Techniques run beside the world's own on its boxes every tick (and every refresh).

@@ -10,6 +10,8 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "app/gui.h"
@@ -20,6 +22,7 @@
 #include "app/panel.h"
 #include "app/queries.h"
 #include "app/report.h"
+#include "app/scene_file.h"
 #include "app/screen.h"
 #include "app/stop_signal.h"
 
@@ -44,29 +47,91 @@ std::string shotMessage(const ro::app::Screen& screen) {
     return fmt::format("screenshot: {}", where.string());
 }
 
+/// The panel's Save or Load button: a failed load leaves the scene as it was, and says why.
+void runSceneFileRequest(ro::app::SceneFileUi& ui, ro::app::Lab& lab, ro::app::Screen& screen) {
+    using namespace ro::app;
+    const std::string path = ui.path;
+    std::error_code error;
+    const std::string where = std::filesystem::absolute(path, error).string();
+    if (ui.saveRequested) {
+        try {
+            saveSceneFile(path, {lab.capture(), screen.camera()});
+            ui.message = fmt::format("saved {} entities to {}", lab.world().size(), where);
+            ui.failed = false;
+        } catch (const SceneFileError& e) {
+            ui.message = fmt::format("not saved: {}", e.what());
+            ui.failed = true;
+        }
+        return;
+    }
+    const BusyScope busy;
+    Camera camera = screen.camera();
+    ui.message = loadInto(path, lab, camera);
+    ui.failed = !ui.message.empty();
+    if (ui.failed) {
+        ui.message = fmt::format("not loaded, the scene is unchanged: {}", ui.message);
+        return;
+    }
+    screen.setCamera(camera);
+    ui.message = fmt::format("loaded {} entities from {}", lab.world().size(), where);
+}
+
 int run(const ro::app::Options& options) {
     using namespace ro::app;
 
     //--------------------------------------------------------------------------------------------
     // Initialization
     //--------------------------------------------------------------------------------------------
-    // 2. Window and renderer (SDL video).
-    Screen screen(kTitle, options.width, options.height);
-    screen.setDrawPath(options.drawPath);
-    // 3. Dear ImGui on top of them.
-    Gui gui(screen);
-    // 4. The world, its technique and its population (a million entities take a while: busy).
+    // 2. The world, its technique and its population (a million entities take a while: busy),
+    //    or the scene file's; a bad file ends the run here, before any window.
+    std::optional<SceneFile> loaded;
+    if (!options.load.empty()) {
+        try {
+            loaded = loadSceneFile(options.load);
+        } catch (const SceneFileError& e) {
+            fmt::print(stderr, "ro_demo: --load {}\n", e.what());
+            return 2;
+        }
+    }
     Lab lab = [&] {
         const BusyScope busy;
-        return Lab(*ro::findTechnique(options.technique), options.entities, options.seed, options.parameters,
-                   options.sizes, options.scenario.empty() ? nullptr : ro::findScenario(options.scenario));
+        return Lab(*ro::findTechnique(options.technique), loaded ? 0 : options.entities, options.seed,
+                   options.parameters, options.sizes,
+                   options.scenario.empty() ? nullptr : ro::findScenario(options.scenario));
     }();
+    if (loaded) {
+        try {
+            const BusyScope busy;
+            lab.restore(loaded->lab);
+            // The command line's technique and parameters win over the file's.
+            if (options.techniqueGiven) {
+                const ro::TechniqueInfo& technique = *ro::findTechnique(options.technique);
+                if (technique.maxEntities != 0 && lab.world().size() > technique.maxEntities)
+                    throw std::invalid_argument(fmt::format("its {} entities are too many for --technique {} (at most {})",
+                                                            lab.world().size(), technique.id, technique.maxEntities));
+                lab.setTechnique(technique);
+            }
+            for (const auto& [key, value] : options.parameters.values())
+                for (const ro::ParameterSpec& spec : lab.technique().parameters)
+                    if (spec.key == key) lab.setParameter(spec, value);
+        } catch (const std::invalid_argument& e) {
+            fmt::print(stderr, "ro_demo: --load {}: {}\n", options.load, e.what());
+            return 2;
+        }
+    }
     for (const std::string& id : options.compare) lab.setCompared(*ro::findTechnique(id), true);
+    // 3. Window and renderer (SDL video).
+    Screen screen(kTitle, options.width, options.height);
+    screen.setDrawPath(options.drawPath);
+    if (loaded) screen.setCamera(loaded->camera);
+    // 4. Dear ImGui on top of them.
+    Gui gui(screen);
     // 5. What the person can toggle and do.
     OverlayFlags overlays = options.overlays;
     OverlayRenderer overlayRenderer;
     Input input;
     UiRects uiRects;
+    SceneFileUi sceneFileUi;
     QueryTool queries;
     if (options.queryPoint) queries.pinPoint(*options.queryPoint);
     if (options.queryBox) {
@@ -113,7 +178,8 @@ int run(const ro::app::Options& options) {
             const BusyScope busy;
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
             if (input.uiHidden()) uiRects = {};
-            else drawPanel(lab, overlays, uiRects);  // may respawn or switch technique: queries run after it
+            else drawPanel(lab, overlays, uiRects, sceneFileUi);  // may respawn or switch technique: queries run after it
+            if (sceneFileUi.saveRequested || sceneFileUi.loadRequested) runSceneFileRequest(sceneFileUi, lab, screen);
             if (!input.uiHidden()) drawCompare(lab, uiRects);
             lab.refreshIfChanged();
             // Hidden levels belong to a technique: a new one shows all of its own.
@@ -178,6 +244,15 @@ int run(const ro::app::Options& options) {
         if (lastFrame && virtualClock && !lab.compare().empty() && printCompare(lab.compare()) && exitCode == 0)
             exitCode = 1;
         if (lastFrame) break;
+    }
+
+    if (!options.save.empty()) {
+        try {
+            saveSceneFile(options.save, {lab.capture(), screen.camera()});
+        } catch (const SceneFileError& e) {
+            fmt::print(stderr, "ro_demo: --save: {}\n", e.what());
+            if (exitCode == 0) exitCode = 1;
+        }
     }
 
     //--------------------------------------------------------------------------------------------

@@ -175,6 +175,10 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--frames", frames, "run N frames on a virtual clock, print the counters, exit")->type_name("N");
     cli.add_option("--screenshot", o.screenshot, "write the last frame (with the UI) to this .png before exiting")
         ->type_name("FILE.png");
+    cli.add_option("--load", o.load, "start from this scene file (JSON, as saved by --save or the panel)")
+        ->type_name("FILE.json");
+    cli.add_option("--save", o.save, "write the scene (entities, technique, settings, camera) to this file on exit")
+        ->type_name("FILE.json");
     cli.add_option("--overlays", overlays, "overlays shown at start, comma list of grid,pairs,bounds")
         ->type_name("LIST");
     cli.add_option("--report-every", reportEvery, "print the counters line every K frames")->type_name("K");
@@ -203,6 +207,7 @@ ParseResult parseOptions(int argc, char** argv) {
     auto given = [&cli](const char* flag) { return cli.count(flag) > 0; };
     try {
         cli.parse(argc, argv);
+        o.techniqueGiven = given("--technique");
         const TechniqueInfo* technique = findTechnique(o.technique);
         if (!technique)
             throw BadValue(fmt::format("--technique: unknown '{}' (valid: {})", o.technique, techniqueIds()));
@@ -300,6 +305,14 @@ ParseResult parseOptions(int argc, char** argv) {
             if (!std::isfinite(v[2] - v[0]) || !std::isfinite(v[3] - v[1]))
                 throw BadValue(fmt::format("--query-ray: the segment's extent overflows a float, got '{}'", queryRay));
             o.queryRay = Segment{{v[0], v[1]}, {v[2], v[3]}};
+        }
+        if (given("--load") && o.load.empty()) throw BadValue("--load expects a file name, got ''");
+        if (given("--load") && (given("--scenario") || given("--entities") || given("--half-extents")))
+            throw BadValue("--load sets the scene: it cannot be combined with --scenario, --entities or --half-extents");
+        if (given("--save")) {
+            if (o.save.empty()) throw BadValue("--save expects a file name, got ''");
+            if (const std::string why = whyNotWritable(o.save); !why.empty())
+                throw BadValue(fmt::format("--save: cannot write '{}': {}", o.save, why));
         }
         const std::string_view shot = o.screenshot;
         if (given("--screenshot") && (shot.size() <= 4 || !shot.ends_with(".png")))

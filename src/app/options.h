@@ -27,6 +27,7 @@ enum class DrawPath : std::uint8_t { Auto, Raster, Geometry };
 /// Everything the command line can set.
 struct Options {
     std::string technique = "grid";
+    bool techniqueGiven = false;    ///< --technique was on the command line (it overrides a --load file's)
     std::string scenario;           ///< a library scenario's name (--scenario), empty for the random mix
     std::vector<std::string> compare;  ///< technique ids run beside the world's (--compare), registry order
     std::uint32_t entities = 2000;
@@ -34,6 +35,8 @@ struct Options {
     Settings parameters;            ///< --param values (and --cell-size); no cell size: fit the largest entity
     std::optional<int> frames;      ///< set: run this many frames on a virtual clock, report, exit
     std::string screenshot;         ///< PNG of the last frame, written before exit (empty: none)
+    std::string load;               ///< a scene file to start from (--load), empty for none
+    std::string save;               ///< where the scene is written on exit (--save), empty for nowhere
     OverlayFlags overlays;
     int reportEvery = 0;            ///< print the counters line every K frames (0: never)
     int width = 1280;

@@ -263,6 +263,19 @@ void sceneSection(Lab& lab) {
     hint("ro_bench's scene for this seed and count (its frame 0)");
 }
 
+/// Save or load the whole lab (JSON): the path, two buttons and what the last one did.
+void sceneFileRow(SceneFileUi& ui) {
+    ImGui::SetNextItemWidth(170.0f);
+    ImGui::InputText("##scene-file", ui.path, sizeof ui.path);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scene file: entities, technique and parameters, world settings, camera");
+    ImGui::SameLine();
+    ui.saveRequested = ImGui::Button("Save");
+    ImGui::SameLine();
+    ui.loadRequested = ImGui::Button("Load");
+    if (!ui.message.empty())
+        wrapped(ui.message, ui.failed ? ImVec4(1.0f, 0.45f, 0.45f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+}
+
 void clockSection(Lab& lab) {
     WorldConfig config = lab.world().config();
     bool changed = ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
@@ -390,7 +403,7 @@ UiRects::Rect windowRect() {
 
 }  // namespace
 
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects) {
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
     // Never taller than the window: a small window scrolls the panel instead of cutting it.
@@ -404,6 +417,7 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects) {
     populationSection(lab);
     section("Scene");
     sceneSection(lab);
+    sceneFileRow(sceneFile);
     section("Clock");
     clockSection(lab);
     section("Overlays");

@@ -1,4 +1,6 @@
 #pragma once
+
+#include <string>
 /// The ImGui panel (top-left: technique, settings, population, clock, overlays) and the HUD
 /// (top-right, undecorated: the counters of the last step).
 
@@ -23,8 +25,18 @@ struct UiRects {
     }
 };
 
+/// The panel's scene-file row: the path typed, the button pressed this frame, and the last
+/// outcome (the app saves and loads: the camera is the screen's).
+struct SceneFileUi {
+    char path[512] = "ro_scene.json";
+    bool saveRequested = false;
+    bool loadRequested = false;
+    std::string message;
+    bool failed = false;
+};
+
 /// Builds the panel; its widgets act on the lab and the overlay flags directly.
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects);
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile);
 
 /// Builds the compare table (one row per compared technique) when any is picked.
 void drawCompare(const Lab& lab, UiRects& rects);

@@ -127,6 +127,13 @@ void Screen::pan(float dx, float dy) {
     fitView(m_worldBounds);
 }
 
+void Screen::setCamera(const Camera& camera) {
+    m_zoom = std::clamp(camera.zoom, kMinZoom, kMaxZoom);
+    m_centred = camera.centre.has_value();
+    if (camera.centre) m_center = *camera.centre;
+    fitView(m_worldBounds);
+}
+
 void Screen::resetCamera() {
     m_zoom = 1.0f;
     m_centred = false;

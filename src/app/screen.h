@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/batch.h"
+#include "app/camera.h"
 #include "app/options.h"
 #include "app/raster.h"
 #include "core/aabb.h"
@@ -64,6 +65,11 @@ public:
     /// Back to the whole world in the window.
     void resetCamera();
     [[nodiscard]] float zoom() const { return m_zoom; }
+    [[nodiscard]] Camera camera() const {
+        return {m_zoom, m_centred ? std::optional<Vec2>(m_center) : std::nullopt};
+    }
+    /// Takes a saved camera (the zoom clamped to what the wheel allows).
+    void setCamera(const Camera& camera);
 
     void setDrawPath(DrawPath path) { m_drawPath = path; }
     /// Starts a frame: picks the entities' level of detail, then clears to the background and

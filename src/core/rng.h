@@ -9,6 +9,8 @@ namespace ro {
 class Rng {
 public:
     explicit Rng(std::uint64_t seed) : m_state(seed) {}
+    /// The whole state: Rng(state()) continues the same sequence (a saved scene does).
+    [[nodiscard]] std::uint64_t state() const { return m_state; }
 
     /// The next 64 random bits.
     std::uint64_t next() {

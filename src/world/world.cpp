@@ -119,6 +119,13 @@ EntityId World::add(const EntityDesc& d) {
     checkRange(d.acceleration.y, -L::kMaxAcceleration, L::kMaxAcceleration, "entity acceleration y");
     checkRange(d.halfExtents.x, L::kMinHalfExtent, L::kMaxHalfExtent, "entity half-extent x");
     if (d.shape == Shape::Box) checkRange(d.halfExtents.y, L::kMinHalfExtent, L::kMaxHalfExtent, "entity half-extent y");
+    const Vec2 previous = d.previous.value_or(Vec2{d.position.x - d.velocity.x, d.position.y - d.velocity.y});
+    if (d.previous) {
+        checkRange(previous.x, -L::kMaxCoordinate, L::kMaxCoordinate, "entity previous position x");
+        checkRange(previous.y, -L::kMaxCoordinate, L::kMaxCoordinate, "entity previous position y");
+        checkRange(d.position.x - previous.x, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity x (per tick)");
+        checkRange(d.position.y - previous.y, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity y (per tick)");
+    }
     if (m_nextId == IdMap::kAbsent) throw std::length_error("entity ids exhausted");
 
     const EntityId id = m_nextId++;
@@ -126,8 +133,8 @@ EntityId World::add(const EntityDesc& d) {
     m_ids.push_back(id);
     m_posX.push_back(d.position.x);
     m_posY.push_back(d.position.y);
-    m_prevX.push_back(d.position.x - d.velocity.x);
-    m_prevY.push_back(d.position.y - d.velocity.y);
+    m_prevX.push_back(previous.x);
+    m_prevY.push_back(previous.y);
     m_accX.push_back(d.acceleration.x);
     m_accY.push_back(d.acceleration.y);
     const float hw = d.halfExtents.x;

@@ -67,6 +67,9 @@ struct EntityDesc {
     Vec2 acceleration;  ///< world units per second squared, on top of gravity
     Vec2 halfExtents{4.0f, 4.0f};
     Shape shape = Shape::Box;
+    /// Set: the previous position itself, in place of position - velocity (a saved entity's
+    /// exact Verlet state; the subtraction would round).
+    std::optional<Vec2> previous = std::nullopt;
 };
 
 /// Fixed-step clock and physics settings.
@@ -119,6 +122,8 @@ public:
     [[nodiscard]] std::span<const float> posY() const { return m_posY; }
     [[nodiscard]] std::span<const float> prevX() const { return m_prevX; }
     [[nodiscard]] std::span<const float> prevY() const { return m_prevY; }
+    [[nodiscard]] std::span<const float> accX() const { return m_accX; }
+    [[nodiscard]] std::span<const float> accY() const { return m_accY; }
     [[nodiscard]] std::span<const float> halfW() const { return m_halfW; }
     [[nodiscard]] std::span<const float> halfH() const { return m_halfH; }
     [[nodiscard]] std::span<const Shape> shapes() const { return m_shape; }

@@ -1,0 +1,15 @@
+#pragma once
+/// Where the window looks: what a scene file keeps of the view.
+
+#include <optional>
+
+#include "core/aabb.h"
+
+namespace ro::app {
+
+struct Camera {
+    float zoom = 1.0f;             ///< over the scale that fits the whole world in the window
+    std::optional<Vec2> centre;    ///< the world point at the window's centre; unset: the world's centre
+};
+
+}  // namespace ro::app

@@ -1,0 +1,283 @@
+#include "app/scene_file.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
+namespace ro::app {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kResponses[] = {"none", "push_apart", "bounce"};
+
+[[noreturn]] void fail(std::string_view what) { throw SceneFileError(std::string(what)); }
+
+/// A member of an object; `where` names the object in messages ("world", "entities").
+const Json& member(const Json& object, const char* key, std::string_view where) {
+    if (!object.is_object()) fail(fmt::format("'{}' must be an object", where));
+    const auto found = object.find(key);
+    if (found == object.end())
+        fail(where.empty() ? fmt::format("missing field '{}'", key) : fmt::format("missing field '{}.{}'", where, key));
+    return *found;
+}
+
+std::string name(std::string_view where, const char* key) {
+    return where.empty() ? std::string(key) : fmt::format("{}.{}", where, key);
+}
+
+double number(const Json& object, const char* key, std::string_view where = {}) {
+    const Json& v = member(object, key, where);
+    if (!v.is_number()) fail(fmt::format("'{}' must be a number, got {}", name(where, key), v.type_name()));
+    const double value = v.get<double>();
+    if (!std::isfinite(value)) fail(fmt::format("'{}' must be finite", name(where, key)));
+    return value;
+}
+
+/// A float that the file holds exactly (written from one): out of float's range is an error.
+float real(const Json& object, const char* key, std::string_view where = {}) {
+    const double value = number(object, key, where);
+    if (std::abs(value) > 3.0e38) fail(fmt::format("'{}' is out of range: {}", name(where, key), value));
+    return static_cast<float>(value);
+}
+
+std::uint64_t whole(const Json& object, const char* key, std::string_view where = {}) {
+    const Json& v = member(object, key, where);
+    if (!v.is_number_unsigned()) fail(fmt::format("'{}' must be a whole number >= 0, got {}", name(where, key), v.dump()));
+    return v.get<std::uint64_t>();
+}
+
+bool boolean(const Json& object, const char* key, std::string_view where = {}) {
+    const Json& v = member(object, key, where);
+    if (!v.is_boolean()) fail(fmt::format("'{}' must be true or false, got {}", name(where, key), v.dump()));
+    return v.get<bool>();
+}
+
+std::string text(const Json& object, const char* key, std::string_view where = {}) {
+    const Json& v = member(object, key, where);
+    if (!v.is_string()) fail(fmt::format("'{}' must be a string, got {}", name(where, key), v.type_name()));
+    return v.get<std::string>();
+}
+
+/// An array of `count` finite floats.
+std::vector<float> reals(const Json& object, const char* key, std::size_t count, std::string_view where) {
+    const Json& v = member(object, key, where);
+    if (!v.is_array() || v.size() != count)
+        fail(fmt::format("'{}' must be an array of {} numbers", name(where, key), count));
+    std::vector<float> out(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!v[i].is_number() || !std::isfinite(v[i].get<double>()) || std::abs(v[i].get<double>()) > 3.0e38)
+            fail(fmt::format("'{}[{}]' must be a finite number, got {}", name(where, key), i, v[i].dump()));
+        out[i] = static_cast<float>(v[i].get<double>());
+    }
+    return out;
+}
+
+/// Floats go out as the double of the same value: nlohmann prints the shortest text that
+/// reads back as that double, so the float comes back bit for bit.
+Json array(const std::vector<float>& values) {
+    Json out = Json::array();
+    out.get_ref<Json::array_t&>().reserve(values.size());
+    for (const float v : values) out.push_back(static_cast<double>(v));
+    return out;
+}
+
+}  // namespace
+
+std::string sceneToJson(const SceneFile& scene) {
+    const LabState& s = scene.lab;
+    Json j;
+    j["format"] = kSceneFormat;
+    j["version"] = kSceneVersion;
+    j["technique"] = s.technique;
+    Json parameters = Json::object();
+    for (const auto& [key, value] : s.parameters.values()) parameters[std::string(key)] = value;
+    j["parameters"] = parameters;
+    j["auto_cell_size"] = s.autoCellSize;
+    j["preset"] = s.preset;
+    j["seed"] = s.sceneSeed;
+    j["rng_state"] = s.rngState;
+    j["sizes"] = {{"min_half", static_cast<double>(s.sizes.minHalf)}, {"max_half", static_cast<double>(s.sizes.maxHalf)}};
+    const WorldConfig& w = s.world;
+    j["world"] = {{"bounds", array({w.bounds.minX, w.bounds.minY, w.bounds.maxX, w.bounds.maxY})},
+                  {"tick_hz", static_cast<double>(w.tickHz)},
+                  {"max_catch_up_ticks", w.maxCatchUpTicks},
+                  {"speed", static_cast<double>(w.speed)},
+                  {"sub_steps", w.subSteps},
+                  {"gravity", w.gravity},
+                  {"gravity_accel", static_cast<double>(w.gravityAccel)},
+                  {"response", kResponses[static_cast<int>(w.response)]}};
+    Json camera = {{"zoom", static_cast<double>(scene.camera.zoom)}, {"centre", nullptr}};
+    if (scene.camera.centre) camera["centre"] = array({scene.camera.centre->x, scene.camera.centre->y});
+    j["camera"] = camera;
+
+    // Columns, not an object per entity: a million entities stay a file of a usable size.
+    const std::size_t n = s.entities.size();
+    std::string shapes(n, 'b');
+    std::vector<float> columns[8];
+    for (auto& c : columns) c.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const SavedEntity& e = s.entities[i];
+        shapes[i] = e.shape == Shape::Circle ? 'c' : 'b';
+        const float values[8] = {e.position.x,     e.position.y,     e.previous.x,      e.previous.y,
+                                 e.acceleration.x, e.acceleration.y, e.halfExtents.x, e.halfExtents.y};
+        for (int c = 0; c < 8; ++c) columns[c][i] = values[c];
+    }
+    // Indented for reading, except the columns: one line each.
+    j["entities"] = nullptr;
+    std::string out = j.dump(1);
+    const std::vector<std::pair<const char*, Json>> entityFields = {
+        {"count", n},
+        {"shape", shapes},
+        {"x", array(columns[0])},
+        {"y", array(columns[1])},
+        {"previous_x", array(columns[2])},
+        {"previous_y", array(columns[3])},
+        {"acceleration_x", array(columns[4])},
+        {"acceleration_y", array(columns[5])},
+        {"half_w", array(columns[6])},
+        {"half_h", array(columns[7])}};
+    std::string entities = "{";
+    for (const auto& [key, value] : entityFields)
+        entities += fmt::format("{}\n  \"{}\": {}", entities.size() > 1 ? "," : "", key, value.dump());
+    entities += "\n }";
+    const std::string placeholder = "\"entities\": null";
+    out.replace(out.rfind(placeholder), placeholder.size(), "\"entities\": " + entities);
+    return out + "\n";
+}
+
+SceneFile sceneFromJson(const std::string& text_) {
+    Json j;
+    try {
+        j = Json::parse(text_);
+    } catch (const Json::parse_error& e) {
+        fail(fmt::format("not JSON: {}", e.what()));
+    } catch (const Json::exception& e) {  // a number beyond a double (1e999)
+        fail(fmt::format("not a number JSON can hold: {}", e.what()));
+    }
+    if (!j.is_object()) fail("not a scene: the file's top level must be an object");
+    if (!j.contains("format") || !j["format"].is_string() || j["format"].get<std::string>() != kSceneFormat)
+        fail(fmt::format("not a scene file: 'format' must be \"{}\"", kSceneFormat));
+    const Json& version = member(j, "version", "");
+    if (!version.is_number_integer() || version.get<std::int64_t>() != kSceneVersion)
+        fail(fmt::format("scene format version {} is not supported (this build reads version {})", version.dump(),
+                         kSceneVersion));
+
+    SceneFile scene;
+    LabState& s = scene.lab;
+    s.technique = text(j, "technique");
+    const Json& parameters = member(j, "parameters", "");
+    if (!parameters.is_object()) fail("'parameters' must be an object of numbers");
+    for (const auto& [key, value] : parameters.items()) {
+        const double v = number(parameters, key.c_str(), "parameters");
+        const ParameterSpec* spec = nullptr;
+        for (const TechniqueInfo& t : techniques())
+            for (const ParameterSpec& p : t.parameters)
+                if (p.key == key) spec = &p;
+        if (!spec) fail(fmt::format("'parameters.{}' is not a parameter of any technique", key));
+        s.parameters.set(spec->key, v);  // the spec's key outlives the file's text
+    }
+    s.autoCellSize = boolean(j, "auto_cell_size");
+    s.preset = text(j, "preset");
+    s.sceneSeed = whole(j, "seed");
+    s.rngState = whole(j, "rng_state");
+    const Json& sizes = member(j, "sizes", "");
+    s.sizes = {real(sizes, "min_half", "sizes"), real(sizes, "max_half", "sizes")};
+    if (!(s.sizes.minHalf > 0.0f && s.sizes.minHalf <= s.sizes.maxHalf))
+        fail(fmt::format("'sizes' must have 0 < min_half <= max_half, got {} and {}", s.sizes.minHalf, s.sizes.maxHalf));
+
+    const Json& w = member(j, "world", "");
+    const std::vector<float> bounds = reals(w, "bounds", 4, "world");
+    s.world.bounds = {bounds[0], bounds[1], bounds[2], bounds[3]};
+    s.world.tickHz = real(w, "tick_hz", "world");
+    s.world.maxCatchUpTicks = static_cast<int>(std::min<std::uint64_t>(whole(w, "max_catch_up_ticks", "world"), 1u << 30));
+    s.world.speed = real(w, "speed", "world");
+    s.world.subSteps = static_cast<int>(std::min<std::uint64_t>(whole(w, "sub_steps", "world"), 1u << 30));
+    s.world.gravity = boolean(w, "gravity", "world");
+    s.world.gravityAccel = real(w, "gravity_accel", "world");
+    const std::string response = text(w, "response", "world");
+    bool known = false;
+    for (int r = 0; r < 3; ++r)
+        if (response == kResponses[r]) s.world.response = static_cast<ContactResponse>(r), known = true;
+    if (!known) fail(fmt::format("'world.response' must be none, push_apart or bounce, got '{}'", response));
+
+    const Json& camera = member(j, "camera", "");
+    scene.camera.zoom = real(camera, "zoom", "camera");
+    if (!(scene.camera.zoom > 0.0f)) fail("'camera.zoom' must be greater than 0");
+    if (!member(camera, "centre", "camera").is_null()) {
+        const std::vector<float> centre = reals(camera, "centre", 2, "camera");
+        scene.camera.centre = Vec2{centre[0], centre[1]};
+    }
+
+    const Json& e = member(j, "entities", "");
+    const std::uint64_t count = whole(e, "count", "entities");
+    if (count > kMaxSceneEntities)
+        fail(fmt::format("'entities.count' is {}: at most {} entities can be loaded", count, kMaxSceneEntities));
+    const std::string shapes = text(e, "shape", "entities");
+    if (shapes.size() != count) fail(fmt::format("'entities.shape' must have {} letters (b or c)", count));
+    const char* keys[] = {"x", "y", "previous_x", "previous_y", "acceleration_x", "acceleration_y", "half_w", "half_h"};
+    std::vector<float> columns[8];
+    for (int c = 0; c < 8; ++c) columns[c] = reals(e, keys[c], count, "entities");
+    s.entities.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (shapes[i] != 'b' && shapes[i] != 'c')
+            fail(fmt::format("'entities.shape[{}]' must be b (box) or c (circle), got '{}'", i, shapes[i]));
+        const float halfW = columns[6][i], halfH = columns[7][i];
+        if (!(halfW > 0.0f && halfH > 0.0f))
+            fail(fmt::format("entity {} has a size of {} x {}: half-extents must be greater than 0", i, halfW, halfH));
+        s.entities[i] = {shapes[i] == 'c' ? Shape::Circle : Shape::Box, {columns[0][i], columns[1][i]},
+                         {columns[2][i], columns[3][i]}, {columns[4][i], columns[5][i]}, {halfW, halfH}};
+    }
+    return scene;
+}
+
+void saveSceneFile(const std::string& path, const SceneFile& scene) {
+    const std::string json = sceneToJson(scene);
+    const std::string temporary = path + ".part";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) fail(fmt::format("cannot write '{}'", temporary));
+        out.write(json.data(), static_cast<std::streamsize>(json.size()));
+        out.flush();
+        if (!out) {
+            std::remove(temporary.c_str());
+            fail(fmt::format("could not write all of '{}' (disk full?)", path));
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        fail(fmt::format("cannot replace '{}'", path));
+    }
+}
+
+SceneFile loadSceneFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail(fmt::format("{}: cannot open the file", path));
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    try {
+        return sceneFromJson(buffer.str());
+    } catch (const SceneFileError& e) {
+        fail(fmt::format("{}: {}", path, e.what()));
+    }
+}
+
+std::string loadInto(const std::string& path, Lab& lab, Camera& camera) {
+    try {
+        const SceneFile scene = loadSceneFile(path);
+        lab.restore(scene.lab);
+        camera = scene.camera;
+        return {};
+    } catch (const SceneFileError& e) {
+        return e.what();
+    } catch (const std::invalid_argument& e) {
+        return fmt::format("{}: {}", path, e.what());
+    }
+}
+
+}  // namespace ro::app

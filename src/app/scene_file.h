@@ -1,0 +1,47 @@
+#pragma once
+/// Scene files: the whole lab (entities, technique and its parameters, preset, world settings,
+/// camera) as JSON with a format version. Saving, loading and saving again gives the same
+/// file; loading restores the state bit for bit (floats are written with enough digits to
+/// read back the same value).
+
+#include <stdexcept>
+#include <string>
+
+#include "app/camera.h"
+#include "app/lab.h"
+
+namespace ro::app {
+
+inline constexpr const char* kSceneFormat = "ro-broadphase-lab scene";
+inline constexpr int kSceneVersion = 1;
+/// The most entities a scene file may hold: the command line's limit.
+inline constexpr std::uint32_t kMaxSceneEntities = 2'000'000;
+
+/// A file that cannot be read or is not a scene this version understands; what() is one line
+/// that says which and where.
+struct SceneFileError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct SceneFile {
+    LabState lab;
+    Camera camera;
+};
+
+[[nodiscard]] std::string sceneToJson(const SceneFile& scene);
+/// Throws SceneFileError for text that is not a valid scene: not JSON, another format or
+/// version, a missing or mistyped field, a non-finite number, a size or count out of range.
+/// (Whether the lab accepts it, Lab::restore decides: a technique's limit, the world's ranges.)
+[[nodiscard]] SceneFile sceneFromJson(const std::string& text);
+
+/// Writes the file (whole, or not at all: a temporary file is renamed over it); throws
+/// SceneFileError when it cannot.
+void saveSceneFile(const std::string& path, const SceneFile& scene);
+/// Reads and parses the file; throws SceneFileError naming the path.
+[[nodiscard]] SceneFile loadSceneFile(const std::string& path);
+
+/// Loads the file into the lab and the camera: on any error the lab is left as it was and the
+/// message is returned (empty on success).
+[[nodiscard]] std::string loadInto(const std::string& path, Lab& lab, Camera& camera);
+
+}  // namespace ro::app
