@@ -65,6 +65,7 @@ const TechniqueInfo& Lab::technique() const { return techniques()[m_technique]; 
 
 void Lab::setTechnique(std::size_t index) {
     m_technique = index % techniques().size();
+    record({.kind = RecordedInput::Kind::Technique, .name = std::string(technique().id)});
     m_world.setBroadPhase(technique().create());
     // The HUD's pairs become the new technique's at once, even while paused.
     m_world.refreshPairs();
@@ -158,7 +159,9 @@ void Lab::togglePause() {
 }
 
 void Lab::setWorldConfig(const WorldConfig& config) {
+    if (ignoredDuringReplay()) return;
     m_world.setConfig(config);
+    record({.kind = RecordedInput::Kind::World, .world = config});
     refreshIfPaused();
 }
 
@@ -181,6 +184,7 @@ void Lab::stepTechnique(int direction) {
 }
 
 void Lab::setParameter(const ParameterSpec& spec, double value) {
+    record({.kind = RecordedInput::Kind::Parameter, .value = value, .name = std::string(spec.key)});
     if (spec.key == kCellSizeParameter.key) m_autoCellSize = false;
     Settings settings = m_world.broadPhaseSettings();
     settings.set(spec.key, value);
@@ -188,6 +192,11 @@ void Lab::setParameter(const ParameterSpec& spec, double value) {
 }
 
 void Lab::useAutoCellSize() {
+    record({.kind = RecordedInput::Kind::AutoCellSize});
+    fitCellSizeToPopulation();
+}
+
+void Lab::fitCellSizeToPopulation() {
     m_autoCellSize = true;
     Settings settings = m_world.broadPhaseSettings();
     settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
@@ -205,6 +214,8 @@ void Lab::applySettings(Settings settings) {
 std::string_view Lab::sceneName() const { return m_scenario ? m_scenario->name : std::string_view("random"); }
 
 void Lab::loadScenario(const ScenarioInfo* scenario) {
+    if (ignoredDuringReplay()) return;
+    record({.kind = RecordedInput::Kind::Preset, .name = std::string(scenario ? scenario->name : "random")});
     const std::uint32_t count = m_world.size();
     m_scenario = scenario;
     m_notice.clear();
@@ -226,6 +237,8 @@ void Lab::makeScenarioScene(std::uint32_t count) {
 }
 
 void Lab::setEntityCount(std::uint32_t count) {
+    if (ignoredDuringReplay()) return;
+    record({.kind = RecordedInput::Kind::Count, .value = static_cast<double>(count)});
     if (m_scenario) {
         makeScenarioScene(std::min(count, m_scenario->maxCount));
         populationChanged();
@@ -246,12 +259,26 @@ void Lab::setEntityCount(std::uint32_t count) {
     populationChanged();
 }
 
+void Lab::setSizeRange(const SizeRange& sizes) {
+    if (ignoredDuringReplay()) return;
+    record({.kind = RecordedInput::Kind::Sizes, .sizes = sizes});
+    m_sizes = sizes;
+}
+
 void Lab::fitSizesToCount() {
+    if (ignoredDuringReplay()) return;
+    record({.kind = RecordedInput::Kind::FitSizes});
     m_sizes = defaultSizeRange(std::max(m_world.size(), kSparseCount), m_world.config().bounds);
-    respawn();
+    respawnPopulation();
 }
 
 void Lab::respawn() {
+    if (ignoredDuringReplay()) return;
+    record({.kind = RecordedInput::Kind::Respawn});
+    respawnPopulation();
+}
+
+void Lab::respawnPopulation() {
     const std::uint32_t count = m_world.size();
     if (m_scenario) {
         ++m_sceneSeed;
@@ -265,6 +292,8 @@ void Lab::respawn() {
 }
 
 void Lab::spawnAt(Vec2 p) {
+    if (ignoredDuringReplay()) return;
+    record({.kind = RecordedInput::Kind::Spawn, .point = p});
     const Aabb& bounds = m_world.config().bounds;
     EntityDesc desc = randomEntity(m_rng, bounds, m_sizes);
     // Keep the whole entity inside the walls, so a click at the edge still lands where it was made.
@@ -275,6 +304,8 @@ void Lab::spawnAt(Vec2 p) {
 }
 
 bool Lab::removeAt(Vec2 p) {
+    if (ignoredDuringReplay()) return false;
+    record({.kind = RecordedInput::Kind::Remove, .point = p});
     const auto id = m_world.entityAt(p);
     if (!id) return false;
     m_world.remove(*id);
@@ -283,7 +314,7 @@ bool Lab::removeAt(Vec2 p) {
 }
 
 void Lab::populationChanged() {
-    if (m_autoCellSize) useAutoCellSize();
+    if (m_autoCellSize) fitCellSizeToPopulation();
     refreshIfPaused();
 }
 
@@ -299,7 +330,11 @@ void Lab::update(double realSeconds, bool virtualClock) {
     const std::uint64_t before = heapAllocationCount();
     const auto start = Clock::now();
     int ticks = 1;
-    if (m_paused || virtualClock) {
+    if (m_replay && !m_replay->finished) {
+        // A replay runs tick by tick: the recorded inputs go in before the tick they came at.
+        m_world.tick();
+        applyDueInputs();
+    } else if (m_paused || virtualClock) {
         m_world.tick();
     } else if (m_uiTurnSeconds > 0.0) {
         // The UI's turn after a slow tick: this frame's time is dropped.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/compare.h"
+#include "app/lab_state.h"
 #include "broadphase/registry.h"
 #include "core/rng.h"
 #include "scenario/scenario.h"
@@ -17,27 +18,6 @@
 #include "world/world.h"
 
 namespace ro::app {
-
-/// One entity as the world holds it: Verlet's previous position keeps its velocity exactly
-/// (a velocity per tick is position - previous).
-struct SavedEntity {
-    Shape shape = Shape::Box;
-    Vec2 position, previous, acceleration, halfExtents;
-};
-
-/// Everything that decides what the lab does next: a scene file holds it (with the camera),
-/// and a replay starts from it.
-struct LabState {
-    std::string technique;  ///< registry id
-    Settings parameters;
-    bool autoCellSize = true;
-    std::string preset;     ///< a scenario's name, or "random"
-    std::uint64_t sceneSeed = 1;
-    std::uint64_t rngState = 1;  ///< where the random mix's generator is (clicks spawn from it)
-    SizeRange sizes;
-    WorldConfig world;
-    std::vector<SavedEntity> entities;
-};
 
 class Lab {
 public:
@@ -99,6 +79,32 @@ public:
     /// entities than the technique allows), and then nothing has changed.
     void restore(const LabState& state);
 
+    // ---- record and replay (lab_replay.cpp) ------------------------------------------------------
+    /// Records every input that changes the world from now on, with its tick, starting from
+    /// the state now. Refused (false) while replaying.
+    bool startRecording(const Camera& camera = {});
+    [[nodiscard]] bool recording() const { return m_recording.has_value(); }
+    /// Inputs recorded so far (0 when not recording).
+    [[nodiscard]] std::size_t recordedInputs() const { return m_recording ? m_recording->inputs.size() : 0; }
+    /// Ends the recording here: its end tick and the state's fingerprint there.
+    Recording stopRecording();
+    /// Restores the recording's start and replays its inputs at their ticks, one tick per
+    /// update (the person's own world-changing inputs are ignored meanwhile; the technique can
+    /// still be switched). With `technique` set, the replay runs with it and skips the recorded
+    /// switches: the world's state does not depend on the technique. At the end tick the lab
+    /// pauses and says whether it arrived at the recorded state. Throws as restore() does.
+    void startReplay(const Recording& recording, const TechniqueInfo* technique = nullptr);
+    struct ReplayStatus {
+        std::uint64_t tick = 0, endTick = 0;
+        bool finished = false;
+        bool matched = false;  ///< finished at the recorded state, bit for bit
+    };
+    [[nodiscard]] std::optional<ReplayStatus> replayStatus() const;
+    /// Leaves the replay where it is (the person's inputs count again).
+    void stopReplay() { m_replay.reset(); }
+    /// A fingerprint (FNV-1a) of every entity's every float, bit for bit, and of the count.
+    [[nodiscard]] std::uint64_t stateHash() const;
+
     // ---- compare ----------------------------------------------------------------------------------
     /// Techniques run beside the world's own on its boxes every tick (and every refresh).
     [[nodiscard]] const Compare& compare() const { return m_compare; }
@@ -122,7 +128,7 @@ public:
     /// A line for the panel about the last automatic change (empty when there was none).
     [[nodiscard]] const std::string& notice() const { return m_notice; }
     /// Size range of entities spawned from now on.
-    void setSizeRange(const SizeRange& sizes) { m_sizes = sizes; }
+    void setSizeRange(const SizeRange& sizes);
     [[nodiscard]] const SizeRange& sizeRange() const { return m_sizes; }
     /// Picks the default size range for the current count (about 15% of the area covered) and respawns.
     void fitSizesToCount();
@@ -167,6 +173,15 @@ public:
 private:
     void refreshIfPaused() { m_refreshPending = m_paused; }
     void populationChanged();
+    void fitCellSizeToPopulation();
+    void respawnPopulation();
+    /// Notes an input while recording (with the tick it comes at).
+    void record(RecordedInput input);
+    /// True for a person's world-changing input during a replay: it is ignored.
+    [[nodiscard]] bool ignoredDuringReplay() const { return m_replay && !m_applyingReplay; }
+    /// Applies the recorded inputs due before the next tick; at the end tick, finishes.
+    void applyDueInputs();
+    void apply(const RecordedInput& input);
     void compareTick(const BoxView& boxes, std::uint64_t tick);
     void applySettings(Settings settings);
     /// The scenario's scene at `count` entities from m_sceneSeed, in place of the entities.
@@ -185,6 +200,17 @@ private:
     bool m_refreshPending = false;
     std::string m_notice;
     Compare m_compare;
+    std::optional<Recording> m_recording;
+    std::uint64_t m_recordingStartTick = 0;
+    struct Replay {
+        Recording recording;
+        const TechniqueInfo* technique = nullptr;  ///< forced: recorded switches are skipped
+        std::size_t next = 0;                       ///< the next input to apply
+        bool finished = false;
+        bool matched = false;
+    };
+    std::optional<Replay> m_replay;
+    bool m_applyingReplay = false;
     std::optional<CompareAlarm> m_alarm;
     double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
     double m_lastTicksSeconds = 0.0;

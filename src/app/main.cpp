@@ -47,33 +47,44 @@ std::string shotMessage(const ro::app::Screen& screen) {
     return fmt::format("screenshot: {}", where.string());
 }
 
-/// The panel's Save or Load button: a failed load leaves the scene as it was, and says why.
-void runSceneFileRequest(ro::app::SceneFileUi& ui, ro::app::Lab& lab, ro::app::Screen& screen) {
+/// The panel's Save, Load, Record (Stop) and Replay buttons; returns the line the HUD shows. A
+/// failed load or replay leaves the scene as it was, and says why.
+std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& lab, ro::app::Screen& screen) {
     using namespace ro::app;
-    const std::string path = ui.path;
     std::error_code error;
-    const std::string where = std::filesystem::absolute(path, error).string();
-    if (ui.saveRequested) {
-        try {
+    auto where = [&](const std::string& path) { return std::filesystem::absolute(path, error).string(); };
+    const std::string path = ui.path, replayPath = ui.replayPath;
+    try {
+        if (ui.saveRequested) {
             saveSceneFile(path, {lab.capture(), screen.camera()});
-            ui.message = fmt::format("saved {} entities to {}", lab.world().size(), where);
-            ui.failed = false;
-        } catch (const SceneFileError& e) {
-            ui.message = fmt::format("not saved: {}", e.what());
-            ui.failed = true;
+            return fmt::format("saved {} entities to {}", lab.world().size(), where(path));
         }
-        return;
+        if (ui.recordRequested && !lab.recording())
+            return lab.startRecording(screen.camera()) ? "recording every input from this tick"
+                                                        : "not recording: stop the replay first";
+        if (ui.recordRequested) {
+            const Recording recording = lab.stopRecording();
+            saveReplayFile(replayPath, recording);
+            return fmt::format("recorded {} inputs over {} ticks to {}", recording.inputs.size(), recording.endTick,
+                               where(replayPath));
+        }
+        const BusyScope busy;
+        if (ui.replayRequested) {
+            const Recording recording = loadReplayFile(replayPath);
+            lab.startReplay(recording);
+            screen.setCamera(recording.camera);
+            return fmt::format("replaying {} inputs over {} ticks", recording.inputs.size(), recording.endTick);
+        }
+        Camera camera = screen.camera();
+        if (const std::string why = loadInto(path, lab, camera); !why.empty())
+            return fmt::format("not loaded, the scene is unchanged: {}", why);
+        screen.setCamera(camera);
+        return fmt::format("loaded {} entities from {}", lab.world().size(), where(path));
+    } catch (const SceneFileError& e) {
+        return fmt::format("failed, the scene is unchanged: {}", e.what());
+    } catch (const std::invalid_argument& e) {
+        return fmt::format("not replayed, the scene is unchanged: {}: {}", replayPath, e.what());
     }
-    const BusyScope busy;
-    Camera camera = screen.camera();
-    ui.message = loadInto(path, lab, camera);
-    ui.failed = !ui.message.empty();
-    if (ui.failed) {
-        ui.message = fmt::format("not loaded, the scene is unchanged: {}", ui.message);
-        return;
-    }
-    screen.setCamera(camera);
-    ui.message = fmt::format("loaded {} entities from {}", lab.world().size(), where);
 }
 
 int run(const ro::app::Options& options) {
@@ -93,9 +104,18 @@ int run(const ro::app::Options& options) {
             return 2;
         }
     }
+    std::optional<Recording> replay;
+    if (!options.replay.empty()) {
+        try {
+            replay = loadReplayFile(options.replay);
+        } catch (const SceneFileError& e) {
+            fmt::print(stderr, "ro_demo: --replay {}\n", e.what());
+            return 2;
+        }
+    }
     Lab lab = [&] {
         const BusyScope busy;
-        return Lab(*ro::findTechnique(options.technique), loaded ? 0 : options.entities, options.seed,
+        return Lab(*ro::findTechnique(options.technique), loaded || replay ? 0 : options.entities, options.seed,
                    options.parameters, options.sizes,
                    options.scenario.empty() ? nullptr : ro::findScenario(options.scenario));
     }();
@@ -119,11 +139,22 @@ int run(const ro::app::Options& options) {
             return 2;
         }
     }
+    if (replay) {
+        try {
+            const BusyScope busy;
+            lab.startReplay(*replay, options.techniqueGiven ? ro::findTechnique(options.technique) : nullptr);
+        } catch (const std::invalid_argument& e) {
+            fmt::print(stderr, "ro_demo: --replay {}: {}\n", options.replay, e.what());
+            return 2;
+        }
+    }
     for (const std::string& id : options.compare) lab.setCompared(*ro::findTechnique(id), true);
     // 3. Window and renderer (SDL video).
     Screen screen(kTitle, options.width, options.height);
     screen.setDrawPath(options.drawPath);
     if (loaded) screen.setCamera(loaded->camera);
+    if (replay) screen.setCamera(replay->camera);
+    if (!options.record.empty()) lab.startRecording(screen.camera());
     // 4. Dear ImGui on top of them.
     Gui gui(screen);
     // 5. What the person can toggle and do.
@@ -170,8 +201,10 @@ int run(const ro::app::Options& options) {
         input.poll();
         gui.beginFrame(input.pointer());
         input.apply(lab, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
-        const bool lastFrame =
-            input.quitRequested() || (virtualClock && frame >= static_cast<std::uint64_t>(*options.frames));
+        // A headless replay ends with the replay, or after --frames, whichever comes first.
+        const bool replayDone = replay && lab.replayStatus() && lab.replayStatus()->finished;
+        const bool lastFrame = input.quitRequested() ||
+                               (virtualClock && (frame >= static_cast<std::uint64_t>(*options.frames) || replayDone));
 
         {
             // A step can take long (brute force near its limit): a stop signal ends it at once.
@@ -179,7 +212,11 @@ int run(const ro::app::Options& options) {
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
             if (input.uiHidden()) uiRects = {};
             else drawPanel(lab, overlays, uiRects, sceneFileUi);  // may respawn or switch technique: queries run after it
-            if (sceneFileUi.saveRequested || sceneFileUi.loadRequested) runSceneFileRequest(sceneFileUi, lab, screen);
+            if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
+                sceneFileUi.replayRequested) {
+                message = runSceneFileRequest(sceneFileUi, lab, screen);
+                messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+            }
             if (!input.uiHidden()) drawCompare(lab, uiRects);
             lab.refreshIfChanged();
             // Hidden levels belong to a technique: a new one shows all of its own.
@@ -246,6 +283,21 @@ int run(const ro::app::Options& options) {
         if (lastFrame) break;
     }
 
+    if (options.frames && replay) {
+        const auto status = lab.replayStatus().value_or(Lab::ReplayStatus{});
+        fmt::print("replay={} technique={} tick={} end_tick={} finished={} matched={}\n", options.replay,
+                   lab.technique().id, status.tick, status.endTick, status.finished ? 1 : 0, status.matched ? 1 : 0);
+        if (status.finished && !status.matched && exitCode == 0) exitCode = 1;
+    }
+    if (lab.recording()) {
+        const Recording recording = lab.stopRecording();
+        try {
+            saveReplayFile(options.record, recording);
+        } catch (const SceneFileError& e) {
+            fmt::print(stderr, "ro_demo: --record: {}\n", e.what());
+            if (exitCode == 0) exitCode = 1;
+        }
+    }
     if (!options.save.empty()) {
         try {
             saveSceneFile(options.save, {lab.capture(), screen.camera()});

@@ -179,6 +179,13 @@ ParseResult parseOptions(int argc, char** argv) {
         ->type_name("FILE.json");
     cli.add_option("--save", o.save, "write the scene (entities, technique, settings, camera) to this file on exit")
         ->type_name("FILE.json");
+    cli.add_option("--record", o.record, "record every input that changes the world, with its tick; written to this "
+                   "file on exit")
+        ->type_name("FILE.json");
+    cli.add_option("--replay", o.replay, "replay a recorded session from its start, one tick per frame (with "
+                   "--technique: under that technique); with --frames, a replay= line at the end, exit 1 if it "
+                   "ended in another state than the recorded one")
+        ->type_name("FILE.json");
     cli.add_option("--overlays", overlays, "overlays shown at start, comma list of grid,pairs,bounds")
         ->type_name("LIST");
     cli.add_option("--report-every", reportEvery, "print the counters line every K frames")->type_name("K");
@@ -309,6 +316,16 @@ ParseResult parseOptions(int argc, char** argv) {
         if (given("--load") && o.load.empty()) throw BadValue("--load expects a file name, got ''");
         if (given("--load") && (given("--scenario") || given("--entities") || given("--half-extents")))
             throw BadValue("--load sets the scene: it cannot be combined with --scenario, --entities or --half-extents");
+        if (given("--replay") && o.replay.empty()) throw BadValue("--replay expects a file name, got ''");
+        if (given("--replay") &&
+            (given("--load") || given("--scenario") || given("--entities") || given("--half-extents") || given("--record")))
+            throw BadValue("--replay starts from the recorded scene: it cannot be combined with --load, --scenario, "
+                           "--entities, --half-extents or --record");
+        if (given("--record")) {
+            if (o.record.empty()) throw BadValue("--record expects a file name, got ''");
+            if (const std::string why = whyNotWritable(o.record); !why.empty())
+                throw BadValue(fmt::format("--record: cannot write '{}': {}", o.record, why));
+        }
         if (given("--save")) {
             if (o.save.empty()) throw BadValue("--save expects a file name, got ''");
             if (const std::string why = whyNotWritable(o.save); !why.empty())

@@ -37,6 +37,8 @@ struct Options {
     std::string screenshot;         ///< PNG of the last frame, written before exit (empty: none)
     std::string load;               ///< a scene file to start from (--load), empty for none
     std::string save;               ///< where the scene is written on exit (--save), empty for nowhere
+    std::string record;             ///< where the inputs are written on exit (--record), empty for nowhere
+    std::string replay;             ///< a replay file to run (--replay), empty for none
     OverlayFlags overlays;
     int reportEvery = 0;            ///< print the counters line every K frames (0: never)
     int width = 1280;

@@ -263,8 +263,9 @@ void sceneSection(Lab& lab) {
     hint("ro_bench's scene for this seed and count (its frame 0)");
 }
 
-/// Save or load the whole lab (JSON): the path, two buttons and what the last one did.
-void sceneFileRow(SceneFileUi& ui) {
+/// Save or load the whole lab (JSON), record a session and replay one: paths, buttons, and what
+/// the last one did.
+void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
     ImGui::SetNextItemWidth(170.0f);
     ImGui::InputText("##scene-file", ui.path, sizeof ui.path);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scene file: entities, technique and parameters, world settings, camera");
@@ -272,8 +273,28 @@ void sceneFileRow(SceneFileUi& ui) {
     ui.saveRequested = ImGui::Button("Save");
     ImGui::SameLine();
     ui.loadRequested = ImGui::Button("Load");
-    if (!ui.message.empty())
-        wrapped(ui.message, ui.failed ? ImVec4(1.0f, 0.45f, 0.45f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::SetNextItemWidth(170.0f);
+    ImGui::InputText("##replay-file", ui.replayPath, sizeof ui.replayPath);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Replay file: a start scene and every input with its tick");
+    ImGui::SameLine();
+    ui.recordRequested = ImGui::Button(lab.recording() ? "Stop##record" : "Record");
+    ImGui::SameLine();
+    ui.replayRequested = ImGui::Button("Replay");
+    // Always one line, so the rows below stay where they are.
+    const auto replay = lab.replayStatus();
+    if (lab.recording()) {
+        withText(hint, "recording: {} inputs (Stop saves them)", lab.recordedInputs());
+    } else if (replay && !replay->finished) {
+        withText(hint, "replaying: tick {} of {} (clicks are ignored)", replay->tick, replay->endTick);
+    } else if (replay && replay->matched) {
+        withText(hint, "replay done at tick {}: the recorded state, bit for bit", replay->endTick);
+    } else if (replay) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
+        text("replay done at tick {}: NOT the recorded state", replay->endTick);
+        ImGui::PopStyleColor();
+    } else {
+        hint("Record notes every input with its tick");
+    }
 }
 
 void clockSection(Lab& lab) {
@@ -417,7 +438,7 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
     populationSection(lab);
     section("Scene");
     sceneSection(lab);
-    sceneFileRow(sceneFile);
+    sceneFileRow(lab, sceneFile);
     section("Clock");
     clockSection(lab);
     section("Overlays");
@@ -437,11 +458,16 @@ void drawCompare(const Lab& lab, UiRects& rects) {
         return;
     }
     const ImGuiIO& io = ImGui::GetIO();
-    // Bottom right, clear of the panel on the left, until the person drags it elsewhere.
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, io.DisplaySize.y - kMargin), ImGuiCond_FirstUseEver,
-                            ImVec2(1.0f, 1.0f));
+    // Pinned to the bottom-right corner as it grows (clear of the panel on the left), until the
+    // person drags it away.
+    static bool moved = false;
+    if (!moved)
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, io.DisplaySize.y - kMargin), ImGuiCond_Always,
+                                ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.85f);
     ImGui::Begin("Compare", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing);
+    if (ImGui::IsWindowHovered() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && !ImGui::IsAnyItemActive())
+        moved = true;
     if (const auto& alarm = lab.compareAlarm()) {
         const Mismatch& m = alarm->mismatch;
         withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },

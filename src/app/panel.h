@@ -25,14 +25,15 @@ struct UiRects {
     }
 };
 
-/// The panel's scene-file row: the path typed, the button pressed this frame, and the last
-/// outcome (the app saves and loads: the camera is the screen's).
+/// The panel's scene and replay rows: the paths typed and the buttons pressed this frame (the
+/// app saves and loads: the camera is the screen's; what came of it goes to the HUD's message).
 struct SceneFileUi {
     char path[512] = "ro_scene.json";
     bool saveRequested = false;
     bool loadRequested = false;
-    std::string message;
-    bool failed = false;
+    char replayPath[512] = "ro_replay.json";
+    bool recordRequested = false;  ///< Record, or Stop while recording
+    bool replayRequested = false;
 };
 
 /// Builds the panel; its widgets act on the lab and the overlay flags directly.

@@ -17,6 +17,7 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     FrameReport r;
     r.technique = lab.technique().id;
     r.scene = lab.sceneName();
+    r.compared = lab.compare().rows().size();
     r.entities = world.size();
     r.steps = world.tickCount();
     r.candidates = stats.candidates;
@@ -67,9 +68,9 @@ void FrameHistory::add(FrameReport& r) {
 
 void printReport(const FrameReport& r) {
     fmt::print(
-        "frame={} technique={} scene={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
+        "frame={} technique={} scene={} compared={} entities={} steps={} candidates={} tests={} overlaps={} contacts={} ms_broad={:.3f} ms_pairs={:.3f} ms_narrow={:.3f} ms_integrate={:.3f} ms_draw={:.3f} bytes={} "
         "allocs={} fps={:.1f} video_driver={} renderer={} paused={}",
-        r.frame, r.technique, r.scene, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
+        r.frame, r.technique, r.scene, r.compared, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
         r.renderer, r.paused ? 1 : 0);
     // The technique's own counters, by key: cell_size=, sort_swaps=, hash_false_positives=.
     for (const NamedCounter& c : r.extra.all()) {

@@ -19,6 +19,7 @@ struct FrameMedians {
 struct FrameReport {
     std::string_view technique;
     std::string_view scene;  ///< the preset: a scenario's name or "random"
+    std::size_t compared = 0;  ///< techniques run beside the world's (compare rows)
     std::uint32_t entities = 0;
     std::uint64_t steps = 0;
     std::uint64_t candidates = 0;

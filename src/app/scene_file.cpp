@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -87,6 +88,89 @@ Json array(const std::vector<float>& values) {
     return out;
 }
 
+Json worldJson(const WorldConfig& w) {
+    return {{"bounds", array({w.bounds.minX, w.bounds.minY, w.bounds.maxX, w.bounds.maxY})},
+            {"tick_hz", static_cast<double>(w.tickHz)},
+            {"max_catch_up_ticks", w.maxCatchUpTicks},
+            {"speed", static_cast<double>(w.speed)},
+            {"sub_steps", w.subSteps},
+            {"gravity", w.gravity},
+            {"gravity_accel", static_cast<double>(w.gravityAccel)},
+            {"response", kResponses[static_cast<int>(w.response)]}};
+}
+
+/// World settings as the file states them; whether the world accepts them, the world decides.
+WorldConfig worldFrom(const Json& w, std::string_view where) {
+    WorldConfig config;
+    const std::vector<float> bounds = reals(w, "bounds", 4, where);
+    config.bounds = {bounds[0], bounds[1], bounds[2], bounds[3]};
+    config.tickHz = real(w, "tick_hz", where);
+    config.maxCatchUpTicks = static_cast<int>(std::min<std::uint64_t>(whole(w, "max_catch_up_ticks", where), 1u << 30));
+    config.speed = real(w, "speed", where);
+    config.subSteps = static_cast<int>(std::min<std::uint64_t>(whole(w, "sub_steps", where), 1u << 30));
+    config.gravity = boolean(w, "gravity", where);
+    config.gravityAccel = real(w, "gravity_accel", where);
+    const std::string response = text(w, "response", where);
+    for (int r = 0; r < 3; ++r)
+        if (response == kResponses[r]) {
+            config.response = static_cast<ContactResponse>(r);
+            return config;
+        }
+    fail(fmt::format("'{}.response' must be none, push_apart or bounce, got '{}'", where, response));
+}
+
+/// Parses a whole document, or says it is not JSON.
+Json parseJson(const std::string& text) {
+    try {
+        return Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        fail(fmt::format("not JSON: {}", e.what()));
+    } catch (const Json::exception& e) {  // a number beyond a double (1e999)
+        fail(fmt::format("not a number JSON can hold: {}", e.what()));
+    }
+}
+
+/// The format name and version every file of ours starts with.
+void checkHeader(const Json& j, const char* format, int supported) {
+    if (!j.is_object()) fail("the file's top level must be an object");
+    if (!j.contains("format") || !j["format"].is_string() || j["format"].get<std::string>() != format)
+        fail(fmt::format("not a {} file: 'format' must be \"{}\"", format == kSceneFormat ? "scene" : "replay", format));
+    const Json& version = member(j, "version", "");
+    if (!version.is_number_integer() || version.get<std::int64_t>() != supported)
+        fail(fmt::format("{} format version {} is not supported (this build reads version {})",
+                         format == kSceneFormat ? "scene" : "replay", version.dump(), supported));
+}
+
+SceneFile sceneFrom(const Json& j);
+
+/// Reads the whole file.
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail(fmt::format("{}: cannot open the file", path));
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+/// Writes the whole text, or nothing: a temporary file is renamed over `path`.
+void writeFile(const std::string& path, const std::string& text) {
+    const std::string temporary = path + ".part";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) fail(fmt::format("cannot write '{}'", temporary));
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        out.flush();
+        if (!out) {
+            std::remove(temporary.c_str());
+            fail(fmt::format("could not write all of '{}' (disk full?)", path));
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        fail(fmt::format("cannot replace '{}'", path));
+    }
+}
+
 }  // namespace
 
 std::string sceneToJson(const SceneFile& scene) {
@@ -103,15 +187,7 @@ std::string sceneToJson(const SceneFile& scene) {
     j["seed"] = s.sceneSeed;
     j["rng_state"] = s.rngState;
     j["sizes"] = {{"min_half", static_cast<double>(s.sizes.minHalf)}, {"max_half", static_cast<double>(s.sizes.maxHalf)}};
-    const WorldConfig& w = s.world;
-    j["world"] = {{"bounds", array({w.bounds.minX, w.bounds.minY, w.bounds.maxX, w.bounds.maxY})},
-                  {"tick_hz", static_cast<double>(w.tickHz)},
-                  {"max_catch_up_ticks", w.maxCatchUpTicks},
-                  {"speed", static_cast<double>(w.speed)},
-                  {"sub_steps", w.subSteps},
-                  {"gravity", w.gravity},
-                  {"gravity_accel", static_cast<double>(w.gravityAccel)},
-                  {"response", kResponses[static_cast<int>(w.response)]}};
+    j["world"] = worldJson(s.world);
     Json camera = {{"zoom", static_cast<double>(scene.camera.zoom)}, {"centre", nullptr}};
     if (scene.camera.centre) camera["centre"] = array({scene.camera.centre->x, scene.camera.centre->y});
     j["camera"] = camera;
@@ -151,23 +227,12 @@ std::string sceneToJson(const SceneFile& scene) {
     return out + "\n";
 }
 
-SceneFile sceneFromJson(const std::string& text_) {
-    Json j;
-    try {
-        j = Json::parse(text_);
-    } catch (const Json::parse_error& e) {
-        fail(fmt::format("not JSON: {}", e.what()));
-    } catch (const Json::exception& e) {  // a number beyond a double (1e999)
-        fail(fmt::format("not a number JSON can hold: {}", e.what()));
-    }
-    if (!j.is_object()) fail("not a scene: the file's top level must be an object");
-    if (!j.contains("format") || !j["format"].is_string() || j["format"].get<std::string>() != kSceneFormat)
-        fail(fmt::format("not a scene file: 'format' must be \"{}\"", kSceneFormat));
-    const Json& version = member(j, "version", "");
-    if (!version.is_number_integer() || version.get<std::int64_t>() != kSceneVersion)
-        fail(fmt::format("scene format version {} is not supported (this build reads version {})", version.dump(),
-                         kSceneVersion));
+SceneFile sceneFromJson(const std::string& text) { return sceneFrom(parseJson(text)); }
 
+namespace {
+
+SceneFile sceneFrom(const Json& j) {
+    checkHeader(j, kSceneFormat, kSceneVersion);
     SceneFile scene;
     LabState& s = scene.lab;
     s.technique = text(j, "technique");
@@ -191,20 +256,7 @@ SceneFile sceneFromJson(const std::string& text_) {
     if (!(s.sizes.minHalf > 0.0f && s.sizes.minHalf <= s.sizes.maxHalf))
         fail(fmt::format("'sizes' must have 0 < min_half <= max_half, got {} and {}", s.sizes.minHalf, s.sizes.maxHalf));
 
-    const Json& w = member(j, "world", "");
-    const std::vector<float> bounds = reals(w, "bounds", 4, "world");
-    s.world.bounds = {bounds[0], bounds[1], bounds[2], bounds[3]};
-    s.world.tickHz = real(w, "tick_hz", "world");
-    s.world.maxCatchUpTicks = static_cast<int>(std::min<std::uint64_t>(whole(w, "max_catch_up_ticks", "world"), 1u << 30));
-    s.world.speed = real(w, "speed", "world");
-    s.world.subSteps = static_cast<int>(std::min<std::uint64_t>(whole(w, "sub_steps", "world"), 1u << 30));
-    s.world.gravity = boolean(w, "gravity", "world");
-    s.world.gravityAccel = real(w, "gravity_accel", "world");
-    const std::string response = text(w, "response", "world");
-    bool known = false;
-    for (int r = 0; r < 3; ++r)
-        if (response == kResponses[r]) s.world.response = static_cast<ContactResponse>(r), known = true;
-    if (!known) fail(fmt::format("'world.response' must be none, push_apart or bounce, got '{}'", response));
+    s.world = worldFrom(member(j, "world", ""), "world");
 
     const Json& camera = member(j, "camera", "");
     scene.camera.zoom = real(camera, "zoom", "camera");
@@ -236,32 +288,138 @@ SceneFile sceneFromJson(const std::string& text_) {
     return scene;
 }
 
-void saveSceneFile(const std::string& path, const SceneFile& scene) {
-    const std::string json = sceneToJson(scene);
-    const std::string temporary = path + ".part";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) fail(fmt::format("cannot write '{}'", temporary));
-        out.write(json.data(), static_cast<std::streamsize>(json.size()));
-        out.flush();
-        if (!out) {
-            std::remove(temporary.c_str());
-            fail(fmt::format("could not write all of '{}' (disk full?)", path));
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        std::remove(temporary.c_str());
-        fail(fmt::format("cannot replace '{}'", path));
+}  // namespace
+
+void saveSceneFile(const std::string& path, const SceneFile& scene) { writeFile(path, sceneToJson(scene)); }
+
+SceneFile loadSceneFile(const std::string& path) {
+    const std::string text = readFile(path);
+    try {
+        return sceneFromJson(text);
+    } catch (const SceneFileError& e) {
+        fail(fmt::format("{}: {}", path, e.what()));
     }
 }
 
-SceneFile loadSceneFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(fmt::format("{}: cannot open the file", path));
-    std::stringstream buffer;
-    buffer << in.rdbuf();
+namespace {
+
+constexpr const char* kInputNames[] = {"spawn",     "remove",    "count", "preset",    "respawn",       "fit_sizes",
+                                       "sizes",     "technique", "parameter", "auto_cell_size", "world"};
+
+Json inputJson(const RecordedInput& input) {
+    using Kind = RecordedInput::Kind;
+    Json j = {{"tick", input.tick}, {"input", kInputNames[static_cast<int>(input.kind)]}};
+    switch (input.kind) {
+        case Kind::Spawn:
+        case Kind::Remove: j["point"] = array({input.point.x, input.point.y}); break;
+        case Kind::Count: j["value"] = static_cast<std::uint64_t>(input.value); break;
+        case Kind::Preset:
+        case Kind::Technique: j["name"] = input.name; break;
+        case Kind::Parameter:
+            j["name"] = input.name;
+            j["value"] = input.value;
+            break;
+        case Kind::Sizes:
+            j["min_half"] = static_cast<double>(input.sizes.minHalf);
+            j["max_half"] = static_cast<double>(input.sizes.maxHalf);
+            break;
+        case Kind::World: j["world"] = worldJson(input.world); break;
+        case Kind::Respawn:
+        case Kind::FitSizes:
+        case Kind::AutoCellSize: break;
+    }
+    return j;
+}
+
+RecordedInput inputFrom(const Json& j, std::size_t index) {
+    using Kind = RecordedInput::Kind;
+    const std::string where = fmt::format("inputs[{}]", index);
+    RecordedInput input;
+    input.tick = whole(j, "tick", where);
+    const std::string kind = text(j, "input", where);
+    const auto found = std::find(std::begin(kInputNames), std::end(kInputNames), kind);
+    if (found == std::end(kInputNames)) fail(fmt::format("'{}.input' is not an input: '{}'", where, kind));
+    input.kind = static_cast<Kind>(found - std::begin(kInputNames));
+    switch (input.kind) {
+        case Kind::Spawn:
+        case Kind::Remove: {
+            const std::vector<float> point = reals(j, "point", 2, where);
+            input.point = {point[0], point[1]};
+            break;
+        }
+        case Kind::Count: input.value = static_cast<double>(whole(j, "value", where)); break;
+        case Kind::Preset:
+        case Kind::Technique: input.name = text(j, "name", where); break;
+        case Kind::Parameter:
+            input.name = text(j, "name", where);
+            input.value = number(j, "value", where);
+            break;
+        case Kind::Sizes:
+            input.sizes = {real(j, "min_half", where), real(j, "max_half", where)};
+            if (!(input.sizes.minHalf > 0.0f && input.sizes.minHalf <= input.sizes.maxHalf))
+                fail(fmt::format("'{}' must have 0 < min_half <= max_half", where));
+            break;
+        case Kind::World: input.world = worldFrom(member(j, "world", where), where + ".world"); break;
+        case Kind::Respawn:
+        case Kind::FitSizes:
+        case Kind::AutoCellSize: break;
+    }
+    return input;
+}
+
+}  // namespace
+
+std::string replayToJson(const Recording& recording) {
+    Json j;
+    j["format"] = kReplayFormat;
+    j["version"] = kReplayVersion;
+    j["end_tick"] = recording.endTick;
+    j["end_hash"] = recording.endHash;
+    Json inputs = Json::array();
+    for (const RecordedInput& input : recording.inputs) inputs.push_back(inputJson(input));
+    j["inputs"] = inputs;
+    j["start"] = nullptr;
+    // The start is a scene file's text, in place (its columns one line each).
+    std::string out = j.dump(1);
+    std::string start = sceneToJson({recording.start, recording.camera});
+    start.pop_back();  // its final newline
+    const std::string placeholder = "\"start\": null";
+    out.replace(out.rfind(placeholder), placeholder.size(), "\"start\": " + start);
+    return out + "\n";
+}
+
+Recording replayFromJson(const std::string& text_) {
+    const Json j = parseJson(text_);
+    checkHeader(j, kReplayFormat, kReplayVersion);
+    Recording recording;
+    recording.endTick = whole(j, "end_tick");
+    recording.endHash = whole(j, "end_hash");
+    const Json& inputs = member(j, "inputs", "");
+    if (!inputs.is_array()) fail("'inputs' must be an array");
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        recording.inputs.push_back(inputFrom(inputs[i], i));
+        if (recording.inputs.back().tick > recording.endTick)
+            fail(fmt::format("'inputs[{}].tick' is {}, after the end tick {}", i, recording.inputs.back().tick,
+                             recording.endTick));
+        if (i > 0 && recording.inputs[i].tick < recording.inputs[i - 1].tick)
+            fail(fmt::format("'inputs[{}].tick' goes back in time", i));
+    }
     try {
-        return sceneFromJson(buffer.str());
+        const SceneFile start = sceneFrom(member(j, "start", ""));
+        recording.start = start.lab;
+        recording.camera = start.camera;
+    } catch (const SceneFileError& e) {
+        fail(fmt::format("in 'start': {}", e.what()));
+    }
+    return recording;
+}
+
+void saveReplayFile(const std::string& path, const Recording& recording) { writeFile(path, replayToJson(recording)); }
+
+Recording loadReplayFile(const std::string& path) {
+    const std::string text = readFile(path);
+    try {
+        return replayFromJson(text);
     } catch (const SceneFileError& e) {
         fail(fmt::format("{}: {}", path, e.what()));
     }

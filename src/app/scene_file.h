@@ -1,5 +1,5 @@
 #pragma once
-/// Scene files: the whole lab (entities, technique and its parameters, preset, world settings,
+/// Scene and replay files. A scene file is the whole lab (entities, technique and its parameters, preset, world settings,
 /// camera) as JSON with a format version. Saving, loading and saving again gives the same
 /// file; loading restores the state bit for bit (floats are written with enough digits to
 /// read back the same value).
@@ -9,6 +9,7 @@
 
 #include "app/camera.h"
 #include "app/lab.h"
+#include "app/lab_state.h"
 
 namespace ro::app {
 
@@ -39,6 +40,16 @@ struct SceneFile {
 void saveSceneFile(const std::string& path, const SceneFile& scene);
 /// Reads and parses the file; throws SceneFileError naming the path.
 [[nodiscard]] SceneFile loadSceneFile(const std::string& path);
+
+inline constexpr const char* kReplayFormat = "ro-broadphase-lab replay";
+inline constexpr int kReplayVersion = 1;
+
+/// A replay file: the start as a scene, the inputs with their ticks, the end tick and the end
+/// state's fingerprint.
+[[nodiscard]] std::string replayToJson(const Recording& recording);
+[[nodiscard]] Recording replayFromJson(const std::string& text);
+void saveReplayFile(const std::string& path, const Recording& recording);
+[[nodiscard]] Recording loadReplayFile(const std::string& path);
 
 /// Loads the file into the lab and the camera: on any error the lab is left as it was and the
 /// message is returned (empty on success).

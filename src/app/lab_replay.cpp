@@ -1,0 +1,109 @@
+// The lab's record and replay: every input that changes the world is noted with its tick, and
+// a replay applies the same inputs before the same ticks. The world is deterministic (pairs are
+// resolved in canonical order whatever the technique), so it arrives at the same state.
+
+#include <fmt/core.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "app/lab.h"
+
+namespace ro::app {
+
+bool Lab::startRecording(const Camera& camera) {
+    if (m_replay) return false;
+    m_recording = Recording{capture(), camera, {}, 0, 0};
+    m_recordingStartTick = m_world.tickCount();
+    return true;
+}
+
+Recording Lab::stopRecording() {
+    Recording recording = std::move(m_recording).value_or(Recording{});
+    m_recording.reset();
+    recording.endTick = m_world.tickCount() - m_recordingStartTick;
+    recording.endHash = stateHash();
+    return recording;
+}
+
+void Lab::record(RecordedInput input) {
+    if (!m_recording || m_applyingReplay) return;
+    input.tick = m_world.tickCount() - m_recordingStartTick;
+    m_recording->inputs.push_back(std::move(input));
+}
+
+void Lab::startReplay(const Recording& recording, const TechniqueInfo* technique) {
+    if (m_recording) throw std::invalid_argument("stop recording before replaying");
+    for (const RecordedInput& input : recording.inputs)
+        if (input.tick > recording.endTick)
+            throw std::invalid_argument(fmt::format("an input at tick {} comes after the end tick {}", input.tick,
+                                                    recording.endTick));
+    restore(recording.start);  // throws, leaving the lab as it was, for a start it refuses
+    if (technique) setTechnique(*technique);
+    m_replay = Replay{recording, technique, 0, false, false};
+    m_paused = false;
+    applyDueInputs();
+}
+
+std::optional<Lab::ReplayStatus> Lab::replayStatus() const {
+    if (!m_replay) return std::nullopt;
+    return ReplayStatus{m_world.tickCount(), m_replay->recording.endTick, m_replay->finished, m_replay->matched};
+}
+
+void Lab::applyDueInputs() {
+    Replay& replay = *m_replay;
+    const std::vector<RecordedInput>& inputs = replay.recording.inputs;
+    m_applyingReplay = true;
+    while (replay.next < inputs.size() && inputs[replay.next].tick <= m_world.tickCount()) apply(inputs[replay.next++]);
+    m_applyingReplay = false;
+    if (m_world.tickCount() >= replay.recording.endTick && !replay.finished) {
+        replay.finished = true;
+        replay.matched = stateHash() == replay.recording.endHash;
+        m_paused = true;
+        m_refreshPending = true;
+    }
+}
+
+void Lab::apply(const RecordedInput& input) {
+    using Kind = RecordedInput::Kind;
+    switch (input.kind) {
+        case Kind::Spawn: spawnAt(input.point); break;
+        case Kind::Remove: removeAt(input.point); break;
+        case Kind::Count: setEntityCount(static_cast<std::uint32_t>(input.value)); break;
+        case Kind::Preset: {
+            const ScenarioInfo* scenario = input.name == "random" ? nullptr : findScenario(input.name);
+            if (scenario || input.name == "random") loadScenario(scenario);
+            break;
+        }
+        case Kind::Respawn: respawn(); break;
+        case Kind::FitSizes: fitSizesToCount(); break;
+        case Kind::Sizes: setSizeRange(input.sizes); break;
+        case Kind::Technique:
+            if (const TechniqueInfo* t = findTechnique(input.name); t && !m_replay->technique) setTechnique(*t);
+            break;
+        case Kind::Parameter:
+            for (const TechniqueInfo& t : techniques())
+                for (const ParameterSpec& spec : t.parameters)
+                    if (spec.key == input.name) return setParameter(spec, input.value);
+            break;
+        case Kind::AutoCellSize: useAutoCellSize(); break;
+        case Kind::World: setWorldConfig(input.world); break;
+    }
+}
+
+std::uint64_t Lab::stateHash() const {
+    std::uint64_t hash = 0xcbf29ce484222325ull;
+    auto mix = [&](const void* data, std::size_t bytes) {
+        const auto* p = static_cast<const unsigned char*>(data);
+        for (std::size_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * 0x100000001b3ull;
+    };
+    const std::uint32_t count = m_world.size();
+    mix(&count, sizeof count);
+    for (const auto column : {m_world.posX(), m_world.posY(), m_world.prevX(), m_world.prevY(), m_world.accX(),
+                              m_world.accY(), m_world.halfW(), m_world.halfH()})
+        mix(column.data(), column.size_bytes());
+    mix(m_world.shapes().data(), m_world.shapes().size_bytes());
+    return hash;
+}
+
+}  // namespace ro::app

@@ -1,0 +1,70 @@
+#pragma once
+/// What the lab is at one moment (LabState: a scene file holds it) and how it got somewhere
+/// else (Recording: a replay file holds it). No SDL, no ImGui, no JSON here.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/camera.h"
+#include "broadphase/parameters.h"
+#include "world/scene.h"
+#include "world/world.h"
+
+namespace ro::app {
+
+/// One entity as the world holds it: Verlet's previous position keeps its velocity exactly
+/// (a velocity per tick is position - previous).
+struct SavedEntity {
+    Shape shape = Shape::Box;
+    Vec2 position, previous, acceleration, halfExtents;
+};
+
+/// Everything that decides what the lab does next.
+struct LabState {
+    std::string technique;  ///< registry id
+    Settings parameters;
+    bool autoCellSize = true;
+    std::string preset;     ///< a scenario's name, or "random"
+    std::uint64_t sceneSeed = 1;
+    std::uint64_t rngState = 1;  ///< where the random mix's generator is (clicks spawn from it)
+    SizeRange sizes;
+    WorldConfig world;
+    std::vector<SavedEntity> entities;
+};
+
+/// One input that changed the world (or the technique), and the tick it came at.
+struct RecordedInput {
+    enum class Kind : std::uint8_t {
+        Spawn,         ///< a left click or a spray step at `point`
+        Remove,        ///< a right click at `point`
+        Count,         ///< the entity count slider, to `value`
+        Preset,        ///< a preset button: `name` is a scenario or "random"
+        Respawn,       ///< "Respawn all" or "New seed"
+        FitSizes,      ///< "Sizes for count"
+        Sizes,         ///< the half-extent range, to `sizes`
+        Technique,     ///< a technique switch, to `name`
+        Parameter,     ///< a parameter `name` set to `value`
+        AutoCellSize,  ///< the cell size's Auto button
+        World,         ///< world settings (speed, sub-steps, gravity, response), to `world`
+    };
+    std::uint64_t tick = 0;  ///< ticks run when it came: it applies before the next one
+    Kind kind = Kind::Spawn;
+    Vec2 point{};
+    double value = 0.0;
+    std::string name{};
+    SizeRange sizes{};
+    WorldConfig world{};
+};
+
+/// A run to replay: where it started, every input with its tick, and a fingerprint of where it
+/// ended (Lab::stateHash), so a replay can tell whether it arrived at the same state.
+struct Recording {
+    LabState start;
+    Camera camera;
+    std::vector<RecordedInput> inputs;
+    std::uint64_t endTick = 0;
+    std::uint64_t endHash = 0;
+};
+
+}  // namespace ro::app

@@ -1,0 +1,115 @@
+// Record and replay: a session of clicks, removes, slider moves and technique switches, replayed
+// from its file under two other techniques, arrives at the same state bit for bit.
+
+#include <gtest/gtest.h>
+
+#include "app/lab.h"
+#include "app/scene_file.h"
+#include "broadphase/registry.h"
+#include "scenario/scenario.h"
+
+namespace {
+
+using ro::app::Lab;
+using ro::app::Recording;
+
+/// A session as a person would make it: inputs between frames of one to three ticks.
+Recording recordSession(Lab& lab) {
+    EXPECT_TRUE(lab.startRecording());
+    auto frames = [&](int n) {
+        for (int i = 0; i < n; ++i) lab.update(1.0 / 60.0 * (1 + i % 3), false);
+    };
+    frames(10);
+    lab.spawnAt({400.0f, 300.0f});
+    lab.spawnAt({410.0f, 305.0f});
+    frames(5);
+    lab.removeAt({400.0f, 300.0f});
+    lab.setTechnique(*ro::findTechnique("sap"));
+    frames(12);
+    lab.setEntityCount(900);
+    lab.setParameter(ro::kCellSizeParameter, 30.0);
+    frames(7);
+    ro::WorldConfig config = lab.world().config();
+    config.subSteps = 2;
+    config.gravity = true;
+    lab.setWorldConfig(config);
+    lab.nextTechnique();
+    frames(9);
+    lab.loadScenario(ro::findScenario("dense"));
+    frames(6);
+    lab.spawnAt({5.0f, 5.0f});
+    lab.useAutoCellSize();
+    frames(8);
+    return lab.stopRecording();
+}
+
+TEST(Replay, ARecordedSessionReplaysToTheSameStateUnderOtherTechniques) {
+    Lab lab(*ro::findTechnique("grid"), 700, 11, {});
+    const Recording recording = recordSession(lab);
+    EXPECT_EQ(recording.inputs.size(), 11u);
+    EXPECT_GT(recording.endTick, 60u);
+    EXPECT_EQ(recording.endHash, lab.stateHash());
+    const auto end = lab.capture();
+
+    // Through the file, as ro_demo --replay reads it.
+    const Recording loaded = ro::app::replayFromJson(ro::app::replayToJson(recording));
+    EXPECT_EQ(ro::app::replayToJson(loaded), ro::app::replayToJson(recording));
+
+    for (const char* technique : {"", "hash", "tree"}) {
+        Lab replay(*ro::findTechnique("quadtree"), 50, 99, {});
+        replay.startReplay(loaded, *technique ? ro::findTechnique(technique) : nullptr);
+        // The person's own clicks are ignored while it replays.
+        replay.spawnAt({300.0f, 300.0f});
+        for (int frame = 0; frame < 1000 && !replay.replayStatus()->finished; ++frame) replay.update(1.0 / 60.0, false);
+        const auto status = replay.replayStatus();
+        ASSERT_TRUE(status->finished) << technique;
+        EXPECT_TRUE(status->matched) << technique;
+        EXPECT_EQ(status->tick, recording.endTick);
+        EXPECT_TRUE(replay.paused());
+        EXPECT_EQ(replay.stateHash(), lab.stateHash()) << technique;
+        EXPECT_EQ(replay.world().size(), lab.world().size());
+        EXPECT_EQ(std::string(replay.technique().id), *technique ? technique : end.technique);
+        EXPECT_EQ(replay.sceneName(), "dense");
+    }
+}
+
+TEST(Replay, AChangedStartDoesNotMatch) {
+    Lab lab(*ro::findTechnique("hshg"), 400, 2, {});
+    Recording recording = recordSession(lab);
+    // Not the run that was recorded: the last click lands elsewhere.
+    ASSERT_EQ(recording.inputs[9].kind, ro::app::RecordedInput::Kind::Spawn);
+    recording.inputs[9].point.x += 3.0f;
+    Lab replay(*ro::findTechnique("hshg"), 10, 2, {});
+    replay.startReplay(recording);
+    for (int frame = 0; frame < 1000 && !replay.replayStatus()->finished; ++frame) replay.update(1.0 / 60.0, false);
+    ASSERT_TRUE(replay.replayStatus()->finished);
+    EXPECT_FALSE(replay.replayStatus()->matched);
+}
+
+TEST(Replay, BadReplayFilesAreRefused) {
+    Lab lab(*ro::findTechnique("grid"), 100, 2, {});
+    const std::string good = ro::app::replayToJson(recordSession(lab));
+    auto refused = [](const std::string& text, const char* message) {
+        try {
+            (void)ro::app::replayFromJson(text);
+            ADD_FAILURE() << "accepted; expected: " << message;
+        } catch (const ro::app::SceneFileError& e) {
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what() << "; expected: " << message;
+        }
+    };
+    auto edited = [&](const std::string& from, const std::string& to) {
+        std::string text = good;
+        const std::size_t at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        if (at != std::string::npos) text.replace(at, from.size(), to);
+        return text;
+    };
+    refused("[]", "top level must be an object");
+    refused(edited("ro-broadphase-lab replay", "ro-broadphase-lab scene"), "not a replay file");
+    refused(edited("\"input\": \"spawn\"", "\"input\": \"teleport\""), "is not an input: 'teleport'");
+    refused(edited("\"end_tick\"", "\"end_tick\": 1, \"was_end_tick\""), "after the end tick 1");
+    refused(edited("\"end_hash\"", "\"end_hush\""), "missing field 'end_hash'");
+    refused(edited("\"format\": \"ro-broadphase-lab scene\"", "\"format\": \"x\""), "in 'start': not a scene file");
+}
+
+}  // namespace
