@@ -24,6 +24,7 @@
 #include "bench/peers.h"
 #include "bench/runner.h"
 #include "scenario/scenario.h"
+#include "scenario/sweep.h"
 
 namespace ro::bench {
 namespace {
@@ -53,6 +54,10 @@ struct Options {
     bool peers = false;
     bool slowPeers = false;
     bool list = false;
+    bool sweepN = false;                 ///< --sweep-n: a scaling sweep over the counts
+    const ParameterSpec* sweepParameter = nullptr;  ///< --sweep-param: this parameter...
+    double sweepLo = 0.0, sweepHi = 0.0;            ///< ...from lo to hi...
+    int sweepSteps = 0;                             ///< ...in this many values
 };
 
 std::vector<std::string_view> splitList(std::string_view text, char separator = ',') {
@@ -153,6 +158,15 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
     cli.add_option("--csv", o.csv, "write every row to this CSV file")->type_name("FILE");
     cli.add_option("--json", o.json, "write every row to this JSON file")->type_name("FILE");
     cli.add_option("--plot", o.plot, "draw mean ms per frame against n (log-log) with gnuplot")->type_name("FILE.png");
+    cli.add_flag("--sweep-n", o.sweepN,
+                 "print a scaling sweep as CSV: each technique's median ms, candidates and pair tests at each --n "
+                 "(default 10 counts from 100 to 1000000, log-spaced), one scenario; the app's scaling plot has "
+                 "the same columns");
+    std::string sweepParam;
+    cli.add_option("--sweep-param", sweepParam,
+                   "print a parameter sweep as CSV: the techniques that have NAME, at STEPS values from LO to HI, "
+                   "at one --n (default 100000)")
+        ->type_name("NAME=LO:HI:STEPS");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
     cli.add_flag("--slow-peers", o.slowPeers,
@@ -240,6 +254,43 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                     why = setFromText(t->parameters, text, o.parameters);
             if (!why.empty()) throw BadValue(fmt::format("--param {}: {}", text, why));
         }
+        if (o.sweepN && !sweepParam.empty()) throw BadValue("--sweep-n and --sweep-param are one sweep each: pick one");
+        if ((o.sweepN || !sweepParam.empty()) && o.scenarios.size() != 1)
+            throw BadValue("a sweep runs on one scenario: give --scenario one name");
+        if ((o.sweepN || !sweepParam.empty()) && (!o.json.empty() || !o.plot.empty() || o.peers || o.check))
+            throw BadValue("a sweep prints CSV (and --csv writes it): --json, --plot, --peers and --check do not apply");
+        if (o.sweepN && counts.empty()) o.counts = logSpacedCounts(100, 1'000'000, 10);
+        if (!sweepParam.empty()) {
+            if (counts.empty()) o.counts = {100'000};
+            if (o.counts.size() != 1) throw BadValue("--sweep-param runs at one count: give --n one value");
+            const std::size_t eq = sweepParam.find('=');
+            const std::vector<std::string_view> range =
+                eq == std::string::npos ? std::vector<std::string_view>{} : splitList(std::string_view(sweepParam).substr(eq + 1), ':');
+            if (range.size() != 3)
+                throw BadValue(fmt::format("--sweep-param expects NAME=LO:HI:STEPS, got '{}'", sweepParam));
+            const std::string name = sweepParam.substr(0, eq);
+            for (const TechniqueInfo* t : o.techniques)
+                if (const ParameterSpec* spec = findParameter(t->parameters, name); spec && spec->kind != ParameterKind::Choice)
+                    o.sweepParameter = spec;
+            if (!o.sweepParameter)
+                throw BadValue(fmt::format("--sweep-param: no technique in this run has a numeric parameter '{}' "
+                                           "(ro_demo --list-parameters lists them)", name));
+            auto bound = [&](std::string_view text, const char* which) {
+                double value = 0.0;
+                const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+                const ParameterSpec& p = *o.sweepParameter;
+                if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || !(value >= p.min) ||
+                    !(value <= p.max))
+                    throw BadValue(fmt::format("--sweep-param {}: {} must be a number from {} to {}, got '{}'", name,
+                                               which, p.min, p.max, text));
+                return value;
+            };
+            o.sweepLo = bound(range[0], "LO");
+            o.sweepHi = bound(range[1], "HI");
+            o.sweepSteps = static_cast<int>(parseWhole(range[2], "--sweep-param STEPS", 2, 100));
+            if (!(o.sweepLo < o.sweepHi))
+                throw BadValue(fmt::format("--sweep-param {}: LO must be below HI, got '{}'", name, sweepParam));
+        }
         if (!o.plot.empty() && !o.plot.ends_with(".png"))
             throw BadValue(fmt::format("--plot expects a file name ending in .png, got '{}'", o.plot));
         if (!o.plot.empty() && !onPath("gnuplot"))
@@ -271,14 +322,50 @@ void showProgress(const RunSpec& spec, int done, int total, std::size_t contesta
     if (done == total) fmt::print(stderr, "\r{:80}\r", "");
 }
 
-/// The cell size for a scene: the largest box, unless a few boxes are far larger than the
-/// rest (mixed sizes), where 4x the median box keeps the many small ones cheap and lets the
-/// large ones span cells.
-float autoCellSize(const Scene& scene) {
-    return std::min(scene.largestSide(), 4.0f * scene.medianSide());
+/// --sweep-n or --sweep-param: one point at a time, CSV on stdout (and in --csv), the same
+/// columns as the app's plots export.
+int runSweep(const Options& o) {
+    const ScenarioInfo& scenario = *o.scenarios.front();
+    std::vector<std::string> lines{sweepCsvHeader()};
+    auto run = [&](const TechniqueInfo& t, std::uint32_t n, std::string_view parameter, double value) {
+        Settings settings = o.parameters;
+        if (o.cellSize) settings.set(kCellSizeParameter.key, *o.cellSize);
+        const bool fitCell = !settings.find(kCellSizeParameter.key);
+        if (o.sweepParameter) settings.set(o.sweepParameter->key, value);
+        PointRun point(t, settings, fitCell && !(o.sweepParameter && o.sweepParameter->key == kCellSizeParameter.key),
+                       scenario, n, o.seed, parameter, value);
+        while (!point.step()) {
+        }
+        lines.push_back(sweepCsvRow(point.result()));
+        fmt::print("{}\n", lines.back());
+        std::fflush(stdout);
+    };
+    fmt::print("{}\n", lines.front());
+    for (const TechniqueInfo* t : o.techniques) {
+        if (o.sweepParameter) {
+            if (!findParameter(t->parameters, o.sweepParameter->key)) continue;
+            for (const double v : sweepValues(*o.sweepParameter, o.sweepLo, o.sweepHi, o.sweepSteps))
+                run(*t, o.counts.front(), o.sweepParameter->key, v);
+        } else {
+            for (const std::uint32_t n : o.counts)
+                if (!overLimit(*t, n)) run(*t, n, "n", n);
+        }
+    }
+    if (!o.csv.empty()) {
+        std::FILE* file = std::fopen(o.csv.c_str(), "w");
+        bool ok = file != nullptr;
+        for (const std::string& line : lines) ok = ok && std::fprintf(file, "%s\n", line.c_str()) >= 0;
+        if (file) ok = std::fclose(file) == 0 && ok;
+        if (!ok) {
+            fmt::print(stderr, "ro_bench: could not write '{}'\n", o.csv);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int runAll(const Options& o) {
+    if (o.sweepN || o.sweepParameter) return runSweep(o);
     std::vector<Row> all;
     std::vector<std::string> failures;
     const bool progressBar = isatty(STDERR_FILENO) != 0;
@@ -291,7 +378,7 @@ int runAll(const Options& o) {
             Settings settings = o.parameters;
             settings.bounds = probe.bounds();
             if (o.cellSize || !settings.find(kCellSizeParameter.key))  // --cell-size, --param, or fitted
-                settings.set(kCellSizeParameter.key, o.cellSize.value_or(autoCellSize(probe)));
+                settings.set(kCellSizeParameter.key, o.cellSize.value_or(probe.fittedCellSize()));
 
             // The reference: brute force where n allows, else the grid cross-checked on every
             // frame by the hash, an independent technique (the conformance suite holds both to
