@@ -14,7 +14,7 @@ rm -f "$first" "$second"
 # Paused: no tick runs, so what is saved again is what was loaded.
 "$demo" --load "$first" --paused --frames 2 --save "$second" >"$out/scene_load.out" || fail "--load exited $?"
 cmp -s "$first" "$second" || fail "save, load, save again gave another file"
-grep -q 'scene=mixed entities=3000 ' "$out/scene_load.out" || fail "the loaded scene is not the saved one: $(cat "$out/scene_load.out")"
+grep -q 'scene=mixed .*entities=3000 ' "$out/scene_load.out" || fail "the loaded scene is not the saved one: $(cat "$out/scene_load.out")"
 echo "save, load, save: identical ($(wc -c <"$first") bytes)"
 
 # The command line's technique wins over the file's.
