@@ -8,13 +8,15 @@
 namespace ro {
 
 PointRun::PointRun(const TechniqueInfo& technique, Settings settings, bool fitCell, const ScenarioInfo& scenario,
-                   std::uint32_t n, std::uint64_t seed, std::string_view parameter, double value)
+                   std::uint32_t n, std::uint64_t seed, std::string_view parameter, double value,
+                   double slowFrameSeconds)
     : m_technique(technique),
       m_settings(std::move(settings)),
       m_fitCell(fitCell),
       m_scenario(scenario),
       m_n(std::min(n, scenario.maxCount)),
-      m_seed(seed) {
+      m_seed(seed),
+      m_slowFrameSeconds(slowFrameSeconds) {
     m_point.scenario = scenario.name;
     m_point.technique = technique.id;
     m_point.parameter = parameter;

@@ -7,6 +7,7 @@
 /// work between two of its own frames and stay responsive.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -39,12 +40,18 @@ inline constexpr int kSweepFrames = 5;
 class PointRun {
 public:
     /// `settings` apply as given, except that with `fitCell` the cell size is the scene's
-    /// (Scene::fittedCellSize, as ro_bench picks it).
+    /// (Scene::fittedCellSize, as ro_bench picks it). A frame slower than `slowFrameSeconds`
+    /// ends the point there (its median is of the frames measured so far): a window that runs
+    /// a sweep between its own frames is held for one such frame, not five.
     PointRun(const TechniqueInfo& technique, Settings settings, bool fitCell, const ScenarioInfo& scenario,
-             std::uint32_t n, std::uint64_t seed, std::string_view parameter, double value);
+             std::uint32_t n, std::uint64_t seed, std::string_view parameter, double value,
+             double slowFrameSeconds = std::numeric_limits<double>::infinity());
     /// Runs one frame of work; true once the point is measured.
     bool step();
-    [[nodiscard]] bool done() const { return m_times.size() >= static_cast<std::size_t>(kSweepFrames); }
+    [[nodiscard]] bool done() const {
+        return m_times.size() >= static_cast<std::size_t>(kSweepFrames) ||
+               (!m_times.empty() && m_times.back() > 1000.0 * m_slowFrameSeconds);
+    }
     /// The measured point (valid once done()).
     [[nodiscard]] SweepPoint result() const;
 
@@ -55,6 +62,7 @@ private:
     const ScenarioInfo& m_scenario;
     std::uint32_t m_n;
     std::uint64_t m_seed;
+    double m_slowFrameSeconds;
     SweepPoint m_point;
     std::unique_ptr<Scene> m_scene;
     std::unique_ptr<BroadPhase> m_instance;
