@@ -68,6 +68,7 @@ void Compare::resetHistory() {
     for (Row& row : m_rows) {
         row.msUpdate = {};
         row.msPairs = {};
+        row.history = {};
         row.ticks = row.mismatchTicks = 0;
         row.firstMismatch.reset();
         row.lastMismatch.reset();
@@ -104,6 +105,7 @@ void Compare::overlapsOf(BroadPhase& technique, const BoxView& boxes, std::vecto
     if (row) {
         row->msUpdate.add(msBetween(t0, t1));
         row->msPairs.add(msBetween(t1, t2));
+        row->lastMs = msBetween(t0, t2);
     }
     sortPairsCanonical(out, boxes.count, m_sortScratch, m_sortOffsets);
 }
@@ -140,6 +142,7 @@ std::span<const std::pair<const Compare::Row*, Mismatch>> Compare::run(const Box
         overlapsOf(*row.instance, boxes, row.candidates, row.found, &row);
         row.counters = row.instance->counters();
         row.overlaps = row.found.size();
+        row.history.add(tick, static_cast<float>(row.lastMs), static_cast<float>(row.counters.bytesHeld));
         ++row.ticks;
         if (const auto difference = firstDifference(m_reference, row.found)) {
             const Mismatch mismatch{tick, difference->first, difference->second};

@@ -3,6 +3,8 @@
 /// one's overlap pairs checked as a set against a reference. No SDL or ImGui here: the panel
 /// shows the rows, and `ro_demo --compare` prints them.
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -29,6 +31,26 @@ public:
     /// above, it is the HSHG, cross-checked against the grid every tick.
     static constexpr std::uint32_t kBruteReferenceLimit = 3000;
 
+    /// Ticks of history kept per row: 10 seconds at 60 Hz.
+    static constexpr std::size_t kHistory = 600;
+
+    /// The last kHistory ticks of one row, oldest first once full (a ring, no allocation per tick).
+    struct History {
+        std::array<float, kHistory> ms{};     ///< update + pair finding
+        std::array<float, kHistory> bytes{};  ///< memory held
+        std::array<std::uint64_t, kHistory> tick{};
+        std::size_t next = 0, count = 0;
+        void add(std::uint64_t t, float msValue, float bytesValue) {
+            tick[next] = t;
+            ms[next] = msValue;
+            bytes[next] = bytesValue;
+            next = (next + 1) % kHistory;
+            count = std::min(count + 1, kHistory);
+        }
+        /// The i-th sample, oldest first.
+        [[nodiscard]] std::size_t at(std::size_t i) const { return (next + kHistory - count + i) % kHistory; }
+    };
+
     struct Row {
         const TechniqueInfo* technique = nullptr;
         std::unique_ptr<BroadPhase> instance;
@@ -39,6 +61,8 @@ public:
         std::uint64_t ticks = 0;
         std::uint64_t mismatchTicks = 0;  ///< ticks with at least one wrong pair
         std::optional<Mismatch> firstMismatch, lastMismatch;
+        History history;
+        double lastMs = 0.0;  ///< update + pair finding of the last run
         std::vector<Pair> candidates, found;  ///< reused every tick
     };
 

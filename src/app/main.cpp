@@ -20,6 +20,7 @@
 #include "app/options.h"
 #include "app/overlays.h"
 #include "app/panel.h"
+#include "app/plots.h"
 #include "app/queries.h"
 #include "app/report.h"
 #include "app/scene_file.h"
@@ -29,6 +30,9 @@
 namespace {
 
 constexpr const char* kTitle = "Ro Broadphase Lab";
+/// Wall time a sweep gets between two frames (a point's first step, which builds its scene,
+/// can take longer: it is never split).
+constexpr double kSweepSliceSeconds = 0.012;
 
 double msSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -164,6 +168,14 @@ int run(const ro::app::Options& options) {
     UiRects uiRects;
     SceneFileUi sceneFileUi;
     QueryTool queries;
+    PlotsWindow plots;
+    if (options.plots == "history") plots.show(PlotsWindow::Tab::History);
+    if (options.plots == "scaling") plots.startScaling(lab);
+    if (options.plots == "parameter" && !plots.startParameter(lab, options.plotParameter)) {
+        fmt::print(stderr, "ro_demo: --plots parameter={}: '{}' has no such numeric parameter\n", options.plotParameter,
+                   lab.technique().id);
+        return 2;
+    }
     if (options.queryPoint) queries.pinPoint(*options.queryPoint);
     if (options.queryBox) {
         const ro::Aabb& b = *options.queryBox;
@@ -201,28 +213,41 @@ int run(const ro::app::Options& options) {
         input.poll();
         gui.beginFrame(input.pointer());
         input.apply(lab, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
-        // A headless replay ends with the replay, or after --frames, whichever comes first.
+        // A headless replay ends with the replay, or after --frames, whichever comes first; a
+        // sweep started from the command line runs to its end.
         const bool replayDone = replay && lab.replayStatus() && lab.replayStatus()->finished;
-        const bool lastFrame = input.quitRequested() ||
-                               (virtualClock && (frame >= static_cast<std::uint64_t>(*options.frames) || replayDone));
+        const bool lastFrame =
+            input.quitRequested() || (virtualClock && (frame >= static_cast<std::uint64_t>(*options.frames) || replayDone) &&
+                                      !plots.sweep().running());
 
         {
             // A step can take long (brute force near its limit): a stop signal ends it at once.
             const BusyScope busy;
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
+            bool plotsOpen = plots.open();
             if (input.uiHidden()) uiRects = {};
-            else drawPanel(lab, overlays, uiRects, sceneFileUi);  // may respawn or switch technique: queries run after it
+            else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsOpen);  // may respawn or switch technique: queries run after it
+            plots.setOpen(plotsOpen);
             if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
                 sceneFileUi.replayRequested) {
                 message = runSceneFileRequest(sceneFileUi, lab, screen);
                 messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
             }
-            if (!input.uiHidden()) drawCompare(lab, uiRects);
+            if (!input.uiHidden()) {
+                drawCompare(lab, uiRects);
+                plots.draw(lab, uiRects);
+            }
+            if (std::string said = plots.takeMessage(); !said.empty()) {
+                message = std::move(said);
+                messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+            }
             lab.refreshIfChanged();
             // Hidden levels belong to a technique: a new one shows all of its own.
             if (lab.techniqueIndex() != shownTechnique) overlays.hiddenLevels = 0;
             shownTechnique = lab.techniqueIndex();
             queries.run(lab.world(), lab.technique());
+            // A sweep runs a slice of its work between two frames: the window stays live.
+            plots.stepSweep(lab, kSweepSliceSeconds);
         }
 
         //----------------------------------------------------------------------------------------
@@ -257,6 +282,9 @@ int run(const ro::app::Options& options) {
         report.msLastTicks = 1000.0 * lab.lastTicksSeconds();
         report.zoom = screen.zoom();
         report.view = screen.view();
+        report.sweepPoints = plots.sweep().points().size();
+        report.sweepPlanned = plots.sweep().planned();
+        report.sweepRunning = plots.sweep().running();
         history.add(report);
         if (std::chrono::steady_clock::now() < messageUntil) report.message = message;
         if (!input.uiHidden()) drawHud(report, uiRects);
@@ -267,6 +295,16 @@ int run(const ro::app::Options& options) {
             messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(5);
         }
 
+        // The Plots window's Save PNG: the window alone, as drawn this frame.
+        if (auto png = plots.takePngRequest()) {
+            const SDL_Rect area{static_cast<int>(png->area.x), static_cast<int>(png->area.y),
+                                static_cast<int>(png->area.w), static_cast<int>(png->area.h)};
+            std::error_code error;
+            const std::string where = std::filesystem::absolute(png->path, error).string();
+            message = screen.saveScreenshot(png->path, &area) ? fmt::format("plot image: {}", where)
+                                                              : fmt::format("could not write {}", where);
+            messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+        }
         // The back buffer is only readable before it is presented.
         if (lastFrame && !options.screenshot.empty() && !screen.saveScreenshot(options.screenshot)) {
             fmt::print(stderr, "ro_demo: could not write screenshot '{}'\n", options.screenshot);

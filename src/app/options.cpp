@@ -147,7 +147,7 @@ ParseResult parseOptions(int argc, char** argv) {
     ParseResult result;
     Options& o = result.options;
     // Numbers are taken as text and checked here, so every bad value gets the same clear message.
-    std::string compare;
+    std::string compare, plots;
     std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height, queryPoint, queryBox, queryRay,
         halfExtents, drawPath, zoom;
 
@@ -162,6 +162,10 @@ ParseResult parseOptions(int argc, char** argv) {
                    "against a reference: a comma list of ids, or all; with --frames, one key=value line each "
                    "at the end, and exit 1 on any mismatch")
         ->type_name("LIST");
+    cli.add_option("--plots", plots,
+                   "open the Plots window at start: history, scaling (runs the scaling sweep) or parameter=KEY "
+                   "(sweeps that parameter of --technique); with --frames, the run lasts until the sweep is done")
+        ->type_name("TAB");
     cli.add_option("--entities", entities, "entities at start (default 2000, at most 2000000)")->type_name("N");
     cli.add_option("--seed", seed, "random seed of the scene (default 1)")->type_name("S");
     cli.add_option("--cell-size", cellSize, "grid/hash cell side in world units (default: fit the largest entity); "
@@ -312,6 +316,28 @@ ParseResult parseOptions(int argc, char** argv) {
             if (!std::isfinite(v[2] - v[0]) || !std::isfinite(v[3] - v[1]))
                 throw BadValue(fmt::format("--query-ray: the segment's extent overflows a float, got '{}'", queryRay));
             o.queryRay = Segment{{v[0], v[1]}, {v[2], v[3]}};
+        }
+        if (given("--plots")) {
+            const std::string_view tab = plots;
+            if (tab == "history" || tab == "scaling") {
+                o.plots = tab;
+            } else if (tab.starts_with("parameter=")) {
+                o.plots = "parameter";
+                o.plotParameter = tab.substr(10);
+                const bool numeric = std::any_of(technique->parameters.begin(), technique->parameters.end(),
+                                                 [&](const ParameterSpec& p) {
+                                                     return p.key == o.plotParameter && p.kind != ParameterKind::Choice;
+                                                 });
+                if (!numeric) {
+                    std::string keys;
+                    for (const ParameterSpec& p : technique->parameters)
+                        if (p.kind != ParameterKind::Choice) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", p.key);
+                    throw BadValue(fmt::format("--plots parameter={}: '{}' has no such numeric parameter (it has: {})",
+                                               o.plotParameter, technique->id, keys.empty() ? "none" : keys));
+                }
+            } else {
+                throw BadValue(fmt::format("--plots expects history, scaling or parameter=KEY, got '{}'", plots));
+            }
         }
         if (given("--load") && o.load.empty()) throw BadValue("--load expects a file name, got ''");
         if (given("--load") && (given("--scenario") || given("--entities") || given("--half-extents")))

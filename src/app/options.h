@@ -39,6 +39,11 @@ struct Options {
     std::string save;               ///< where the scene is written on exit (--save), empty for nowhere
     std::string record;             ///< where the inputs are written on exit (--record), empty for nowhere
     std::string replay;             ///< a replay file to run (--replay), empty for none
+    /// The Plots window at start: "history", "scaling" (and its sweep runs) or "parameter"
+    /// with `plotParameter` (that parameter is swept); empty for closed. With --frames, the run
+    /// lasts until the sweep is done.
+    std::string plots;
+    std::string plotParameter;
     OverlayFlags overlays;
     int reportEvery = 0;            ///< print the counters line every K frames (0: never)
     int width = 1280;

@@ -338,8 +338,9 @@ void overlaySection(OverlayFlags& overlays) {
     ImGui::Checkbox("AABBs (B)", &overlays.bounds);
 }
 
-/// A checkbox per registry row: the techniques run beside the world's own on its boxes.
-void compareSection(Lab& lab) {
+/// A checkbox per registry row: the techniques run beside the world's own on its boxes; and
+/// the Plots window, which draws them.
+void compareSection(Lab& lab, bool& plotsOpen) {
     const std::uint32_t count = lab.world().size();
     const auto all = techniques();
     for (std::size_t i = 0; i < all.size(); ++i) {
@@ -356,6 +357,7 @@ void compareSection(Lab& lab) {
     wrapped(lab.compare().empty() ? "tick techniques to run them on the world's boxes every tick"
                                   : "each one's pairs are checked against a reference every tick",
             ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::Checkbox("Plots: history, scaling, parameter sweep", &plotsOpen);
 }
 
 /// A colour swatch and what it means.
@@ -424,7 +426,7 @@ UiRects::Rect windowRect() {
 
 }  // namespace
 
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile) {
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, bool& plotsOpen) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
     // Never taller than the window: a small window scrolls the panel instead of cutting it.
@@ -444,7 +446,7 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
     section("Overlays");
     overlaySection(overlays);
     section("Compare");
-    compareSection(lab);
+    compareSection(lab, plotsOpen);
     ImGui::PopItemWidth();
     legendSection();
     rects.panel = windowRect();

@@ -17,11 +17,11 @@ struct UiRects {
     struct Rect {
         float x = 0, y = 0, w = 0, h = 0;
     };
-    Rect panel, hud, compare;
+    Rect panel, hud, compare, plots;
 
     [[nodiscard]] bool contains(float x, float y) const {
         auto inside = [&](const Rect& r) { return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h; };
-        return inside(panel) || inside(hud) || inside(compare);
+        return inside(panel) || inside(hud) || inside(compare) || inside(plots);
     }
 };
 
@@ -36,8 +36,9 @@ struct SceneFileUi {
     bool replayRequested = false;
 };
 
-/// Builds the panel; its widgets act on the lab and the overlay flags directly.
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile);
+/// Builds the panel; its widgets act on the lab and the overlay flags directly, and open or
+/// close the Plots window.
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, bool& plotsOpen);
 
 /// Builds the compare table (one row per compared technique) when any is picked.
 void drawCompare(const Lab& lab, UiRects& rects);

@@ -77,6 +77,8 @@ void printReport(const FrameReport& r) {
         if (c.value == std::floor(c.value)) fmt::print(" {}={:.0f}", c.key, c.value);
         else fmt::print(" {}={:.3f}", c.key, c.value);
     }
+    if (r.sweepPlanned > 0)
+        fmt::print(" sweep_points={} sweep_planned={} sweep_running={}", r.sweepPoints, r.sweepPlanned, r.sweepRunning ? 1 : 0);
     fmt::print(" ms_draw_median={:.3f} sim_rate={:.3f} speed={:.3f} zoom={:.4f} view_scale={:.6f} view_x={:.3f} view_y={:.3f}",
                r.median.msDraw, r.simulationRate, r.speed, r.zoom, r.view.scale, r.view.offsetX, r.view.offsetY);
     fmt::print(" drawn_raster={} drawn_geometry={} off_screen={} cells_shown={} cells={} lines_shown={} lines={} "

@@ -48,6 +48,8 @@ struct FrameReport {
     std::string_view renderer;  ///< SDL render driver in use, e.g. "software", "opengl"
     bool paused = false;
     std::uint64_t frame = 0;
+    std::size_t sweepPoints = 0, sweepPlanned = 0;  ///< the Plots window's sweep: measured, planned
+    bool sweepRunning = false;
 
     // The query tools (see QueryTool): what each found and what it cost the technique.
     bool pointActive = false;

@@ -212,12 +212,25 @@ void Screen::drawEntities(const World& world) {
     m_entities.draw(m_renderer);
 }
 
-bool Screen::saveScreenshot(const std::string& path) const {
-    int width = 0;
-    int height = 0;
-    if (SDL_GetRendererOutputSize(m_renderer, &width, &height) != 0) return false;
+bool Screen::saveScreenshot(const std::string& path, const SDL_Rect* area) const {
+    int outputWidth = 0;
+    int outputHeight = 0;
+    if (SDL_GetRendererOutputSize(m_renderer, &outputWidth, &outputHeight) != 0) return false;
+    SDL_Rect rect{0, 0, outputWidth, outputHeight};
+    if (area) {
+        // Window pixels to output pixels (they differ on a high-density display).
+        int windowWidth = 0, windowHeight = 0;
+        SDL_GetWindowSize(m_window, &windowWidth, &windowHeight);
+        const double sx = windowWidth > 0 ? static_cast<double>(outputWidth) / windowWidth : 1.0;
+        const double sy = windowHeight > 0 ? static_cast<double>(outputHeight) / windowHeight : 1.0;
+        const SDL_Rect scaled{static_cast<int>(area->x * sx), static_cast<int>(area->y * sy),
+                              static_cast<int>(area->w * sx), static_cast<int>(area->h * sy)};
+        const SDL_Rect whole = rect;
+        if (!SDL_IntersectRect(&scaled, &whole, &rect)) return false;
+    }
+    const int width = rect.w, height = rect.h;
     std::vector<unsigned char> pixels(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);
-    if (SDL_RenderReadPixels(m_renderer, nullptr, SDL_PIXELFORMAT_RGB24, pixels.data(), width * 3) != 0) return false;
+    if (SDL_RenderReadPixels(m_renderer, &rect, SDL_PIXELFORMAT_RGB24, pixels.data(), width * 3) != 0) return false;
     // stbi_write_png checks neither its writes nor the close (a full disk passed for a PNG):
     // the PNG is made in memory and written here, every step checked.
     std::string png;

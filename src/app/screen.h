@@ -83,8 +83,9 @@ public:
     /// raster (then shown), larger ones in one SDL_RenderGeometry call.
     void drawEntities(const World& world);
     [[nodiscard]] const DrawnEntities& drawn() const { return m_drawn; }
-    /// Writes the current back buffer (call before present) to a PNG; false on failure.
-    [[nodiscard]] bool saveScreenshot(const std::string& path) const;
+    /// Writes the current back buffer (call before present) to a PNG, or only the part in
+    /// `area` (window pixels, clipped to the window); false on failure.
+    [[nodiscard]] bool saveScreenshot(const std::string& path, const SDL_Rect* area = nullptr) const;
     void present();
 
 private:

@@ -1,0 +1,588 @@
+#include "app/plots.h"
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iterator>
+#include <limits>
+#include <span>
+
+namespace ro::app {
+namespace {
+
+constexpr float kPlotWidth = 500.0f;
+constexpr float kMargin = 10.0f;
+
+/// A colour per registry row, so a technique keeps its colour in every plot.
+ImU32 techniqueColor(std::string_view id) {
+    constexpr ImU32 kColors[] = {IM_COL32(230, 230, 230, 255), IM_COL32(120, 160, 255, 255), IM_COL32(250, 150, 90, 255),
+                                 IM_COL32(90, 220, 160, 255),  IM_COL32(240, 110, 200, 255), IM_COL32(240, 210, 90, 255),
+                                 IM_COL32(150, 110, 250, 255), IM_COL32(110, 220, 240, 255)};
+    const auto all = techniques();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (all[i].id == id) return kColors[i % std::size(kColors)];
+    return IM_COL32(200, 200, 200, 255);
+}
+
+constexpr ImU32 kAxisColor = IM_COL32(255, 255, 255, 60);
+constexpr ImU32 kLabelColor = IM_COL32(200, 200, 210, 255);
+constexpr ImU32 kNowColor = IM_COL32(255, 255, 255, 200);
+constexpr ImU32 kAutoColor = IM_COL32(250, 210, 90, 230);
+constexpr ImU32 kBestColor = IM_COL32(90, 240, 140, 255);
+constexpr ImU32 kGuideColor = IM_COL32(255, 255, 255, 90);
+
+using Series = PlotSeries;
+
+/// A vertical line across the plot at `x`, labelled at its top.
+struct Mark {
+    double x;
+    ImU32 color;
+    const char* label;
+};
+
+struct PlotSpec {
+    const char* id;
+    const char* title;   ///< what y is, drawn in the top-left corner
+    const char* xLabel;  ///< what x is, drawn in the bottom-right corner
+    bool logX = false, logY = false;
+    float height = 150.0f;
+    std::span<const Mark> marks = {};
+    std::optional<PlotPoint> ring = {};  ///< a point circled (the best measured)
+};
+
+/// One axis: the range shown and how a value maps onto [0, 1].
+struct Axis {
+    double lo = 0.0, hi = 1.0;
+    bool log = false;
+    [[nodiscard]] bool shows(double v) const { return std::isfinite(v) && (!log || v > 0.0); }
+    [[nodiscard]] double unit(double v) const {
+        return log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (v - lo) / (hi - lo);
+    }
+};
+
+/// The range of the values an axis can show, widened so nothing sits on the frame.
+Axis fitAxis(bool log, bool fromZero, double lo, double hi) {
+    Axis axis{lo, hi, log};
+    if (lo > hi) return {log ? 1.0 : 0.0, log ? 10.0 : 1.0, log};  // nothing to show
+    if (log) {
+        axis.lo = lo / 1.3, axis.hi = hi * 1.3;
+    } else {
+        if (fromZero) axis.lo = std::min(0.0, lo);
+        const double span = axis.hi - axis.lo;
+        const double pad = span > 0.0 ? 0.08 * span : std::max(std::abs(hi) * 0.5, 1.0);
+        axis.hi += pad;
+        if (!fromZero || axis.lo < 0.0) axis.lo -= pad;
+    }
+    return axis;
+}
+
+/// A tick label in a few characters: 1M, 250k, 12, 0.05 (G and T for 1e9 and 1e12).
+std::string_view tickLabel(double v, char (&buffer)[24]) {
+    const double a = std::abs(v);
+    int n = 0;
+    if (a >= 1e12) n = std::snprintf(buffer, sizeof buffer, "%gT", v / 1e12);
+    else if (a >= 1e9) n = std::snprintf(buffer, sizeof buffer, "%gG", v / 1e9);
+    else if (a >= 1e6) n = std::snprintf(buffer, sizeof buffer, "%gM", v / 1e6);
+    else if (a >= 1e3) n = std::snprintf(buffer, sizeof buffer, "%gk", v / 1e3);
+    else n = std::snprintf(buffer, sizeof buffer, "%.3g", v);
+    return {buffer, static_cast<std::size_t>(std::clamp(n, 0, 23))};
+}
+
+/// Calls `tick(v)` for the tick values of an axis: decades (with 2 and 5 between them when the
+/// range spans less than two) on a log axis, steps of 1, 2 or 5 times a power of ten otherwise.
+template <typename Tick>
+void forEachTick(const Axis& axis, Tick tick) {
+    if (axis.log) {
+        const int first = static_cast<int>(std::floor(std::log10(axis.lo)));
+        const int last = static_cast<int>(std::ceil(std::log10(axis.hi)));
+        const bool fine = last - first <= 2;
+        for (int k = first; k <= last; ++k)
+            for (const double m : {1.0, 2.0, 5.0}) {
+                if (m != 1.0 && !fine) continue;
+                const double v = m * std::pow(10.0, k);
+                if (v >= axis.lo && v <= axis.hi) tick(v);
+            }
+        return;
+    }
+    const double raw = (axis.hi - axis.lo) / 4.0;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = power;
+    for (const double m : {2.0, 5.0, 10.0})
+        if (step < raw) step = m * power;
+    for (double v = std::ceil(axis.lo / step) * step; v <= axis.hi; v += step) tick(std::abs(v) < step * 1e-9 ? 0.0 : v);
+}
+
+/// Draws one plot; returns the x of the measured point nearest to a click on it, if any.
+std::optional<double> plot(const PlotSpec& spec, std::span<const Series> series) {
+    // Ranges from every point the axes can show (and the marks, on x).
+    double xLo = std::numeric_limits<double>::max(), xHi = std::numeric_limits<double>::lowest();
+    double yLo = xLo, yHi = xHi;
+    const Axis xProbe{0, 1, spec.logX}, yProbe{0, 1, spec.logY};
+    for (const Series& s : series)
+        for (const PlotPoint& p : s.points) {
+            if (!xProbe.shows(p.x) || !yProbe.shows(p.y)) continue;
+            xLo = std::min(xLo, p.x), xHi = std::max(xHi, p.x);
+            yLo = std::min(yLo, p.y), yHi = std::max(yHi, p.y);
+        }
+    const bool empty = xLo > xHi;
+    for (const Mark& m : spec.marks)
+        if (!empty && xProbe.shows(m.x)) xLo = std::min(xLo, m.x), xHi = std::max(xHi, m.x);
+    const Axis xAxis = fitAxis(spec.logX, false, xLo, xHi);
+    const Axis yAxis = fitAxis(spec.logY, true, yLo, yHi);
+
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImVec2 size(kPlotWidth, spec.height);
+    ImGui::InvisibleButton(spec.id, size);
+    const bool hovered = ImGui::IsItemHovered();
+    const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float lineHeight = ImGui::GetTextLineHeight();
+    const ImVec2 lo(at.x + 46.0f, at.y + 4.0f);
+    const ImVec2 hi(at.x + size.x - 4.0f, at.y + size.y - lineHeight - 2.0f);
+    draw->AddRectFilled(lo, hi, IM_COL32(0, 0, 0, 90));
+    draw->AddRect(lo, hi, kAxisColor);
+    auto screenX = [&](double x) { return lo.x + static_cast<float>(xAxis.unit(x)) * (hi.x - lo.x); };
+    auto screenY = [&](double y) { return hi.y - static_cast<float>(yAxis.unit(y)) * (hi.y - lo.y); };
+
+    char label[24];
+    if (!empty) {
+        forEachTick(xAxis, [&](double v) {
+            const float x = screenX(v);
+            draw->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), kAxisColor);
+            const std::string_view t = tickLabel(v, label);
+            const float w = ImGui::CalcTextSize(t.data(), t.data() + t.size()).x;
+            draw->AddText(ImVec2(x - 0.5f * w, hi.y + 1.0f), kLabelColor, t.data(), t.data() + t.size());
+        });
+        forEachTick(yAxis, [&](double v) {
+            const float y = screenY(v);
+            draw->AddLine(ImVec2(lo.x, y), ImVec2(hi.x, y), kAxisColor);
+            const std::string_view t = tickLabel(v, label);
+            const float w = ImGui::CalcTextSize(t.data(), t.data() + t.size()).x;
+            draw->AddText(ImVec2(lo.x - w - 4.0f, y - 0.5f * lineHeight), kLabelColor, t.data(), t.data() + t.size());
+        });
+    }
+    draw->AddText(ImVec2(lo.x + 6.0f, lo.y + 2.0f), kLabelColor, spec.title);
+    const float xLabelWidth = ImGui::CalcTextSize(spec.xLabel).x;
+    draw->AddText(ImVec2(hi.x - xLabelWidth - 6.0f, hi.y - lineHeight - 2.0f), kLabelColor, spec.xLabel);
+    if (empty) {
+        const char* none = "no data yet";
+        const ImVec2 w = ImGui::CalcTextSize(none);
+        draw->AddText(ImVec2(0.5f * (lo.x + hi.x - w.x), 0.5f * (lo.y + hi.y - w.y)), kLabelColor, none);
+        return std::nullopt;
+    }
+
+    draw->PushClipRect(lo, hi, true);
+    float labelY = lo.y + lineHeight + 2.0f;  // one under the other: marks can share an x
+    for (const Mark& m : spec.marks) {
+        if (!xAxis.shows(m.x)) continue;
+        const float x = screenX(m.x);
+        draw->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), m.color, 1.5f);
+        const float w = ImGui::CalcTextSize(m.label).x;
+        draw->AddText(ImVec2(x + 3.0f + w > hi.x ? x - w - 3.0f : x + 3.0f, labelY), m.color, m.label);
+        labelY += lineHeight;
+    }
+    // Each series as a polyline through its points (a point an axis cannot show breaks it).
+    for (const Series& s : series) {
+        for (const PlotPoint& p : s.points) {
+            if (!xAxis.shows(p.x) || !yAxis.shows(p.y)) {
+                draw->PathStroke(s.color, 0, 1.5f);
+                continue;
+            }
+            draw->PathLineTo(ImVec2(screenX(p.x), screenY(p.y)));
+        }
+        draw->PathStroke(s.color, 0, 1.5f);
+        if (s.markers)
+            for (const PlotPoint& p : s.points)
+                if (xAxis.shows(p.x) && yAxis.shows(p.y)) draw->AddCircleFilled(ImVec2(screenX(p.x), screenY(p.y)), 2.5f, s.color);
+    }
+    if (spec.ring && xAxis.shows(spec.ring->x) && yAxis.shows(spec.ring->y))
+        draw->AddCircle(ImVec2(screenX(spec.ring->x), screenY(spec.ring->y)), 6.0f, kBestColor, 0, 2.0f);
+    draw->PopClipRect();
+
+    if (!hovered && !clicked) return std::nullopt;
+    // The measured point nearest to the pointer: its values as a tooltip, its x on a click.
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const Series* nearestSeries = nullptr;
+    const PlotPoint* nearest = nullptr;
+    float best = std::numeric_limits<float>::max();
+    for (const Series& s : series) {
+        if (!s.measured) continue;
+        for (const PlotPoint& p : s.points) {
+            if (!xAxis.shows(p.x) || !yAxis.shows(p.y)) continue;
+            const float dx = screenX(p.x) - mouse.x, dy = screenY(p.y) - mouse.y;
+            const float d = dx * dx + 0.05f * dy * dy;  // mostly along x: a column of points is one value
+            if (d < best) best = d, nearest = &p, nearestSeries = &s;
+        }
+    }
+    if (!nearest) return std::nullopt;
+    draw->AddCircle(ImVec2(screenX(nearest->x), screenY(nearest->y)), 5.0f, kNowColor);
+    ImGui::SetTooltip("%.*s\n%s: %.4g\n%s: %.4g", static_cast<int>(nearestSeries->name.size()), nearestSeries->name.data(),
+                      spec.xLabel, nearest->x, spec.title, nearest->y);
+    if (clicked) return nearest->x;
+    return std::nullopt;
+}
+
+/// A row of colour swatches and names.
+void legend(std::span<const Series> series) {
+    bool first = true;
+    for (const Series& s : series) {
+        if (!first) ImGui::SameLine(0.0f, 14.0f);
+        first = false;
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float side = ImGui::GetTextLineHeight();
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + 0.3f * side), ImVec2(at.x + side, at.y + 0.7f * side),
+                                                  s.color);
+        ImGui::Dummy(ImVec2(side, side));
+        ImGui::SameLine(0.0f, 4.0f);
+        ImGui::TextUnformatted(s.name.data(), s.name.data() + s.name.size());
+    }
+    if (first) ImGui::NewLine();
+}
+
+/// Greyed, wrapped text.
+template <typename... Args>
+void note(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::memory_buffer buffer;
+    fmt::format_to(std::back_inserter(buffer), format, std::forward<Args>(args)...);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kPlotWidth);
+    ImGui::TextUnformatted(buffer.data(), buffer.data() + buffer.size());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+/// The swept techniques' series: one per run of consecutive points of the same technique,
+/// with y from `value`. Points are appended to `scratch`, which must not grow meanwhile.
+template <typename Value>
+void sweepSeries(std::span<const SweepPoint> points, Value value, std::vector<PlotPoint>& scratch,
+                 std::vector<Series>& out) {
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        scratch.push_back({points[i].value, value(points[i])});
+        const bool last = i + 1 == points.size() || points[i + 1].technique != points[i].technique;
+        if (!last) continue;
+        const std::span<const PlotPoint> all(scratch);
+        out.push_back({points[i].technique, techniqueColor(points[i].technique),
+                       all.subspan(scratch.size() - (i + 1 - begin), i + 1 - begin)});
+        begin = i + 1;
+    }
+}
+
+/// Numeric parameters of a technique (the ones a sweep can walk).
+struct NumericParameters {
+    std::array<const ParameterSpec*, 16> specs{};
+    std::size_t count = 0;
+    explicit NumericParameters(const TechniqueInfo& technique) {
+        for (const ParameterSpec& spec : technique.parameters)
+            if (spec.kind != ParameterKind::Choice && spec.offeredMax > spec.offeredMin && count < specs.size())
+                specs[count++] = &spec;
+    }
+    [[nodiscard]] auto begin() const { return specs.begin(); }
+    [[nodiscard]] auto end() const { return specs.begin() + static_cast<std::ptrdiff_t>(count); }
+    [[nodiscard]] bool empty() const { return count == 0; }
+    [[nodiscard]] std::size_t size() const { return count; }
+    const ParameterSpec* operator[](std::size_t i) const { return specs[i]; }
+};
+
+std::string absolutePath(const std::string& path) {
+    std::error_code error;
+    return std::filesystem::absolute(path, error).string();
+}
+
+}  // namespace
+
+void PlotsWindow::show(Tab tab) {
+    m_open = true;
+    m_select = tab;
+}
+
+void PlotsWindow::beginSweep(Lab& lab) {
+    // The sweep gets the machine to itself: the world waits, its scene untouched.
+    if (!m_sweep.running()) m_resumeAfterSweep = !lab.paused();
+    if (!lab.paused()) lab.togglePause();
+}
+
+void PlotsWindow::startScaling(Lab& lab) {
+    beginSweep(lab);
+    m_sweep.startScaling(lab);
+    show(Tab::Scaling);
+}
+
+bool PlotsWindow::startParameter(Lab& lab, std::string_view key) {
+    const NumericParameters numeric(lab.technique());
+    const auto it = std::find_if(numeric.begin(), numeric.end(), [&](const ParameterSpec* s) { return s->key == key; });
+    if (it == numeric.end()) return false;
+    m_parameterChoice = static_cast<std::size_t>(it - numeric.begin());
+    beginSweep(lab);
+    m_sweep.startParameter(lab, **it);
+    show(Tab::Parameter);
+    return true;
+}
+
+void PlotsWindow::cancelSweep(Lab& lab) {
+    m_sweep.cancel();
+    if (m_resumeAfterSweep && lab.paused()) lab.togglePause();
+    m_resumeAfterSweep = false;
+}
+
+void PlotsWindow::stepSweep(Lab& lab, double budgetSeconds) {
+    if (!m_sweep.running()) return;
+    m_sweep.step(budgetSeconds);
+    if (m_sweep.running()) return;
+    // Done: the world goes on as it was (unless the person resumed it meanwhile).
+    if (m_resumeAfterSweep && lab.paused()) lab.togglePause();
+    m_resumeAfterSweep = false;
+}
+
+void PlotsWindow::sweepControls(Lab& lab) {
+    if (m_sweep.running()) {
+        char overlay[64];
+        std::snprintf(overlay, sizeof overlay, "%zu of %zu points", m_sweep.points().size(), m_sweep.planned());
+        ImGui::ProgressBar(static_cast<float>(m_sweep.progress()), ImVec2(kPlotWidth - 80.0f, 0.0f), overlay);
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) cancelSweep(lab);
+    }
+}
+
+void PlotsWindow::exportButtons(std::string_view stem, bool hasData) {
+    ImGui::BeginDisabled(!hasData);
+    if (ImGui::Button("Save CSV")) m_csvRequested = true, m_exportStem = stem;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Save PNG")) m_pngRequested = true, m_exportStem = stem;
+    ImGui::SameLine();
+    note("to ro_{}.csv / .png here", stem);
+}
+
+void PlotsWindow::historyTab(const Lab& lab) {
+    const Compare& compare = lab.compare();
+    if (compare.empty()) {
+        note("Tick techniques under Compare in the panel: each one's time and memory per tick is drawn here, "
+             "over the last {} ticks.",
+             Compare::kHistory);
+        return;
+    }
+    std::size_t total = 0;
+    for (const Compare::Row& row : compare.rows()) total += 2 * row.history.count;
+    m_scratch.clear();
+    m_scratch.reserve(total);  // the series point into it
+    std::vector<Series>& ms = m_series[0];
+    std::vector<Series>& memory = m_series[1];
+    ms.clear(), memory.clear();
+    std::uint64_t now = 0;
+    for (const Compare::Row& row : compare.rows()) {
+        const Compare::History& h = row.history;
+        const std::size_t start = m_scratch.size();
+        for (std::size_t i = 0; i < h.count; ++i)
+            m_scratch.push_back({static_cast<double>(h.tick[h.at(i)]), static_cast<double>(h.ms[h.at(i)])});
+        for (std::size_t i = 0; i < h.count; ++i)
+            m_scratch.push_back({static_cast<double>(h.tick[h.at(i)]), h.bytes[h.at(i)] / (1024.0 * 1024.0)});
+        const std::span<const PlotPoint> all(m_scratch);
+        ms.push_back({row.technique->id, techniqueColor(row.technique->id), all.subspan(start, h.count), false});
+        memory.push_back({row.technique->id, techniqueColor(row.technique->id), all.subspan(start + h.count, h.count), false});
+        if (h.count > 0) now = std::max(now, h.tick[h.at(h.count - 1)]);
+    }
+    legend(ms);
+    char nowLabel[32];
+    std::snprintf(nowLabel, sizeof nowLabel, "tick %llu", static_cast<unsigned long long>(now));
+    const Mark marks[] = {{static_cast<double>(now), kNowColor, nowLabel}};
+    plot({.id = "##history-ms", .title = "ms per tick (update + pairs)", .xLabel = "tick", .logY = true, .marks = marks}, ms);
+    plot({.id = "##history-memory", .title = "memory held (MiB)", .xLabel = "tick", .marks = marks}, memory);
+    note("the last {} ticks of each compared technique; the line marks the current tick.", Compare::kHistory);
+    exportButtons("history", total > 0);
+}
+
+void PlotsWindow::scalingTab(Lab& lab) {
+    const bool parameterSweep = m_sweep.kind() == SweepJob::Kind::Parameter;
+    const bool mine = !parameterSweep && m_sweep.planned() > 0;
+    ImGui::BeginDisabled(m_sweep.running());
+    if (ImGui::Button("Run scaling sweep")) startScaling(lab);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    const std::size_t techniquesSwept = lab.compare().empty() ? 1 : lab.compare().rows().size();
+    note("{} over n = 100 .. 1M, 10 log steps, for {} technique{}", lab.scenario() ? lab.sceneName() : "uniform",
+         techniquesSwept, techniquesSwept == 1 ? "" : "s");
+    if (mine) sweepControls(lab);
+    const std::span<const SweepPoint> points = mine ? m_sweep.points() : std::span<const SweepPoint>{};
+    m_scratch.clear();
+    m_scratch.reserve(2 * points.size() + 2);
+    std::vector<Series>& ms = m_series[0];
+    std::vector<Series>& tests = m_series[1];
+    ms.clear(), tests.clear();
+    sweepSeries(points, [](const SweepPoint& p) { return p.msMedian; }, m_scratch, ms);
+    sweepSeries(points, [](const SweepPoint& p) { return static_cast<double>(p.pairTests); }, m_scratch, tests);
+    // Brute force's n(n-1)/2, for scale: the article's "checks against entities" figure.
+    if (!points.empty()) {
+        const std::size_t start = m_scratch.size();
+        for (const double n : {100.0, 1e6}) m_scratch.push_back({n, 0.5 * n * (n - 1.0)});
+        tests.push_back({"n(n-1)/2", kGuideColor, std::span<const PlotPoint>(m_scratch).subspan(start, 2), false, false});
+    }
+    legend(ms);
+    plot({.id = "##scaling-ms", .title = "ms per frame (median)", .xLabel = "entities", .logX = true, .logY = true}, ms);
+    plot({.id = "##scaling-tests", .title = "pair tests per frame", .xLabel = "entities", .logX = true, .logY = true},
+         tests);
+    if (mine)
+        note("{} scene from ro_bench (seed 1), {} frames per point; the world waits meanwhile, its scene untouched. "
+             "Compare picks the techniques (none: the world's own).",
+             m_sweep.scenario()->name, kSweepFrames);
+    else
+        note("The button sweeps the compared techniques (none picked: the world's own) on ro_bench's scene of this "
+             "preset; the world waits meanwhile and its scene is left as it is.");
+    exportButtons("scaling", !points.empty());
+}
+
+void PlotsWindow::parameterTab(Lab& lab) {
+    const TechniqueInfo& technique = lab.technique();
+    const NumericParameters numeric(technique);
+    if (numeric.empty()) {
+        note("{} has no numeric parameter to sweep: pick another technique in the panel.", technique.label);
+        return;
+    }
+    m_parameterChoice = std::min(m_parameterChoice, numeric.size() - 1);
+    const ParameterSpec& chosen = *numeric[m_parameterChoice];
+    char label[64];
+    std::snprintf(label, sizeof label, "%.*s", static_cast<int>(chosen.label.size()), chosen.label.data());
+    ImGui::SetNextItemWidth(170.0f);
+    if (ImGui::BeginCombo("##parameter", label)) {
+        for (std::size_t i = 0; i < numeric.size(); ++i) {
+            std::snprintf(label, sizeof label, "%.*s", static_cast<int>(numeric[i]->label.size()), numeric[i]->label.data());
+            if (ImGui::Selectable(label, i == m_parameterChoice)) m_parameterChoice = i;
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(m_sweep.running());
+    if (ImGui::Button("Sweep it")) startParameter(lab, chosen.key);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    note("{} .. {} for {}", chosen.offeredMin, chosen.offeredMax, technique.id);
+
+    const bool mine = m_sweep.kind() == SweepJob::Kind::Parameter && m_sweep.planned() > 0;
+    if (mine) sweepControls(lab);
+    const std::span<const SweepPoint> points = mine ? m_sweep.points() : std::span<const SweepPoint>{};
+    m_scratch.clear();
+    m_scratch.reserve(3 * points.size());
+    std::vector<Series>& ms = m_series[0];
+    std::vector<Series>& candidates = m_series[1];
+    std::vector<Series>& tests = m_series[2];
+    ms.clear(), candidates.clear(), tests.clear();
+    sweepSeries(points, [](const SweepPoint& p) { return p.msMedian; }, m_scratch, ms);
+    sweepSeries(points, [](const SweepPoint& p) { return static_cast<double>(p.candidates); }, m_scratch, candidates);
+    sweepSeries(points, [](const SweepPoint& p) { return static_cast<double>(p.pairTests); }, m_scratch, tests);
+
+    // The current value, Auto's (cell size) and the best measured, when the sweep is of the
+    // technique in use: a click on a curve then sets that value.
+    const ParameterSpec* swept = mine ? m_sweep.parameter() : nullptr;
+    const bool live = swept && m_sweep.technique() == &technique;
+    std::array<Mark, 3> markList{};
+    std::size_t markCount = 0;
+    const SweepPoint* best = m_sweep.best();
+    if (live) markList[markCount++] = {lab.parameter(*swept), kNowColor, "now"};
+    if (live && m_sweep.autoValue()) markList[markCount++] = {*m_sweep.autoValue(), kAutoColor, "Auto"};
+    if (best) markList[markCount++] = {best->value, kBestColor, "best"};
+    const std::span<const Mark> marks(markList.data(), markCount);
+    const std::optional<PlotPoint> ring = best ? std::optional<PlotPoint>({best->value, best->msMedian}) : std::nullopt;
+    const bool logX = swept ? swept->logarithmic : chosen.logarithmic;
+    char xLabel[64];
+    const std::string_view name = swept ? swept->label : chosen.label;
+    std::snprintf(xLabel, sizeof xLabel, "%.*s", static_cast<int>(name.size()), name.data());
+    std::optional<double> clicked;
+    clicked = plot({.id = "##param-ms", .title = "ms per frame (median)", .xLabel = xLabel, .logX = logX, .logY = true, .height = 130.0f,
+                    .marks = marks, .ring = ring},
+                   ms);
+    if (auto c = plot({.id = "##param-candidates", .title = "candidate pairs", .xLabel = xLabel, .logX = logX, .logY = true,
+                       .height = 110.0f, .marks = marks},
+                      candidates))
+        clicked = c;
+    if (auto c = plot({.id = "##param-tests", .title = "pair tests", .xLabel = xLabel, .logX = logX, .logY = true, .height = 110.0f,
+                       .marks = marks},
+                      tests))
+        clicked = c;
+    if (clicked && live) {
+        lab.setParameter(*swept, *clicked);
+        m_message = fmt::format("{} set to {:.4g} (clicked on the sweep)", swept->label, *clicked);
+    }
+    if (mine)
+        note("{} at n = {} (the world's count, at most 20,000) on ro_bench's {} scene; {}", swept->label, m_sweep.count(), m_sweep.scenario()->name,
+             live ? "a click on a curve sets that value." : "switch back to that technique to set a value by a click.");
+    else
+        note("Sweeps the parameter over the range the panel offers, 12 steps, at the world's count (at most "
+             "20,000), on ro_bench's scene of this preset; the world waits meanwhile.");
+    exportButtons("parameter", !points.empty());
+}
+
+void PlotsWindow::draw(Lab& lab, UiRects& rects) {
+    if (!m_open) {
+        rects.plots = {};
+        return;
+    }
+    // Beside the panel as it grows and shrinks, until the person drags it away.
+    if (!m_moved) ImGui::SetNextWindowPos(ImVec2(rects.panel.x + rects.panel.w + kMargin, kMargin), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.9f);
+    if (!ImGui::Begin("Plots", &m_open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing)) {
+        rects.plots = {};
+        ImGui::End();
+        return;
+    }
+    if (ImGui::IsWindowHovered() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && !ImGui::IsAnyItemActive())
+        m_moved = true;
+    if (ImGui::BeginTabBar("plots")) {
+        auto tab = [&](const char* name, Tab which) {
+            const ImGuiTabItemFlags flags = m_select == which ? ImGuiTabItemFlags_SetSelected : 0;
+            const bool selected = ImGui::BeginTabItem(name, nullptr, flags);
+            if (selected) m_shown = which;
+            return selected;
+        };
+        if (tab("History", Tab::History)) {
+            historyTab(lab);
+            ImGui::EndTabItem();
+        }
+        if (tab("Scaling", Tab::Scaling)) {
+            scalingTab(lab);
+            ImGui::EndTabItem();
+        }
+        if (tab("Parameter", Tab::Parameter)) {
+            parameterTab(lab);
+            ImGui::EndTabItem();
+        }
+        m_select.reset();
+        ImGui::EndTabBar();
+    }
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    m_rect = {pos.x, pos.y, size.x, size.y};
+    rects.plots = m_rect;
+    ImGui::End();
+
+    if (m_csvRequested) {
+        m_csvRequested = false;
+        const std::string path = fmt::format("ro_{}.csv", m_exportStem);
+        const bool written = m_exportStem == "history" ? writeHistoryCsv(lab, path) : m_sweep.writeCsv(path);
+        m_message = written ? fmt::format("plot data: {}", absolutePath(path))
+                                           : fmt::format("could not write {}", absolutePath(path));
+    }
+    if (m_pngRequested) {
+        m_pngRequested = false;
+        m_png = PngRequest{fmt::format("ro_{}.png", m_exportStem), m_rect};
+    }
+}
+
+bool PlotsWindow::writeHistoryCsv(const Lab& lab, const std::string& path) const {
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    if (!file) return false;
+    bool ok = std::fprintf(file, "technique,tick,ms,bytes\n") >= 0;
+    for (const Compare::Row& row : lab.compare().rows()) {
+        const Compare::History& h = row.history;
+        for (std::size_t i = 0; i < h.count && ok; ++i)
+            ok = std::fprintf(file, "%.*s,%llu,%.6f,%.0f\n", static_cast<int>(row.technique->id.size()),
+                              row.technique->id.data(), static_cast<unsigned long long>(h.tick[h.at(i)]),
+                              static_cast<double>(h.ms[h.at(i)]), static_cast<double>(h.bytes[h.at(i)])) >= 0;
+    }
+    return std::fclose(file) == 0 && ok;
+}
+
+}  // namespace ro::app

@@ -1,0 +1,92 @@
+#pragma once
+/// The Plots window: the compared techniques' history (time and memory per tick), a scaling
+/// sweep over entity counts and a sweep of one parameter, drawn with ImGui's draw list (Debian
+/// has no ImPlot). Each plot's data goes out as CSV and the window as PNG.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "app/lab.h"
+#include "app/panel.h"
+#include "app/sweeps.h"
+
+namespace ro::app {
+
+/// A point of a plot, in the plot's units.
+struct PlotPoint {
+    double x, y;
+};
+
+/// A named, coloured polyline of a plot.
+struct PlotSeries {
+    std::string_view name;
+    std::uint32_t color;  ///< ImU32
+    std::span<const PlotPoint> points;
+    bool markers = true;   ///< a dot at each point
+    bool measured = true;  ///< false for a guide line: no tooltip, no click
+};
+
+class PlotsWindow {
+public:
+    enum class Tab { History, Scaling, Parameter };
+
+    [[nodiscard]] bool open() const { return m_open; }
+    void setOpen(bool open) { m_open = open; }
+    /// Opens the window on `tab` (selected at the next draw).
+    void show(Tab tab);
+
+    /// Starts a scaling sweep, or a sweep of the lab's technique's parameter `key` (false when
+    /// it has no such numeric parameter). The world pauses while a sweep runs and resumes
+    /// after it, if it was running; its scene is never touched (the sweep builds its own).
+    void startScaling(Lab& lab);
+    bool startParameter(Lab& lab, std::string_view key);
+    void cancelSweep(Lab& lab);
+    /// Runs the sweep for about `budgetSeconds` between two frames (at least one step of it),
+    /// so the window stays live; resumes the world when it is done.
+    void stepSweep(Lab& lab, double budgetSeconds);
+    [[nodiscard]] const SweepJob& sweep() const { return m_sweep; }
+
+    /// Builds the window (when open); a click on the parameter curve sets that value.
+    void draw(Lab& lab, UiRects& rects);
+
+    /// What the last export did, for the HUD's message line (empty when there is nothing new).
+    [[nodiscard]] std::string takeMessage() { return std::exchange(m_message, {}); }
+    /// A PNG of the window asked for this frame: where to write it and the window's rectangle.
+    struct PngRequest {
+        std::string path;
+        UiRects::Rect area;
+    };
+    [[nodiscard]] std::optional<PngRequest> takePngRequest() { return std::exchange(m_png, std::nullopt); }
+
+private:
+    void historyTab(const Lab& lab);
+    void scalingTab(Lab& lab);
+    void parameterTab(Lab& lab);
+    void sweepControls(Lab& lab);
+    void exportButtons(std::string_view stem, bool hasData);
+    [[nodiscard]] bool writeHistoryCsv(const Lab& lab, const std::string& path) const;
+    void beginSweep(Lab& lab);
+
+    bool m_open = false;
+    bool m_moved = false;  ///< dragged by the person: no longer pinned beside the panel
+    std::optional<Tab> m_select;  ///< a tab to bring to front at the next draw
+    Tab m_shown = Tab::History;
+    SweepJob m_sweep;
+    bool m_resumeAfterSweep = false;
+    std::size_t m_parameterChoice = 0;
+    std::string m_message;
+    std::optional<PngRequest> m_png;
+    bool m_csvRequested = false, m_pngRequested = false;
+    std::string m_exportStem;
+    UiRects::Rect m_rect;
+    // This frame's plots, reused (no allocation per frame once grown).
+    std::vector<PlotPoint> m_scratch;
+    std::vector<PlotSeries> m_series[3];
+};
+
+}  // namespace ro::app
