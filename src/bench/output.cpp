@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -107,17 +108,21 @@ bool runGnuplot(const std::string& script, std::string& png, std::string& error)
 void printTable(std::span<const Row> rows) {
     if (rows.empty()) return;
     const Row& first = rows.front();
+    // The peer column and its footnote only when a peer ran: without one there is no ratio.
+    const bool peers = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.peer; });
     fmt::print("\n{} ({} motion), n = {}\n", first.scenario, first.motion, first.n);
-    fmt::print("{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>11} {:>7} {:>9} {:>6}\n", "technique",
-               "build ms", "mean ms", "median", "p99", "max", "candidates", "overlaps", "tests", "bytes", "allocs",
-               "vs peer", "check");
+    fmt::print("{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>11} {:>7}", "technique", "build ms",
+               "mean ms", "median", "p99", "max", "candidates", "overlaps", "tests", "bytes", "allocs");
+    if (peers) fmt::print(" {:>9}", "vs peer");
+    fmt::print(" {:>6}\n", "check");
     for (const Row& r : rows) {
-        fmt::print("{:<16} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>10} {:>10} {:>11} {:>11} {:>7} {:>9} {:>6}\n",
+        fmt::print("{:<16} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>10} {:>10} {:>11} {:>11} {:>7}",
                    r.technique + (r.peer ? "*" : ""), r.buildMs, r.meanMs, r.medianMs, r.p99Ms, r.maxMs, r.candidates,
-                   r.overlaps, orDash(r.tests), orDash(r.bytes), allocsText(r.allocsPerFrame),
-                   ratioText(r.ratioToBestPeer), r.check == "unchecked" ? "-" : r.check);
+                   r.overlaps, orDash(r.tests), orDash(r.bytes), allocsText(r.allocsPerFrame));
+        if (peers) fmt::print(" {:>9}", ratioText(r.ratioToBestPeer));
+        fmt::print(" {:>6}\n", r.check == "unchecked" ? "-" : r.check);
     }
-    fmt::print("(* a peer; vs peer: mean / the best peer's mean; a failed check leaves a row out of the ratios)\n");
+    if (peers) fmt::print("(* a peer; vs peer: mean / the best peer's mean; a failed check leaves a row out of the ratios)\n");
     if (first.passes > 1)
         fmt::print("(each frame's time is the median of its {} passes; build ms the median of their builds)\n",
                    first.passes);
@@ -164,15 +169,16 @@ bool writeJson(const std::string& path, std::span<const Row> rows, std::string& 
 }
 
 bool writePlot(const std::string& path, std::span<const Row> rows, std::string& error) {
-    // panel (scenario, motion) -> line (technique) -> points (n, mean ms)
+    // panel (scenario, motion) -> line (technique) -> points (n, median ms): the median, as the
+    // app's sweeps draw, so one noisy frame does not bend a curve.
     std::map<std::string, std::map<std::string, std::vector<std::pair<std::uint32_t, double>>>> panels;
     for (const Row& r : rows)
-        panels[r.scenario + " (" + r.motion + ")"][r.technique + (r.peer ? " (peer)" : "")].push_back({r.n, r.meanMs});
+        panels[r.scenario + " (" + r.motion + ")"][r.technique + (r.peer ? " (peer)" : "")].push_back({r.n, r.medianMs});
 
     std::string script = fmt::format(
         // No `set output`: the PNG goes to gnuplot's standard output (see runGnuplot).
         "set terminal pngcairo size 900,{} font 'sans,10'\n"
-        "set logscale xy\nset grid\nset key outside right\nset xlabel 'entities'\nset ylabel 'mean ms per frame'\n"
+        "set logscale xy\nset grid\nset key outside right\nset xlabel 'entities'\nset ylabel 'median ms per frame'\n"
         "set multiplot layout {},1\n",
         420 * panels.size(), panels.size());
     for (const auto& [title, lines] : panels) {
