@@ -31,6 +31,9 @@ bool PointRun::step() {
     if (!m_scene) {
         // The first step builds: the scene, the technique and its structure (not timed).
         m_scene = std::make_unique<Scene>(m_scenario.kind, m_n, Motion::Steady, m_seed);
+        // The scene's own region: a bounded technique (the grid) clamps what lies outside the
+        // region it is given to its edge, and a scene grows with its count.
+        m_settings.bounds = m_scene->bounds();
         if (m_fitCell) m_settings.set(kCellSizeParameter.key, std::max(0.05f, m_scene->fittedCellSize()));
         m_instance = m_technique.create();
         m_instance->configure(m_settings);
