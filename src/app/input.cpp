@@ -28,10 +28,12 @@ constexpr float kZoomPerNotch = 1.25f;
 bool Input::waitsForNextFrame(const SDL_Event& event) const {
     switch (event.type) {
         // A second button event, or a move after one, would hide the first from ImGui; a
-        // release right after a move would end a drag before ImGui saw where it went.
-        case SDL_MOUSEBUTTONDOWN:
+        // release right after a move would end a drag before ImGui saw where it went. A press
+        // right after a move waits too: ImGui 1.86 lets an item that allows overlap (a tab)
+        // take a press only once it was hovered a frame before.
         case SDL_MOUSEMOTION:
             return m_buttonChanged;
+        case SDL_MOUSEBUTTONDOWN:
         case SDL_MOUSEBUTTONUP:
             return m_buttonChanged || m_moved;
         case SDL_KEYDOWN:
