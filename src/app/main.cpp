@@ -169,6 +169,7 @@ int run(const ro::app::Options& options) {
     SceneFileUi sceneFileUi;
     QueryTool queries;
     PlotsWindow plots;
+    plots.setScalingTop(options.sweepMax);
     if (options.plots == "history") plots.show(PlotsWindow::Tab::History);
     if (options.plots == "scaling") plots.startScaling(lab);
     if (options.plots == "parameter" && !plots.startParameter(lab, options.plotParameter)) {

@@ -149,7 +149,7 @@ ParseResult parseOptions(int argc, char** argv) {
     // Numbers are taken as text and checked here, so every bad value gets the same clear message.
     std::string compare, plots;
     std::string entities, seed, cellSize, frames, overlays, reportEvery, width, height, queryPoint, queryBox, queryRay,
-        halfExtents, drawPath, zoom;
+        halfExtents, drawPath, zoom, sweepMax;
 
     CLI::App cli{"Ro Broadphase Lab: watch broad-phase techniques find candidate pairs, live.", "ro_demo"};
     cli.footer(std::string(kFooter));
@@ -166,6 +166,8 @@ ParseResult parseOptions(int argc, char** argv) {
                    "open the Plots window at start: history, scaling (runs the scaling sweep) or parameter=KEY "
                    "(sweeps that parameter of --technique); with --frames, the run lasts until the sweep is done")
         ->type_name("TAB");
+    cli.add_option("--sweep-max", sweepMax, "the scaling sweep's largest entity count, 1000 to 1000000 (default 1000000)")
+        ->type_name("N");
     cli.add_option("--entities", entities, "entities at start (default 2000, at most 2000000)")->type_name("N");
     cli.add_option("--seed", seed, "random seed of the scene (default 1)")->type_name("S");
     cli.add_option("--cell-size", cellSize, "grid/hash cell side in world units (default: fit the largest entity); "
@@ -317,6 +319,7 @@ ParseResult parseOptions(int argc, char** argv) {
                 throw BadValue(fmt::format("--query-ray: the segment's extent overflows a float, got '{}'", queryRay));
             o.queryRay = Segment{{v[0], v[1]}, {v[2], v[3]}};
         }
+        if (given("--sweep-max")) o.sweepMax = parseWhole<std::uint32_t>(sweepMax, "--sweep-max", 1000, 1'000'000);
         if (given("--plots")) {
             const std::string_view tab = plots;
             if (tab == "history" || tab == "scaling") {

@@ -44,6 +44,7 @@ struct Options {
     /// lasts until the sweep is done.
     std::string plots;
     std::string plotParameter;
+    std::uint32_t sweepMax = 1'000'000;  ///< the scaling sweep's largest count (--sweep-max)
     OverlayFlags overlays;
     int reportEvery = 0;            ///< print the counters line every K frames (0: never)
     int width = 1280;

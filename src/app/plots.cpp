@@ -309,7 +309,7 @@ void PlotsWindow::beginSweep(Lab& lab) {
 
 void PlotsWindow::startScaling(Lab& lab) {
     beginSweep(lab);
-    m_sweep.startScaling(lab);
+    m_sweep.startScaling(lab, m_scalingTop);
     show(Tab::Scaling);
 }
 
@@ -402,11 +402,18 @@ void PlotsWindow::scalingTab(Lab& lab) {
     const bool mine = !parameterSweep && m_sweep.planned() > 0;
     ImGui::BeginDisabled(m_sweep.running());
     if (ImGui::Button("Run scaling sweep")) startScaling(lab);
+    ImGui::SameLine();
+    int top = static_cast<int>(m_scalingTop);
+    ImGui::SetNextItemWidth(120.0f);
+    if (ImGui::SliderInt("up to n", &top, static_cast<int>(SweepJob::kMinScalingCount) * 10,
+                         static_cast<int>(SweepJob::kMaxScalingCount), "%d",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        m_scalingTop = static_cast<std::uint32_t>(top);
     ImGui::EndDisabled();
     ImGui::SameLine();
     const std::size_t techniquesSwept = lab.compare().empty() ? 1 : lab.compare().rows().size();
-    note("{} over n = 100 .. 1M, 10 log steps, for {} technique{}", lab.scenario() ? lab.sceneName() : "uniform",
-         techniquesSwept, techniquesSwept == 1 ? "" : "s");
+    note("{}, 10 log steps, {} technique{}", lab.scenario() ? lab.sceneName() : "uniform", techniquesSwept,
+         techniquesSwept == 1 ? "" : "s");
     if (mine) sweepControls(lab);
     const std::span<const SweepPoint> points = mine ? m_sweep.points() : std::span<const SweepPoint>{};
     m_scratch.clear();
@@ -419,7 +426,8 @@ void PlotsWindow::scalingTab(Lab& lab) {
     // Brute force's n(n-1)/2, for scale: the article's "checks against entities" figure.
     if (!points.empty()) {
         const std::size_t start = m_scratch.size();
-        for (const double n : {100.0, 1e6}) m_scratch.push_back({n, 0.5 * n * (n - 1.0)});
+        for (const double n : {points.front().value, static_cast<double>(m_sweep.count())})
+            m_scratch.push_back({n, 0.5 * n * (n - 1.0)});
         tests.push_back({"n(n-1)/2", kGuideColor, std::span<const PlotPoint>(m_scratch).subspan(start, 2), false, false});
     }
     legend(ms);

@@ -40,6 +40,8 @@ public:
     /// Opens the window on `tab` (selected at the next draw).
     void show(Tab tab);
 
+    /// The largest count of the next scaling sweep (100 to 1,000,000; the Scaling tab's slider).
+    void setScalingTop(std::uint32_t top) { m_scalingTop = top; }
     /// Starts a scaling sweep, or a sweep of the lab's technique's parameter `key` (false when
     /// it has no such numeric parameter). The world pauses while a sweep runs and resumes
     /// after it, if it was running; its scene is never touched (the sweep builds its own).
@@ -79,6 +81,7 @@ private:
     SweepJob m_sweep;
     bool m_resumeAfterSweep = false;
     std::size_t m_parameterChoice = 0;
+    std::uint32_t m_scalingTop = SweepJob::kMaxScalingCount;
     std::string m_message;
     std::optional<PngRequest> m_png;
     bool m_csvRequested = false, m_pngRequested = false;

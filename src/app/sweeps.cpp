@@ -7,8 +7,6 @@
 namespace ro::app {
 namespace {
 
-/// The panel's largest count: the sweep goes up to what the window offers.
-constexpr std::uint32_t kMaxSweepCount = 1'000'000;
 /// A parameter is swept at the world's count up to this many entities: the ends of a range
 /// (a cell the size of the world, a quadtree of depth 1) make nearly every pair a test, and
 /// 20,000 entities keep even that under a second a frame.
@@ -22,7 +20,9 @@ bool tooManyToSweep(const TechniqueInfo& t, std::uint32_t n) { return t.maxEntit
 
 }  // namespace
 
-std::vector<std::uint32_t> SweepJob::scalingCounts() { return logSpacedCounts(100, kMaxSweepCount, 10); }
+std::vector<std::uint32_t> SweepJob::scalingCounts(std::uint32_t top) {
+    return logSpacedCounts(kMinScalingCount, std::clamp(top, kMinScalingCount, kMaxScalingCount), 10);
+}
 
 void SweepJob::begin(Kind kind, const Lab& lab) {
     m_kind = kind;
@@ -38,13 +38,14 @@ void SweepJob::begin(Kind kind, const Lab& lab) {
     m_points.clear();
 }
 
-void SweepJob::startScaling(const Lab& lab) {
+void SweepJob::startScaling(const Lab& lab, std::uint32_t top) {
     begin(Kind::Scaling, lab);
+    m_count = scalingCounts(top).back();
     std::vector<const TechniqueInfo*> swept;
     for (const Compare::Row& row : lab.compare().rows()) swept.push_back(row.technique);
     if (swept.empty()) swept.push_back(&lab.technique());
     for (const TechniqueInfo* t : swept)
-        for (const std::uint32_t n : scalingCounts())
+        for (const std::uint32_t n : scalingCounts(top))
             if (!tooManyToSweep(*t, n) && n <= m_scenario->maxCount)
                 m_plan.push_back({t, lab.world().broadPhaseSettings(), lab.autoCellSize(), n, "n", static_cast<double>(n)});
 }

@@ -17,12 +17,16 @@ class SweepJob {
 public:
     enum class Kind { Scaling, Parameter };
 
-    /// Entity counts of a scaling sweep: 100 up to the panel's limit, 10 steps, log-spaced.
-    static std::vector<std::uint32_t> scalingCounts();
+    /// The largest count a scaling sweep offers: the panel's limit.
+    static constexpr std::uint32_t kMaxScalingCount = 1'000'000;
+    static constexpr std::uint32_t kMinScalingCount = 100;
+    /// Entity counts of a scaling sweep: 100 up to `top`, 10 steps, log-spaced.
+    static std::vector<std::uint32_t> scalingCounts(std::uint32_t top = kMaxScalingCount);
 
-    /// A scaling sweep of the lab's scenario (the random mix is swept as "uniform", its nearest
-    /// library scenario) for every compared technique, or the lab's own when none is compared.
-    void startScaling(const Lab& lab);
+    /// A scaling sweep up to `top` entities of the lab's scenario (the random mix is swept as
+    /// "uniform", its nearest library scenario) for every compared technique, or the lab's own
+    /// when none is compared.
+    void startScaling(const Lab& lab, std::uint32_t top = kMaxScalingCount);
     /// A sweep of one of the lab's technique's numeric parameters over the range it offers, at
     /// the lab's count.
     void startParameter(const Lab& lab, const ParameterSpec& spec, int steps = 12);
@@ -46,8 +50,9 @@ public:
     [[nodiscard]] const ScenarioInfo* scenario() const { return m_scenario; }
     /// The parameter swept (Parameter sweeps), and the value Auto would pick, if it has one.
     [[nodiscard]] const ParameterSpec* parameter() const { return m_parameter; }
-    /// The technique whose parameter is swept (Parameter sweeps), and the count it runs at.
+    /// The technique whose parameter is swept (Parameter sweeps).
     [[nodiscard]] const TechniqueInfo* technique() const { return m_technique; }
+    /// The count a parameter sweep runs at, or the largest of a scaling sweep.
     [[nodiscard]] std::uint32_t count() const { return m_count; }
     [[nodiscard]] std::optional<double> autoValue() const { return m_autoValue; }
     /// The measured point with the least median ms, if any.
