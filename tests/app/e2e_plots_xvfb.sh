@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# End to end under Xvfb: the Plots window as a person uses it.
+#   - the panel's Plots checkbox opens the window; a click on its Scaling tab shows that tab;
+#   - "Run scaling sweep" starts the sweep (sweep_running=1 in the counters line) and pauses the
+#     world; a click on a Compare checkbox meanwhile takes effect while the sweep still runs;
+#   - the sweep runs to its end (every planned point measured), and the world resumes;
+#   - Save CSV writes the sweep's points in ro_bench's columns, Save PNG the window's image.
+# usage: e2e_plots_xvfb.sh RO_DEMO WORK_DIR
+set -euo pipefail
+
+demo=$1 work=$2 name=e2e_plots_xvfb
+source "$(dirname "$(readlink -f "$0")")/e2e_common.sh"
+
+click() { xdotool mousemove --window "$wid" "$1" "$2" click 1; settle; }
+# Waits (at most $2 s) until the latest counters line has $1 (key=value).
+wait_for() {
+    local deadline=$((SECONDS + $2))
+    until [[ " $(latest) " == *" $1 "* ]]; do
+        kill -0 "$pid" 2>/dev/null || fail "the app exited while waiting for $1"
+        (( SECONDS < deadline )) || fail "timed out after $2 s waiting for $1: $(latest)"
+        sleep 0.05
+    done
+}
+
+unset SDL_VIDEODRIVER
+export SDL_RENDER_VSYNC=0
+cd "$work"  # Save CSV and Save PNG write to the working directory
+rm -f ro_scaling.csv ro_scaling.png
+# Grid, HSHG and tree compared; the sweep goes to a million entities, so it lasts long enough for a
+# click in the middle of it (several seconds).
+start_app --entities 2000 --seed 3 --compare grid,hshg,tree --report-every 2
+wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
+wait_frame 10
+
+# The random mix's panel for the grid (1280x800): the Plots checkbox at y=731, under the
+# Compare checkboxes. The Plots window opens beside the panel (x=370): tabs at y=47.
+click 27 731
+click 466 47
+steps=$(value steps)
+click 438 70  # Run scaling sweep
+wait_for sweep_running=1 20
+[[ $(value paused) == 1 ]] || fail "the world did not pause for the sweep: $(latest)"
+planned=$(value sweep_planned)
+(( planned == 30 )) || fail "expected 30 points (3 techniques x 10 counts), planned $planned"
+echo "sweep started: $planned points planned"
+
+# A click on the panel while the sweep runs: the hash's Compare checkbox (y=655).
+xdotool mousemove --window "$wid" 152 655 click 1
+wait_for compared=4 60
+line=$(grep "compared=4" "$out" | head -n 1)
+[[ $line == *" sweep_running=1 "* ]] || fail "the click took effect only after the sweep: $line"
+echo "a panel click during the sweep: compared=4 at sweep point $(tr ' ' '\n' <<<"$line" | sed -n 's/^sweep_points=//p') of $planned"
+
+wait_for sweep_running=0 240
+[[ $(value sweep_points) == "$planned" ]] || fail "the sweep ended with $(value sweep_points) of $planned points"
+settle
+[[ $(value paused) == 0 ]] || fail "the world did not resume after the sweep: $(latest)"
+(( $(value steps) > steps )) || fail "the world is not stepping after the sweep: $(latest)"
+echo "sweep done: $(value sweep_points) points; the world runs again (steps=$(value steps))"
+
+# Save CSV and Save PNG, at the bottom of the Scaling tab (y=461).
+click 407 461
+click 480 461
+[[ -s ro_scaling.csv ]] || fail "Save CSV wrote no ro_scaling.csv"
+[[ $(head -n 1 ro_scaling.csv) == "scenario,technique,parameter,value,n,ms_median,candidates,pair_tests,bytes" ]] ||
+    fail "ro_scaling.csv header: $(head -n 1 ro_scaling.csv)"
+rows=$(tail -n +2 ro_scaling.csv | wc -l)
+(( rows == planned )) || fail "ro_scaling.csv has $rows rows, expected $planned"
+[[ $(head -c 8 ro_scaling.png | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "ro_scaling.png is not a PNG"
+echo "exports: ro_scaling.csv ($rows rows), ro_scaling.png ($(stat -c %s ro_scaling.png) bytes)"
+
+quit_with_q
+echo "ok [$name]"
