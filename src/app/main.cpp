@@ -311,6 +311,14 @@ int run(const ro::app::Options& options) {
             fmt::print(stderr, "ro_demo: could not write screenshot '{}'\n", options.screenshot);
             exitCode = 1;
         }
+        if (lastFrame && !options.plotsScreenshot.empty()) {
+            const UiRects::Rect& r = uiRects.plots;
+            const SDL_Rect area{static_cast<int>(r.x), static_cast<int>(r.y), static_cast<int>(r.w), static_cast<int>(r.h)};
+            if (r.w <= 0.0f || !screen.saveScreenshot(options.plotsScreenshot, &area)) {
+                fmt::print(stderr, "ro_demo: could not write the Plots window to '{}'\n", options.plotsScreenshot);
+                exitCode = 1;
+            }
+        }
         screen.present();
         // With --frames the last frame's line is always printed, once.
         const auto reportEvery = static_cast<std::uint64_t>(options.reportEvery);

@@ -181,6 +181,10 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--frames", frames, "run N frames on a virtual clock, print the counters, exit")->type_name("N");
     cli.add_option("--screenshot", o.screenshot, "write the last frame (with the UI) to this .png before exiting")
         ->type_name("FILE.png");
+    cli.add_option("--plots-screenshot", o.plotsScreenshot,
+                   "write the last frame's Plots window alone (see --plots) to this .png before exiting, as its "
+                   "Save PNG button does")
+        ->type_name("FILE.png");
     cli.add_option("--load", o.load, "start from this scene file (JSON, as saved by --save or the panel)")
         ->type_name("FILE.json");
     cli.add_option("--save", o.save, "write the scene (entities, technique, settings, camera) to this file on exit")
@@ -360,13 +364,17 @@ ParseResult parseOptions(int argc, char** argv) {
             if (const std::string why = whyNotWritable(o.save); !why.empty())
                 throw BadValue(fmt::format("--save: cannot write '{}': {}", o.save, why));
         }
-        const std::string_view shot = o.screenshot;
-        if (given("--screenshot") && (shot.size() <= 4 || !shot.ends_with(".png")))
-            throw BadValue(fmt::format("--screenshot expects a file name ending in .png, got '{}'", shot));
-        // Found now, not after every frame has run.
-        if (given("--screenshot"))
-            if (const std::string why = whyNotWritable(o.screenshot); !why.empty())
-                throw BadValue(fmt::format("--screenshot: cannot write '{}': {}", o.screenshot, why));
+        for (const auto& [flag, path] : {std::pair{"--screenshot", &o.screenshot}, {"--plots-screenshot", &o.plotsScreenshot}}) {
+            if (!given(flag)) continue;
+            const std::string_view shot = *path;
+            if (shot.size() <= 4 || !shot.ends_with(".png"))
+                throw BadValue(fmt::format("{} expects a file name ending in .png, got '{}'", flag, shot));
+            // Found now, not after every frame has run.
+            if (const std::string why = whyNotWritable(*path); !why.empty())
+                throw BadValue(fmt::format("{}: cannot write '{}': {}", flag, shot, why));
+        }
+        if (given("--plots-screenshot") && !given("--plots"))
+            throw BadValue("--plots-screenshot needs --plots: the Plots window is closed without it");
     } catch (const CLI::CallForHelp&) {
         fmt::print("{}", cli.help());
         result.exitCode = 0;

@@ -35,6 +35,7 @@ struct Options {
     Settings parameters;            ///< --param values (and --cell-size); no cell size: fit the largest entity
     std::optional<int> frames;      ///< set: run this many frames on a virtual clock, report, exit
     std::string screenshot;         ///< PNG of the last frame, written before exit (empty: none)
+    std::string plotsScreenshot;    ///< PNG of the last frame's Plots window alone (empty: none)
     std::string load;               ///< a scene file to start from (--load), empty for none
     std::string save;               ///< where the scene is written on exit (--save), empty for nowhere
     std::string record;             ///< where the inputs are written on exit (--record), empty for nowhere

@@ -412,7 +412,7 @@ void PlotsWindow::scalingTab(Lab& lab) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     const std::size_t techniquesSwept = lab.compare().empty() ? 1 : lab.compare().rows().size();
-    note("{}, 10 log steps, {} technique{}", lab.scenario() ? lab.sceneName() : "uniform", techniquesSwept,
+    note("next: {}, 10 log steps, {} technique{}", lab.scenario() ? lab.sceneName() : "uniform", techniquesSwept,
          techniquesSwept == 1 ? "" : "s");
     if (mine) sweepControls(lab);
     const std::span<const SweepPoint> points = mine ? m_sweep.points() : std::span<const SweepPoint>{};

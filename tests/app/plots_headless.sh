@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The Plots window headless: --plots parameter=KEY sweeps that parameter to the end (the run
+# lasts until every point is measured, whatever --frames says), and --plots-screenshot writes
+# the window alone, smaller than the whole frame.
+# usage: plots_headless.sh RO_DEMO OUT_DIR
+set -euo pipefail
+
+demo=$1 out=$2
+fail() { echo "FAIL [plots headless]: $*" >&2; exit 1; }
+mkdir -p "$out"
+export SDL_VIDEODRIVER=offscreen SDL_RENDER_VSYNC=0
+png="$out/plots_parameter.png"
+rm -f "$png"
+
+line=$("$demo" --technique grid --scenario uniform --entities 3000 --plots parameter=cell_size --frames 2 \
+       --plots-screenshot "$png" | tail -n 1)
+field() { tr ' ' '\n' <<<"$line" | sed -n "s/^$1=//p"; }
+[[ $(field sweep_planned) == 12 ]] || fail "expected 12 planned points: $line"
+[[ $(field sweep_points) == 12 && $(field sweep_running) == 0 ]] || fail "the run ended before the sweep: $line"
+(( $(field frame) > 2 )) || fail "the sweep took no frame of its own: $line"
+# The world paused for the sweep and resumed after it.
+[[ $(field paused) == 0 ]] || fail "the world stayed paused after the sweep: $line"
+
+[[ $(head -c 8 "$png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$png is not a PNG"
+width=$((16#$(od -An -tx1 -j16 -N4 "$png" | tr -d ' \n')))
+height=$((16#$(od -An -tx1 -j20 -N4 "$png" | tr -d ' \n')))
+(( width > 300 && width < 1280 && height > 200 && height < 800 )) ||
+    fail "the Plots window's image is ${width}x${height}: not the window alone"
+echo "parameter sweep: $(field sweep_points) points in $(field frame) frames; window image ${width}x${height}"
