@@ -1,6 +1,6 @@
 #include "core/alloc_counter.h"
 
 namespace ro::detail {
-std::atomic<std::uint64_t> g_heapAllocations{0};
+thread_local std::uint64_t t_heapAllocations = 0;
 std::atomic<bool> g_allocHookLinked{false};
 }  // namespace ro::detail

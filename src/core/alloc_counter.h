@@ -9,14 +9,13 @@
 namespace ro {
 
 namespace detail {
-extern std::atomic<std::uint64_t> g_heapAllocations;
+extern thread_local std::uint64_t t_heapAllocations;
 extern std::atomic<bool> g_allocHookLinked;
 }  // namespace detail
 
-/// Heap allocations made so far by this program (0 forever if the hook is not linked).
-[[nodiscard]] inline std::uint64_t heapAllocationCount() {
-    return detail::g_heapAllocations.load(std::memory_order_relaxed);
-}
+/// Heap allocations made so far by the calling thread (0 forever if the hook is not linked).
+/// Per thread: a step counts its own, not those of a worker running beside it (the app's sweeps).
+[[nodiscard]] inline std::uint64_t heapAllocationCount() { return detail::t_heapAllocations; }
 
 /// True when the program links the counting operator new, so counts are meaningful.
 [[nodiscard]] inline bool heapAllocationCountingActive() {

@@ -1,5 +1,5 @@
 // Replaces the global allocation functions so ro::heapAllocationCount() sees every heap
-// allocation of the program. Linked only into executables (app, bench, tests), never into ro.
+// allocation of the calling thread. Linked only into executables (app, bench, tests), never into ro.
 
 #include <cstdlib>
 #include <new>
@@ -9,12 +9,12 @@
 namespace {
 
 void* countedAlloc(std::size_t size) {
-    ro::detail::g_heapAllocations.fetch_add(1, std::memory_order_relaxed);
+    ++ro::detail::t_heapAllocations;
     return std::malloc(size == 0 ? 1 : size);
 }
 
 void* countedAlignedAlloc(std::size_t size, std::align_val_t align) {
-    ro::detail::g_heapAllocations.fetch_add(1, std::memory_order_relaxed);
+    ++ro::detail::t_heapAllocations;
     const auto alignment = static_cast<std::size_t>(align);
     const std::size_t rounded = (size + alignment - 1) / alignment * alignment;
     return std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
