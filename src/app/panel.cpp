@@ -353,6 +353,17 @@ void compareSection(Lab& lab, bool& plotsOpen) {
         label.push_back('\0');
         if (ImGui::Checkbox(label.data(), &picked)) lab.setCompared(all[i], picked);
         ImGui::EndDisabled();
+        // At the ends of the two rows: every technique the count allows, or none.
+        if (i == 3) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton("all##compare"))
+                for (const TechniqueInfo& t : all)
+                    if (!overLimit(t, count)) lab.setCompared(t, true);
+        } else if (i + 1 == all.size()) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton("none##compare"))
+                for (const TechniqueInfo& t : all) lab.setCompared(t, false);
+        }
     }
     wrapped(lab.compare().empty() ? "tick techniques to run them on the world's boxes every tick"
                                   : "each one's pairs are checked against a reference every tick",
