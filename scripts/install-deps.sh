@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config  # toolchain
   libsdl2-dev libimgui-dev libstb-dev           # the app's window, panel and PNG screenshots
   libfmt-dev libcli11-dev nlohmann-json3-dev    # formatted output, command-line flags, JSON
+  libtbb-dev                                    # the app's sweeps run on a oneTBB worker
   libgtest-dev                                  # unit tests
   libbox2d-dev libbullet-dev libchipmunk-dev    # ro_bench's peers (it builds without them)
   gnuplot-nox                                   # ro_bench --plot

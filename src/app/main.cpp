@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -30,9 +32,6 @@
 namespace {
 
 constexpr const char* kTitle = "Ro Broadphase Lab";
-/// Wall time a sweep gets between two frames (a point's first step, which builds its scene,
-/// can take longer: it is never split).
-constexpr double kSweepSliceSeconds = 0.012;
 
 double msSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -247,8 +246,8 @@ int run(const ro::app::Options& options) {
             if (lab.techniqueIndex() != shownTechnique) overlays.hiddenLevels = 0;
             shownTechnique = lab.techniqueIndex();
             queries.run(lab.world(), lab.technique());
-            // A sweep runs a slice of its work between two frames: the window stays live.
-            plots.stepSweep(lab, kSweepSliceSeconds);
+            // A sweep runs on a worker: the window takes what it measured.
+            plots.pollSweep(lab);
         }
 
         //----------------------------------------------------------------------------------------
@@ -367,10 +366,18 @@ int main(int argc, char** argv) {
     const ro::app::ParseResult parsed = ro::app::parseOptions(argc, argv);
     if (parsed.exitCode) return *parsed.exitCode;
     ro::app::installStopSignals();  // before SDL_Init, which is told to leave the signals alone
+    int exitCode = 1;
     try {
-        return run(parsed.options);
+        exitCode = run(parsed.options);
     } catch (const std::exception& e) {
         fmt::print(stderr, "ro_demo: {}\n", e.what());
-        return 1;
     }
+    // A sweep's worker can be inside a call of seconds (a tree of a million boxes): the
+    // process ends without waiting for it, and without destroying what it might still touch.
+    if (ro::app::SweepJob::workersRunning() > 0) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(exitCode);
+    }
+    return exitCode;
 }

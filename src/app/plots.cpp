@@ -166,10 +166,18 @@ std::optional<double> plot(const PlotSpec& spec, std::span<const Series> series)
             draw->AddText(ImVec2(lo.x - w - 4.0f, y - 0.5f * lineHeight), kLabelColor, t.data(), t.data() + t.size());
         });
     }
-    draw->AddText(ImVec2(lo.x + 6.0f, lo.y + 2.0f), kLabelColor, spec.title);
-    const float xLabelWidth = ImGui::CalcTextSize(spec.xLabel).x;
-    draw->AddText(ImVec2(hi.x - xLabelWidth - 6.0f, hi.y - lineHeight - 2.0f), kLabelColor, spec.xLabel);
+    // What y and x are, over the curves (on a dark patch, so a curve does not cross them).
+    auto caption = [&](const char* text, ImVec2 where) {
+        const ImVec2 size = ImGui::CalcTextSize(text);
+        draw->AddRectFilled(ImVec2(where.x - 2.0f, where.y), ImVec2(where.x + size.x + 2.0f, where.y + size.y),
+                            IM_COL32(0, 0, 0, 170));
+        draw->AddText(where, kLabelColor, text);
+    };
+    const ImVec2 titleAt(lo.x + 6.0f, lo.y + 2.0f);
+    const ImVec2 xLabelAt(hi.x - ImGui::CalcTextSize(spec.xLabel).x - 6.0f, hi.y - lineHeight - 2.0f);
     if (empty) {
+        caption(spec.title, titleAt);
+        caption(spec.xLabel, xLabelAt);
         const char* none = "no data yet";
         const ImVec2 w = ImGui::CalcTextSize(none);
         draw->AddText(ImVec2(0.5f * (lo.x + hi.x - w.x), 0.5f * (lo.y + hi.y - w.y)), kLabelColor, none);
@@ -203,6 +211,8 @@ std::optional<double> plot(const PlotSpec& spec, std::span<const Series> series)
     if (spec.ring && xAxis.shows(spec.ring->x) && yAxis.shows(spec.ring->y))
         draw->AddCircle(ImVec2(screenX(spec.ring->x), screenY(spec.ring->y)), 6.0f, kBestColor, 0, 2.0f);
     draw->PopClipRect();
+    caption(spec.title, titleAt);
+    caption(spec.xLabel, xLabelAt);
 
     if (!hovered && !clicked) return std::nullopt;
     // The measured point nearest to the pointer: its values as a tooltip, its x on a click.
@@ -303,14 +313,18 @@ void PlotsWindow::show(Tab tab) {
 
 void PlotsWindow::beginSweep(Lab& lab) {
     // The sweep gets the machine to itself: the world waits, its scene untouched.
-    if (!m_sweep.running()) m_resumeAfterSweep = !lab.paused();
+    m_resumeAfterSweep = !lab.paused();
     if (!lab.paused()) lab.togglePause();
 }
 
 void PlotsWindow::startScaling(Lab& lab) {
+    show(Tab::Scaling);
+    if (m_sweep.running()) {
+        m_message = "the last sweep is still stopping: try again in a moment";
+        return;
+    }
     beginSweep(lab);
     m_sweep.startScaling(lab, m_scalingTop);
-    show(Tab::Scaling);
 }
 
 bool PlotsWindow::startParameter(Lab& lab, std::string_view key) {
@@ -318,35 +332,38 @@ bool PlotsWindow::startParameter(Lab& lab, std::string_view key) {
     const auto it = std::find_if(numeric.begin(), numeric.end(), [&](const ParameterSpec* s) { return s->key == key; });
     if (it == numeric.end()) return false;
     m_parameterChoice = static_cast<std::size_t>(it - numeric.begin());
+    show(Tab::Parameter);
+    if (m_sweep.running()) {
+        m_message = "the last sweep is still stopping: try again in a moment";
+        return true;
+    }
     beginSweep(lab);
     m_sweep.startParameter(lab, **it);
-    show(Tab::Parameter);
     return true;
 }
 
-void PlotsWindow::cancelSweep(Lab& lab) {
-    m_sweep.cancel();
+void PlotsWindow::cancelSweep() { m_sweep.cancel(); }
+
+void PlotsWindow::pollSweep(Lab& lab) {
+    if (!m_sweep.running() || m_sweep.poll()) return;
+    // Over: the world goes on as it was (unless the person resumed it meanwhile).
     if (m_resumeAfterSweep && lab.paused()) lab.togglePause();
     m_resumeAfterSweep = false;
+    if (!m_sweep.error().empty()) m_message = fmt::format("the sweep stopped: {}", m_sweep.error());
 }
 
-void PlotsWindow::stepSweep(Lab& lab, double budgetSeconds) {
+void PlotsWindow::sweepControls() {
     if (!m_sweep.running()) return;
-    m_sweep.step(budgetSeconds);
-    if (m_sweep.running()) return;
-    // Done: the world goes on as it was (unless the person resumed it meanwhile).
-    if (m_resumeAfterSweep && lab.paused()) lab.togglePause();
-    m_resumeAfterSweep = false;
-}
-
-void PlotsWindow::sweepControls(Lab& lab) {
-    if (m_sweep.running()) {
-        char overlay[64];
+    char overlay[64];
+    if (m_sweep.cancelling())
+        std::snprintf(overlay, sizeof overlay, "stopping after the call it is in");
+    else
         std::snprintf(overlay, sizeof overlay, "%zu of %zu points", m_sweep.points().size(), m_sweep.planned());
-        ImGui::ProgressBar(static_cast<float>(m_sweep.progress()), ImVec2(kPlotWidth - 80.0f, 0.0f), overlay);
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel")) cancelSweep(lab);
-    }
+    ImGui::ProgressBar(static_cast<float>(m_sweep.progress()), ImVec2(kPlotWidth - 80.0f, 0.0f), overlay);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(m_sweep.cancelling());
+    if (ImGui::Button("Cancel")) cancelSweep();
+    ImGui::EndDisabled();
 }
 
 void PlotsWindow::exportButtons(std::string_view stem, bool hasData) {
@@ -410,11 +427,10 @@ void PlotsWindow::scalingTab(Lab& lab) {
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         m_scalingTop = static_cast<std::uint32_t>(top);
     ImGui::EndDisabled();
-    ImGui::SameLine();
     const std::size_t techniquesSwept = lab.compare().empty() ? 1 : lab.compare().rows().size();
     note("next: {}, 10 log steps, {} technique{}", lab.scenario() ? lab.sceneName() : "uniform", techniquesSwept,
          techniquesSwept == 1 ? "" : "s");
-    if (mine) sweepControls(lab);
+    if (mine) sweepControls();
     const std::span<const SweepPoint> points = mine ? m_sweep.points() : std::span<const SweepPoint>{};
     m_scratch.clear();
     m_scratch.reserve(2 * points.size() + 2);
@@ -435,8 +451,9 @@ void PlotsWindow::scalingTab(Lab& lab) {
     plot({.id = "##scaling-tests", .title = "pair tests per frame", .xLabel = "entities", .logX = true, .logY = true},
          tests);
     if (mine)
-        note("{} scene from ro_bench (seed 1), {} frames per point; the world waits meanwhile, its scene untouched. "
-             "Compare picks the techniques (none: the world's own).",
+        note("{} scene from ro_bench (seed 1), the median of up to {} frames per point, measured on a worker "
+             "thread; the world waits meanwhile, its scene untouched. Compare picks the techniques (none: the "
+             "world's own).",
              m_sweep.scenario()->name, kSweepFrames);
     else
         note("The button sweeps the compared techniques (none picked: the world's own) on ro_bench's scene of this "
@@ -471,7 +488,7 @@ void PlotsWindow::parameterTab(Lab& lab) {
     note("{} .. {} for {}", chosen.offeredMin, chosen.offeredMax, technique.id);
 
     const bool mine = m_sweep.kind() == SweepJob::Kind::Parameter && m_sweep.planned() > 0;
-    if (mine) sweepControls(lab);
+    if (mine) sweepControls();
     const std::span<const SweepPoint> points = mine ? m_sweep.points() : std::span<const SweepPoint>{};
     m_scratch.clear();
     m_scratch.reserve(3 * points.size());

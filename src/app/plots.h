@@ -45,12 +45,13 @@ public:
     /// Starts a scaling sweep, or a sweep of the lab's technique's parameter `key` (false when
     /// it has no such numeric parameter). The world pauses while a sweep runs and resumes
     /// after it, if it was running; its scene is never touched (the sweep builds its own).
+    /// While the last sweep's worker is still stopping, nothing starts (the message says so).
     void startScaling(Lab& lab);
     bool startParameter(Lab& lab, std::string_view key);
-    void cancelSweep(Lab& lab);
-    /// Runs the sweep for about `budgetSeconds` between two frames (at least one step of it),
-    /// so the window stays live; resumes the world when it is done.
-    void stepSweep(Lab& lab, double budgetSeconds);
+    void cancelSweep();
+    /// Takes the points the sweep's worker measured (once a frame); resumes the world when
+    /// the sweep is over.
+    void pollSweep(Lab& lab);
     [[nodiscard]] const SweepJob& sweep() const { return m_sweep; }
 
     /// Builds the window (when open); a click on the parameter curve sets that value.
@@ -69,7 +70,7 @@ private:
     void historyTab(const Lab& lab);
     void scalingTab(Lab& lab);
     void parameterTab(Lab& lab);
-    void sweepControls(Lab& lab);
+    void sweepControls();
     void exportButtons(std::string_view stem, bool hasData);
     [[nodiscard]] bool writeHistoryCsv(const Lab& lab, const std::string& path) const;
     void beginSweep(Lab& lab);

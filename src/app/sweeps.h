@@ -1,8 +1,16 @@
 #pragma once
-/// The app's sweeps (scaling over n, or one parameter over its range), run a frame of work at
-/// a time between the window's frames, so the UI stays live; no SDL or ImGui here.
+/// The app's sweeps (scaling over n, or one parameter over its range), measured on a oneTBB
+/// worker while the window goes on drawing; no SDL or ImGui here.
+///
+/// A point can hold its thread for seconds (the AABB tree inserts a million boxes in about
+/// 14 s), so the sweep does not share the window's thread. The worker touches only what the
+/// job hands it (the plan, its own scenes and techniques) and the points it hands back under
+/// a lock; the window takes them each frame (poll). Cancel stops the worker after the call it
+/// is in; a job dropped while its worker still runs leaves the worker its own state, so the
+/// window can quit at once (see workersRunning).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,44 +31,54 @@ public:
     /// Entity counts of a scaling sweep: 100 up to `top`, 10 steps, log-spaced.
     static std::vector<std::uint32_t> scalingCounts(std::uint32_t top = kMaxScalingCount);
 
+    SweepJob() = default;
+    SweepJob(const SweepJob&) = delete;
+    SweepJob& operator=(const SweepJob&) = delete;
+    /// Cancels the sweep; a worker still inside a call finishes it on its own.
+    ~SweepJob();
+
     /// A scaling sweep up to `top` entities of the lab's scenario (the random mix is swept as
     /// "uniform", its nearest library scenario) for every compared technique, or the lab's own
-    /// when none is compared.
-    void startScaling(const Lab& lab, std::uint32_t top = kMaxScalingCount);
+    /// when none is compared. Refused (false) while a worker still runs.
+    bool startScaling(const Lab& lab, std::uint32_t top = kMaxScalingCount);
     /// A sweep of one of the lab's technique's numeric parameters over the range it offers, at
-    /// the lab's count.
-    void startParameter(const Lab& lab, const ParameterSpec& spec, int steps = 12);
-    /// Runs steps until `budgetSeconds` of wall time went into them (at least one); false when
-    /// there is nothing to run.
-    bool step(double budgetSeconds);
-    void cancel() {
-        m_plan.erase(m_plan.begin() + static_cast<std::ptrdiff_t>(m_points.size()), m_plan.end());
-        m_next = m_plan.size();
-        m_run.reset();
-    }
+    /// the lab's count (at most 20,000). Refused (false) while a worker still runs.
+    bool startParameter(const Lab& lab, const ParameterSpec& spec, int steps = 12);
+    /// Asks the worker to stop after the call it is in; running() stays true until it has.
+    void cancel();
+    /// Takes the points the worker measured since the last poll (the window calls it once a
+    /// frame); false once the worker has stopped and every point is taken.
+    bool poll();
 
-    [[nodiscard]] bool running() const { return m_run.has_value() || m_next < m_plan.size(); }
+    /// True from a start until the worker has stopped (done, cancelled, or failed).
+    [[nodiscard]] bool running() const { return m_running; }
+    [[nodiscard]] bool cancelling() const;
     [[nodiscard]] Kind kind() const { return m_kind; }
-    /// Points measured over points planned.
+    /// Points measured (taken by poll) over points planned.
     [[nodiscard]] double progress() const {
         return m_plan.empty() ? 1.0 : static_cast<double>(m_points.size()) / static_cast<double>(m_plan.size());
     }
     [[nodiscard]] std::span<const SweepPoint> points() const { return m_points; }
     [[nodiscard]] std::size_t planned() const { return m_plan.size(); }
+    /// Why the worker stopped early (out of memory, ...), empty when it did not.
+    [[nodiscard]] const std::string& error() const { return m_error; }
     [[nodiscard]] const ScenarioInfo* scenario() const { return m_scenario; }
     /// The parameter swept (Parameter sweeps), and the value Auto would pick, if it has one.
     [[nodiscard]] const ParameterSpec* parameter() const { return m_parameter; }
+    [[nodiscard]] std::optional<double> autoValue() const { return m_autoValue; }
     /// The technique whose parameter is swept (Parameter sweeps).
     [[nodiscard]] const TechniqueInfo* technique() const { return m_technique; }
     /// The count a parameter sweep runs at, or the largest of a scaling sweep.
     [[nodiscard]] std::uint32_t count() const { return m_count; }
-    [[nodiscard]] std::optional<double> autoValue() const { return m_autoValue; }
     /// The measured point with the least median ms, if any.
     [[nodiscard]] const SweepPoint* best() const;
     /// Writes the points as CSV (ro_bench's sweep columns); false when the file cannot be written.
     bool writeCsv(const std::string& path) const;
 
-private:
+    /// Workers of any job still running: the app ends its process without destroying what a
+    /// worker might still touch when this is not 0.
+    static int workersRunning();
+
     struct Planned {
         const TechniqueInfo* technique;
         Settings settings;
@@ -69,7 +87,11 @@ private:
         std::string_view parameter;
         double value;
     };
+    struct Shared;  ///< what the worker and the window share (sweeps.cpp)
+
+private:
     void begin(Kind kind, const Lab& lab);
+    void launch();
 
     Kind m_kind = Kind::Scaling;
     const ScenarioInfo* m_scenario = nullptr;
@@ -79,9 +101,10 @@ private:
     std::uint32_t m_count = 0;
     std::optional<double> m_autoValue;
     std::vector<Planned> m_plan;
-    std::size_t m_next = 0;
-    std::optional<PointRun> m_run;
     std::vector<SweepPoint> m_points;
+    std::string m_error;
+    bool m_running = false;
+    std::shared_ptr<Shared> m_shared;  ///< the running worker's, until it has stopped
 };
 
 }  // namespace ro::app

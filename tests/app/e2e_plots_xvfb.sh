@@ -58,9 +58,9 @@ settle
 (( $(value steps) > steps )) || fail "the world is not stepping after the sweep: $(latest)"
 echo "sweep done: $(value sweep_points) points; the world runs again (steps=$(value steps))"
 
-# Save CSV and Save PNG, at the bottom of the Scaling tab (y=461).
-click 407 461
-click 480 461
+# Save CSV and Save PNG, at the bottom of the Scaling tab (y=477).
+click 407 477
+click 480 477
 [[ -s ro_scaling.csv ]] || fail "Save CSV wrote no ro_scaling.csv"
 [[ $(head -n 1 ro_scaling.csv) == "scenario,technique,parameter,value,n,ms_median,candidates,pair_tests,bytes" ]] ||
     fail "ro_scaling.csv header: $(head -n 1 ro_scaling.csv)"
