@@ -224,10 +224,11 @@ int run(const ro::app::Options& options) {
             // A step can take long (brute force near its limit): a stop signal ends it at once.
             const BusyScope busy;
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
-            bool plotsOpen = plots.open();
+            PlotsUi plotsUi{.open = plots.open()};
             if (input.uiHidden()) uiRects = {};
-            else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsOpen);  // may respawn or switch technique: queries run after it
-            plots.setOpen(plotsOpen);
+            else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsUi);  // may respawn or switch technique: queries run after it
+            plots.setOpen(plotsUi.open);
+            if (plotsUi.scalingRequested) plots.startScaling(lab);
             if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
                 sceneFileUi.replayRequested) {
                 message = runSceneFileRequest(sceneFileUi, lab, screen);

@@ -340,7 +340,7 @@ void overlaySection(OverlayFlags& overlays) {
 
 /// A checkbox per registry row: the techniques run beside the world's own on its boxes; and
 /// the Plots window, which draws them.
-void compareSection(Lab& lab, bool& plotsOpen) {
+void compareSection(Lab& lab, PlotsUi& plots) {
     const std::uint32_t count = lab.world().size();
     const auto all = techniques();
     for (std::size_t i = 0; i < all.size(); ++i) {
@@ -368,7 +368,13 @@ void compareSection(Lab& lab, bool& plotsOpen) {
     wrapped(lab.compare().empty() ? "tick techniques to run them on the world's boxes every tick"
                                   : "each one's pairs are checked against a reference every tick",
             ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::Checkbox("Plots: history, scaling, parameter sweep", &plotsOpen);
+    ImGui::Checkbox("Plots", &plots.open);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("History, scaling and parameter sweeps of the compared techniques");
+    ImGui::SameLine();
+    plots.scalingRequested = ImGui::SmallButton("Run scaling sweep");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Measures the compared techniques (none: the world's own) on this preset's scene\n"
+                          "from 100 to 1,000,000 entities, and plots ms and pair tests against n");
 }
 
 /// A colour swatch and what it means.
@@ -437,7 +443,7 @@ UiRects::Rect windowRect() {
 
 }  // namespace
 
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, bool& plotsOpen) {
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
     // Never taller than the window: a small window scrolls the panel instead of cutting it.
@@ -457,7 +463,7 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
     section("Overlays");
     overlaySection(overlays);
     section("Compare");
-    compareSection(lab, plotsOpen);
+    compareSection(lab, plots);
     ImGui::PopItemWidth();
     legendSection();
     rects.panel = windowRect();

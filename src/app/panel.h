@@ -36,9 +36,16 @@ struct SceneFileUi {
     bool replayRequested = false;
 };
 
+/// The panel's Plots row: the window's checkbox, and the button that runs a scaling sweep of
+/// the compared techniques (this frame).
+struct PlotsUi {
+    bool open = false;
+    bool scalingRequested = false;
+};
+
 /// Builds the panel; its widgets act on the lab and the overlay flags directly, and open or
 /// close the Plots window.
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, bool& plotsOpen);
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots);
 
 /// Builds the compare table (one row per compared technique) when any is picked.
 void drawCompare(const Lab& lab, UiRects& rects);
