@@ -38,3 +38,18 @@ echo "assets/million.png: ro_demo --technique hshg --entities 1000000 --frames 3
 echo "assets/million-zoom.png: ro_demo --technique hshg --entities 1000000 --frames 3 --overlays grid,pairs --zoom 24"
 "$demo" --technique hshg --entities 1000000 --frames 3 --overlays grid,pairs --zoom 24 \
     --screenshot assets/million-zoom.png >/dev/null
+
+# Choosing for your scene (README): every technique on the same frames of one preset, the compare
+# table with the history plot, then a scaling sweep and a parameter sweep, each plot as the Plots
+# window's own image (its Save PNG).
+plots() {  # name of the plot image, then ro_demo flags
+    local name=$1
+    shift
+    echo "assets/$name.png: ro_demo $* --plots-screenshot assets/$name.png"
+    "$demo" "$@" --plots-screenshot "assets/$name.png" >/dev/null
+}
+echo "assets/compare.png: ro_demo --scenario clustered --entities 10000 --compare all --plots history --frames 300"
+plots plot-history --scenario clustered --entities 10000 --compare all --plots history --frames 300 \
+    --screenshot assets/compare.png
+plots plot-scaling --scenario clustered --entities 10000 --compare all --plots scaling --frames 2
+plots plot-parameter --technique grid --scenario uniform --entities 20000 --plots parameter=cell_size --frames 2
