@@ -40,6 +40,17 @@ wait_frame() {
         sleep 0.05
     done
 }
+# Waits (at most 30 s) until key $1 of the latest report satisfies the awk test $2 (on v).
+wait_until() {
+    local deadline=$((SECONDS + 30)) v
+    while :; do
+        v=$(value "$1")
+        [[ -n $v ]] && awk -v v="$v" "BEGIN { exit !($2) }" && return 0
+        kill -0 "$pid" 2>/dev/null || fail "the app exited while waiting for $1 ($2)"
+        (( SECONDS < deadline )) || fail "timed out waiting for $1 to satisfy '$2' (it is '$v'): $3"
+        sleep 0.05
+    done
+}
 # Lets the app run ten more frames (several reports), so it has seen a whole press and release.
 settle() { wait_frame $(( $(value frame) + 10 )); }
 

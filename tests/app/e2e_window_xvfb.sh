@@ -18,18 +18,6 @@ source "$(dirname "$(readlink -f "$0")")/e2e_common.sh"
 mapfile -t ids < <("$demo" --list-techniques)
 (( ${#ids[@]} >= 3 )) || fail "expected at least 3 techniques, got ${#ids[@]}"
 
-# Waits (at most 30 s) until key $1 of the latest report satisfies the awk test $2 (on v).
-wait_until() {
-    local deadline=$((SECONDS + 30)) v
-    while :; do
-        v=$(value "$1")
-        [[ -n $v ]] && awk -v v="$v" "BEGIN { exit !($2) }" && return 0
-        kill -0 "$pid" 2>/dev/null || fail "the app exited while waiting for $1 ($2)"
-        (( SECONDS < deadline )) || fail "timed out waiting for $1 to satisfy '$2' (it is '$v'): $3"
-        sleep 0.05
-    done
-}
-
 unset SDL_VIDEODRIVER
 export SDL_RENDER_VSYNC=0
 start_app --technique brute --entities 15000 --seed 2 --report-every 1
