@@ -40,9 +40,10 @@ wait_frame() {
         sleep 0.05
     done
 }
-# Waits (at most 30 s) until key $1 of the latest report satisfies the awk test $2 (on v).
+# Waits (at most $4 s, 30 by default) until key $1 of the latest report satisfies the awk
+# test $2 (on v); $3 says what failed otherwise.
 wait_until() {
-    local deadline=$((SECONDS + 30)) v
+    local deadline=$((SECONDS + ${4:-30})) v
     while :; do
         v=$(value "$1")
         [[ -n $v ]] && awk -v v="$v" "BEGIN { exit !($2) }" && return 0

@@ -12,15 +12,6 @@ demo=$1 work=$2 name=e2e_plots_xvfb
 source "$(dirname "$(readlink -f "$0")")/e2e_common.sh"
 
 click() { xdotool mousemove --window "$wid" "$1" "$2" click 1; settle; }
-# Waits (at most $2 s) until the latest counters line has $1 (key=value).
-wait_for() {
-    local deadline=$((SECONDS + $2))
-    until [[ " $(latest) " == *" $1 "* ]]; do
-        kill -0 "$pid" 2>/dev/null || fail "the app exited while waiting for $1"
-        (( SECONDS < deadline )) || fail "timed out after $2 s waiting for $1: $(latest)"
-        sleep 0.05
-    done
-}
 
 unset SDL_VIDEODRIVER
 export SDL_RENDER_VSYNC=0
@@ -38,7 +29,7 @@ click 27 731
 click 466 47
 steps=$(value steps)
 click 438 70  # Run scaling sweep
-wait_for sweep_running=1 20
+wait_until sweep_running 'v == 1' "Run scaling sweep did not start a sweep" 20
 [[ $(value paused) == 1 ]] || fail "the world did not pause for the sweep: $(latest)"
 planned=$(value sweep_planned)
 (( planned == 30 )) || fail "expected 30 points (3 techniques x 10 counts), planned $planned"
@@ -46,12 +37,12 @@ echo "sweep started: $planned points planned"
 
 # A click on the panel while the sweep runs: the hash's Compare checkbox (y=655).
 xdotool mousemove --window "$wid" 152 655 click 1
-wait_for compared=4 60
+wait_until compared 'v == 4' "the Compare checkbox clicked during the sweep" 60
 line=$(grep "compared=4" "$out" | head -n 1)
 [[ $line == *" sweep_running=1 "* ]] || fail "the click took effect only after the sweep: $line"
 echo "a panel click during the sweep: compared=4 at sweep point $(tr ' ' '\n' <<<"$line" | sed -n 's/^sweep_points=//p') of $planned"
 
-wait_for sweep_running=0 240
+wait_until sweep_running 'v == 0' "the sweep did not end" 240
 [[ $(value sweep_points) == "$planned" ]] || fail "the sweep ended with $(value sweep_points) of $planned points"
 settle
 [[ $(value paused) == 0 ]] || fail "the world did not resume after the sweep: $(latest)"
