@@ -9,13 +9,14 @@
 namespace ro {
 
 namespace detail {
-extern thread_local std::uint64_t t_heapAllocations;
 extern std::atomic<bool> g_allocHookLinked;
+/// Counts one allocation of the calling thread (the hook calls it).
+void countHeapAllocation() noexcept;
 }  // namespace detail
 
 /// Heap allocations made so far by the calling thread (0 forever if the hook is not linked).
 /// Per thread: a step counts its own, not those of a worker running beside it (the app's sweeps).
-[[nodiscard]] inline std::uint64_t heapAllocationCount() { return detail::t_heapAllocations; }
+[[nodiscard]] std::uint64_t heapAllocationCount() noexcept;
 
 /// True when the program links the counting operator new, so counts are meaningful.
 [[nodiscard]] inline bool heapAllocationCountingActive() {

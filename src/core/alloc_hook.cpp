@@ -9,12 +9,12 @@
 namespace {
 
 void* countedAlloc(std::size_t size) {
-    ++ro::detail::t_heapAllocations;
+    ro::detail::countHeapAllocation();
     return std::malloc(size == 0 ? 1 : size);
 }
 
 void* countedAlignedAlloc(std::size_t size, std::align_val_t align) {
-    ++ro::detail::t_heapAllocations;
+    ro::detail::countHeapAllocation();
     const auto alignment = static_cast<std::size_t>(align);
     const std::size_t rounded = (size + alignment - 1) / alignment * alignment;
     return std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
