@@ -168,14 +168,6 @@ int run(const ro::app::Options& options) {
     SceneFileUi sceneFileUi;
     QueryTool queries;
     PlotsWindow plots;
-    plots.setScalingTop(options.sweepMax);
-    if (options.plots == "history") plots.show(PlotsWindow::Tab::History);
-    if (options.plots == "scaling") plots.startScaling(lab);
-    if (options.plots == "parameter" && !plots.startParameter(lab, options.plotParameter)) {
-        fmt::print(stderr, "ro_demo: --plots parameter={}: '{}' has no such numeric parameter\n", options.plotParameter,
-                   lab.technique().id);
-        return 2;
-    }
     if (options.queryPoint) queries.pinPoint(*options.queryPoint);
     if (options.queryBox) {
         const ro::Aabb& b = *options.queryBox;
@@ -188,6 +180,15 @@ int run(const ro::app::Options& options) {
         int width = 0, height = 0;
         SDL_GetRendererOutputSize(screen.renderer(), &width, &height);
         screen.zoomAt(0.5f * static_cast<float>(width), 0.5f * static_cast<float>(height), options.zoom);
+    }
+    // After --paused: a sweep pauses the world, and resumes it afterwards only if it ran.
+    plots.setScalingTop(options.sweepMax);
+    if (options.plots == "history") plots.show(PlotsWindow::Tab::History);
+    if (options.plots == "scaling") plots.startScaling(lab);
+    if (options.plots == "parameter" && !plots.startParameter(lab, options.plotParameter)) {
+        fmt::print(stderr, "ro_demo: --plots parameter={}: '{}' has no such numeric parameter\n", options.plotParameter,
+                   lab.technique().id);
+        return 2;
     }
 
     // With --frames the clock is virtual (one tick per frame), so headless runs are deterministic.
@@ -224,7 +225,7 @@ int run(const ro::app::Options& options) {
             // A step can take long (brute force near its limit): a stop signal ends it at once.
             const BusyScope busy;
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
-            PlotsUi plotsUi{.open = plots.open()};
+            PlotsUi plotsUi{.open = plots.open(), .sweepRunning = plots.sweep().running()};
             if (input.uiHidden()) uiRects = {};
             else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsUi);  // may respawn or switch technique: queries run after it
             plots.setOpen(plotsUi.open);
@@ -328,6 +329,9 @@ int run(const ro::app::Options& options) {
         if (lastFrame && virtualClock && !lab.compare().empty() && printCompare(lab.compare()) && exitCode == 0)
             exitCode = 1;
         if (lastFrame) break;
+        // Headless frames are not paced by vsync: while they only wait for a sweep, they leave
+        // the worker its core.
+        if (virtualClock && plots.sweep().running()) SDL_Delay(5);
     }
 
     if (options.frames && replay) {

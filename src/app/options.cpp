@@ -335,7 +335,9 @@ ParseResult parseOptions(int argc, char** argv) {
                                                  [&](const ParameterSpec& p) {
                                                      return p.key == o.plotParameter && p.kind != ParameterKind::Choice;
                                                  });
-                if (!numeric) {
+                // A file's technique is known only once it is read: main checks the key then.
+                const bool techniqueFromFile = (given("--load") || given("--replay")) && !given("--technique");
+                if (!numeric && !techniqueFromFile) {
                     std::string keys;
                     for (const ParameterSpec& p : technique->parameters)
                         if (p.kind != ParameterKind::Choice) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", p.key);

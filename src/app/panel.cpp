@@ -354,12 +354,13 @@ void compareSection(Lab& lab, PlotsUi& plots) {
         if (ImGui::Checkbox(label.data(), &picked)) lab.setCompared(all[i], picked);
         ImGui::EndDisabled();
         // At the ends of the two rows: every technique the count allows, or none.
-        if (i == 3) {
+        if (i == std::min<std::size_t>(3, all.size() - 1)) {
             ImGui::SameLine();
             if (ImGui::SmallButton("all##compare"))
                 for (const TechniqueInfo& t : all)
                     if (!overLimit(t, count)) lab.setCompared(t, true);
-        } else if (i + 1 == all.size()) {
+        }
+        if (i + 1 == all.size()) {
             ImGui::SameLine();
             if (ImGui::SmallButton("none##compare"))
                 for (const TechniqueInfo& t : all) lab.setCompared(t, false);
@@ -371,10 +372,14 @@ void compareSection(Lab& lab, PlotsUi& plots) {
     ImGui::Checkbox("Plots", &plots.open);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("History, scaling and parameter sweeps of the compared techniques");
     ImGui::SameLine();
+    ImGui::BeginDisabled(plots.sweepRunning);
     plots.scalingRequested = ImGui::SmallButton("Run scaling sweep");
-    if (ImGui::IsItemHovered())
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Measures the compared techniques (none: the world's own) on this preset's scene\n"
-                          "from 100 to 1,000,000 entities, and plots ms and pair tests against n");
+                          "from 100 entities up to the Scaling tab's 'up to n', and plots ms and pair tests\n"
+                          "against n%s",
+                          plots.sweepRunning ? " (a sweep is running)" : "");
 }
 
 /// A colour swatch and what it means.
@@ -443,6 +448,10 @@ UiRects::Rect windowRect() {
 
 }  // namespace
 
+bool pressedOnWindowItself() {
+    return ImGui::IsWindowHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && !ImGui::IsAnyItemHovered();
+}
+
 void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
@@ -485,8 +494,7 @@ void drawCompare(const Lab& lab, UiRects& rects) {
                                 ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.85f);
     ImGui::Begin("Compare", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing);
-    if (ImGui::IsWindowHovered() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && !ImGui::IsAnyItemActive())
-        moved = true;
+    if (pressedOnWindowItself()) moved = true;
     if (const auto& alarm = lab.compareAlarm()) {
         const Mismatch& m = alarm->mismatch;
         withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },
@@ -581,8 +589,7 @@ void drawHud(const FrameReport& r, UiRects& rects) {
     constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
                                         ImGuiWindowFlags_NoNav;
     ImGui::Begin("Counters", nullptr, kFlags);
-    if (ImGui::IsWindowHovered() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && !ImGui::IsAnyItemActive())
-        moved = true;
+    if (pressedOnWindowItself()) moved = true;
     if (ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingFixedFit)) {
         row("technique", "{}", r.technique);
         row("scene", "{}", r.scene);

@@ -40,8 +40,14 @@ struct SceneFileUi {
 /// the compared techniques (this frame).
 struct PlotsUi {
     bool open = false;
+    bool sweepRunning = false;      ///< the button is greyed out meanwhile
     bool scalingRequested = false;
 };
+
+/// True when the left button went down on the current window but on none of its items:
+/// ImGui starts moving the window then, so a window pinned in place stops being pinned.
+/// (IsAnyItemActive cannot tell: ImGui makes a moving window its active item.)
+bool pressedOnWindowItself();
 
 /// Builds the panel; its widgets act on the lab and the overlay flags directly, and open or
 /// close the Plots window.

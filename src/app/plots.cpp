@@ -347,7 +347,8 @@ void PlotsWindow::cancelSweep() { m_sweep.cancel(); }
 void PlotsWindow::pollSweep(Lab& lab) {
     if (!m_sweep.running() || m_sweep.poll()) return;
     // Over: the world goes on as it was (unless the person resumed it meanwhile).
-    if (m_resumeAfterSweep && lab.paused()) lab.togglePause();
+    // A mismatch found meanwhile keeps the world paused on it.
+    if (m_resumeAfterSweep && lab.paused() && !lab.compareAlarm()) lab.togglePause();
     m_resumeAfterSweep = false;
     if (!m_sweep.error().empty()) m_message = fmt::format("the sweep stopped: {}", m_sweep.error());
 }
@@ -554,8 +555,7 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects) {
         ImGui::End();
         return;
     }
-    if (ImGui::IsWindowHovered() && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && !ImGui::IsAnyItemActive())
-        m_moved = true;
+
     if (ImGui::BeginTabBar("plots")) {
         auto tab = [&](const char* name, Tab which) {
             const ImGuiTabItemFlags flags = m_select == which ? ImGuiTabItemFlags_SetSelected : 0;
@@ -578,6 +578,7 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects) {
         m_select.reset();
         ImGui::EndTabBar();
     }
+    if (pressedOnWindowItself()) m_moved = true;
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     m_rect = {pos.x, pos.y, size.x, size.y};
     rects.plots = m_rect;

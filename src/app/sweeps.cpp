@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <exception>
+#include <new>
 #include <mutex>
 
 namespace ro::app {
@@ -34,7 +34,7 @@ struct SweepJob::Shared {
     std::atomic<bool> cancel{false};
     std::mutex mutex;  ///< guards what follows
     std::vector<SweepPoint> measured;
-    std::string error;
+    const char* failure = nullptr;  ///< why the worker stopped early, if it did
     bool finished = false;
 };
 
@@ -44,6 +44,7 @@ namespace {
 /// its shared state and the registry's and the scenarios' static tables.
 void measure(const std::shared_ptr<SweepJob::Shared>& shared) {
     SweepJob::Shared& s = *shared;
+    const char* failure = nullptr;  // set without allocating: the failure may be the lack of memory
     try {
         for (const SweepJob::Planned& p : s.plan) {
             if (s.cancel) break;
@@ -55,11 +56,13 @@ void measure(const std::shared_ptr<SweepJob::Shared>& shared) {
             const std::lock_guard lock(s.mutex);
             s.measured.push_back(run.result());
         }
-    } catch (const std::exception& e) {  // a million boxes where memory is short
-        const std::lock_guard lock(s.mutex);
-        s.error = e.what();
+    } catch (const std::bad_alloc&) {  // a million boxes where memory is short
+        failure = "out of memory";
+    } catch (...) {  // nothing may leave an enqueued task: oneTBB would end the process
+        failure = "a point failed";
     }
     const std::lock_guard lock(s.mutex);
+    if (failure) s.failure = failure;
     s.finished = true;
     g_workersRunning.fetch_sub(1);
 }
@@ -146,7 +149,7 @@ bool SweepJob::poll() {
     const std::vector<SweepPoint>& measured = m_shared->measured;
     m_points.insert(m_points.end(), measured.begin() + static_cast<std::ptrdiff_t>(m_points.size()), measured.end());
     if (!m_shared->finished) return true;
-    m_error = m_shared->error;
+    if (m_shared->failure) m_error = m_shared->failure;
     m_running = false;
     // The plan shrinks to what was measured when the sweep was cancelled: progress ends full.
     if (m_shared->cancel) m_plan.erase(m_plan.begin() + static_cast<std::ptrdiff_t>(m_points.size()), m_plan.end());

@@ -41,8 +41,8 @@ class PointRun {
 public:
     /// `settings` apply as given, except that with `fitCell` the cell size is the scene's
     /// (Scene::fittedCellSize, as ro_bench picks it). A frame slower than `slowFrameSeconds`
-    /// ends the point there (its median is of the frames measured so far): a window that runs
-    /// a sweep between its own frames is held for one such frame, not five.
+    /// ends the point there (its median is of the frames measured so far): the app's sweeps
+    /// to a million entities then take a minute, not five. ro_bench keeps every frame.
     PointRun(const TechniqueInfo& technique, Settings settings, bool fitCell, const ScenarioInfo& scenario,
              std::uint32_t n, std::uint64_t seed, std::string_view parameter, double value,
              double slowFrameSeconds = std::numeric_limits<double>::infinity());
