@@ -27,3 +27,9 @@ height=$((16#$(od -An -tx1 -j20 -N4 "$png" | tr -d ' \n')))
 (( width > 300 && width < 1280 && height > 200 && height < 800 )) ||
     fail "the Plots window's image is ${width}x${height}: not the window alone"
 echo "parameter sweep: $(field sweep_points) points in $(field frame) frames; window image ${width}x${height}"
+
+# Started paused, the world stays paused after the sweep: the sweep resumes only what it paused.
+line=$("$demo" --paused --entities 2000 --plots parameter=cell_size --frames 2 | tail -n 1)
+[[ $(field sweep_points) == 12 ]] || fail "the paused run's sweep did not end: $line"
+[[ $(field paused) == 1 && $(field steps) == 0 ]] || fail "--paused did not hold through the sweep: $line"
+echo "--paused holds through a sweep"
