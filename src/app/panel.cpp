@@ -466,7 +466,15 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
     populationSection(lab);
     section("Scene");
     sceneSection(lab);
-    sceneFileRow(lab, sceneFile);
+    // Files fold away (the panel fits the window at every count); open while a recording or a
+    // replay runs, so its status shows.
+    sceneFile.saveRequested = sceneFile.loadRequested = sceneFile.recordRequested = sceneFile.replayRequested = false;
+    const auto replay = lab.replayStatus();
+    if (lab.recording() || (replay && !replay->finished)) ImGui::SetNextItemOpen(true);
+    if (ImGui::TreeNode("Scene file, record, replay")) {
+        sceneFileRow(lab, sceneFile);
+        ImGui::TreePop();
+    }
     section("Clock");
     clockSection(lab);
     section("Overlays");

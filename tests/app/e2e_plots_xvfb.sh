@@ -23,9 +23,9 @@ start_app --entities 2000 --seed 3 --compare grid,hshg,tree --report-every 2
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
 
-# The random mix's panel for the grid (1280x800): the Plots checkbox at y=731, under the
+# The random mix's panel for the grid (1280x800): the Plots checkbox at y=685, under the
 # Compare checkboxes. The Plots window opens beside the panel (x=370): tabs at y=47.
-click 27 731
+click 27 685
 click 466 47
 steps=$(value steps)
 click 438 70  # Run scaling sweep
@@ -36,8 +36,8 @@ planned=$(value sweep_planned)
 (( planned == 30 )) || fail "expected 30 points (3 techniques x 10 counts), planned $planned"
 echo "sweep started: $planned points planned"
 
-# A click on the panel while the sweep runs: the hash's Compare checkbox (y=655).
-xdotool mousemove --window "$wid" 152 655 click 1
+# A click on the panel while the sweep runs: the hash's Compare checkbox (y=609).
+xdotool mousemove --window "$wid" 152 609 click 1
 wait_until compared 'v == 4' "the Compare checkbox clicked during the sweep" 60
 line=$(grep "compared=4" "$out" | head -n 1)
 [[ $line == *" sweep_running=1 "* ]] || fail "the click took effect only after the sweep: $line"
