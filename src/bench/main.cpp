@@ -58,6 +58,7 @@ struct Options {
     const ParameterSpec* sweepParameter = nullptr;  ///< --sweep-param: this parameter...
     double sweepLo = 0.0, sweepHi = 0.0;            ///< ...from lo to hi...
     int sweepSteps = 0;                             ///< ...in this many values
+    std::optional<MixedShape> mixed;                ///< --mixed: a point of the mixed family
 };
 
 std::vector<std::string_view> splitList(std::string_view text, char separator = ',') {
@@ -167,6 +168,12 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                    "print a parameter sweep as CSV: the techniques that have NAME, at STEPS values from LO to HI, "
                    "at one --n (default 100000)")
         ->type_name("NAME=LO:HI:STEPS");
+    std::string mixed;
+    cli.add_option("--mixed", mixed,
+                   "a point of the mixed family, with --scenario mixed: the share of big boxes (0 to 0.5), their "
+                   "sides MIN to MAX (1 to 100; the others have side 0.8-1.2) and the spacing, in mean box sides "
+                   "(1.5 to 8); default: every tenth box of side 10-40, spacing 4 small boxes")
+        ->type_name("F:MIN:MAX:SPACING");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
     cli.add_flag("--slow-peers", o.slowPeers,
@@ -254,11 +261,21 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                     why = setFromText(t->parameters, text, o.parameters);
             if (!why.empty()) throw BadValue(fmt::format("--param {}: {}", text, why));
         }
+        if (cli.count("--mixed") > 0) {
+            if (o.scenarios.size() != 1 || o.scenarios.front()->kind != ScenarioKind::Mixed)
+                throw BadValue("--mixed shapes the mixed scenario: use it with --scenario mixed alone");
+            try {
+                o.mixed = MixedShape::parse(mixed);
+            } catch (const std::invalid_argument& e) {
+                throw BadValue(fmt::format("--mixed {}", e.what()));
+            }
+        }
         if (o.sweepN && !sweepParam.empty()) throw BadValue("--sweep-n and --sweep-param are one sweep each: pick one");
         if ((o.sweepN || !sweepParam.empty()) && o.scenarios.size() != 1)
             throw BadValue("a sweep runs on one scenario: give --scenario one name");
         if ((o.sweepN || !sweepParam.empty()) && (!o.json.empty() || !o.plot.empty() || o.peers || o.check))
             throw BadValue("a sweep prints CSV (and --csv writes it): --json, --plot, --peers and --check do not apply");
+        if ((o.sweepN || !sweepParam.empty()) && o.mixed) throw BadValue("--mixed is for the table, not for a sweep");
         if (o.sweepN && counts.empty()) o.counts = logSpacedCounts(100, 1'000'000, 10);
         if (!sweepParam.empty()) {
             if (counts.empty()) o.counts = {100'000};
@@ -373,8 +390,8 @@ int runAll(const Options& o) {
 
     for (const ScenarioInfo* scenario : o.scenarios) {
         for (const std::uint32_t n : o.counts) {
-            const RunSpec spec{scenario, n, o.motion, o.seed, o.frames, o.warmup};
-            const Scene probe(scenario->kind, n, o.motion, o.seed);
+            const RunSpec spec{scenario, n, o.motion, o.seed, o.frames, o.warmup, o.mixed};
+            const Scene probe(scenario->kind, n, o.motion, o.seed, o.mixed);
             Settings settings = o.parameters;
             settings.bounds = probe.bounds();
             if (o.cellSize || !settings.find(kCellSizeParameter.key))  // --cell-size, --param, or fitted

@@ -141,7 +141,7 @@ std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>
 }
 
 std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame) {
-    Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed);
+    Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
     std::vector<Pair> overlaps;
     for (int f = 0; f <= frame; ++f) {
         if (f > 0) scene.advance();
@@ -159,6 +159,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         Row& row = results[i].row;
         row.scenario = std::string(spec.scenario->name);
+        if (spec.mixed) row.scenario.append(":").append(spec.mixed->text());
         row.motion = std::string(motionName(spec.motion));
         row.n = spec.count;
         row.technique = lanes[i].name;
@@ -167,7 +168,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
         tallies[i].times.reserve(static_cast<std::size_t>(spec.frames));
     }
 
-    Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed);
+    Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
     const int total = 1 + spec.warmup + spec.frames;
     // The reference steps first on every frame, so the others are compared with its pairs of
     // the same frame; the rest rotate by one each frame, so no lane always runs right after the

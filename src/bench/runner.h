@@ -28,6 +28,7 @@ struct RunSpec {
     std::uint64_t seed = 1;
     int frames = 60;  ///< measured frames, after the build frame and the warm-up
     int warmup = 5;
+    std::optional<MixedShape> mixed;  ///< a point of the mixed family (rows say "mixed:F:MIN:MAX:SPACING")
 };
 
 /// One line of the results: a contestant on one scene.

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
+#include <stdexcept>
 
 namespace ro {
 namespace {
@@ -57,7 +60,48 @@ std::optional<Motion> findMotion(std::string_view name) {
     return std::nullopt;
 }
 
-Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_t seed)
+namespace {
+
+/// A number as a person writes it: 0.2, 10, 1e+06.
+std::string number(double v) {
+    char buffer[32];
+    const int n = std::snprintf(buffer, sizeof buffer, "%g", v);
+    return std::string(buffer, static_cast<std::size_t>(std::max(n, 0)));
+}
+
+}  // namespace
+
+std::string MixedShape::text() const {
+    return number(bigFraction) + ":" + number(bigMinSide) + ":" + number(bigMaxSide) + ":" + number(spacing);
+}
+
+MixedShape MixedShape::parse(std::string_view text) {
+    const std::string form = "expects FRACTION:MIN:MAX:SPACING, four numbers, got '" + std::string(text) + "'";
+    std::array<float, 4> v{};
+    if (std::count(text.begin(), text.end(), ':') != 3) throw std::invalid_argument(form);
+    std::string_view rest = text;
+    for (float& value : v) {
+        const std::size_t colon = rest.find(':');
+        const std::string_view item = rest.substr(0, colon);
+        const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (item.empty() || error != std::errc{} || end != item.data() + item.size() || !std::isfinite(value))
+            throw std::invalid_argument(form);
+        rest.remove_prefix(colon == std::string_view::npos ? rest.size() : colon + 1);
+    }
+    const MixedShape shape{v[0], v[1], v[2], v[3]};
+    if (!(shape.bigFraction >= 0.0f && shape.bigFraction <= kMaxBigFraction))
+        throw std::invalid_argument("the share of big boxes is 0 to " + number(kMaxBigFraction) + ", got " + number(v[0]));
+    if (!(shape.bigMinSide >= 1.0f && shape.bigMinSide <= shape.bigMaxSide && shape.bigMaxSide <= kMaxSide))
+        throw std::invalid_argument("the big boxes' sides are MIN:MAX with 1 <= MIN <= MAX <= " + number(kMaxSide) +
+                                    ", got " + number(v[1]) + ":" + number(v[2]));
+    if (!(shape.spacing >= kMinSpacing && shape.spacing <= kMaxSpacing))
+        throw std::invalid_argument("the spacing is " + number(kMinSpacing) + " to " + number(kMaxSpacing) +
+                                    " times the mean box side, got " + number(v[3]));
+    return shape;
+}
+
+Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_t seed,
+             const std::optional<MixedShape>& mixed)
     : m_kind(kind), m_motion(motion), m_count(count), m_rng(seed) {
     for (auto* v : {&m_x, &m_y, &m_half, &m_vx, &m_vy, &m_minX, &m_minY, &m_maxX, &m_maxY}) v->resize(count);
     m_ids.resize(count);
@@ -68,6 +112,18 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
                            : 4.0f * std::sqrt(static_cast<float>(std::max(count, 4u)));
     // Mixed sizes need room for their largest boxes (side 40) even when n is small.
     if (kind == ScenarioKind::Mixed) side = std::max(side, 100.0f);
+    const bool shaped = kind == ScenarioKind::Mixed && mixed.has_value();
+    if (shaped) {
+        const float meanSide = (1.0f - mixed->bigFraction) + mixed->bigFraction * 0.5f * (mixed->bigMinSide + mixed->bigMaxSide);
+        side = std::max(mixed->spacing * meanSide * std::sqrt(static_cast<float>(std::max(count, 4u))),
+                        2.5f * mixed->bigMaxSide);
+    }
+    // A shaped mix's big boxes: evenly among the others, the given share of them.
+    auto isBig = [&](std::uint32_t i) {
+        if (!shaped) return i % 10 == 0;
+        const double f = mixed->bigFraction;
+        return std::floor((i + 1) * f) > std::floor(i * f);
+    };
     m_bounds = {0.0f, 0.0f, side, side};
     const float centre = 0.5f * side;
     auto randomVelocity = [&](float speed) {
@@ -98,9 +154,12 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
                       c[1] + spread * (m_rng.unit() + m_rng.unit() - 1.0f), half);
                 break;
             }
-            case ScenarioKind::Mixed:
-                place(i, m_rng.range(0, side), m_rng.range(0, side), i % 10 == 0 ? m_rng.range(5.0f, 20.0f) : half);
+            case ScenarioKind::Mixed: {
+                const float bigLo = shaped ? 0.5f * mixed->bigMinSide : 5.0f;
+                const float bigHi = shaped ? 0.5f * mixed->bigMaxSide : 20.0f;
+                place(i, m_rng.range(0, side), m_rng.range(0, side), isBig(i) ? m_rng.range(bigLo, bigHi) : half);
                 break;
+            }
             case ScenarioKind::Static: {
                 place(i, m_rng.range(0, side), m_rng.range(0, side), half);
                 const float factor = i % 100 == 0 ? 10.0f : 0.0f;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,10 +44,28 @@ struct ScenarioInfo {
 [[nodiscard]] std::string_view motionName(Motion motion);
 [[nodiscard]] std::optional<Motion> findMotion(std::string_view name);
 
+/// A point of the mixed scenario's family (ro_bench --mixed): the share of big boxes, the
+/// range of their sides (the small boxes have side 0.8-1.2), and how far apart the boxes are,
+/// in units of their mean side. Without one, mixed is ro_bench's fixed mix: every tenth box of
+/// side 10-40, in a world of side 4 * sqrt(n).
+struct MixedShape {
+    float bigFraction = 0.1f;  ///< 0 to 0.5
+    float bigMinSide = 10.0f;  ///< 1 to 100, at most bigMaxSide
+    float bigMaxSide = 40.0f;  ///< 1 to 100
+    float spacing = 4.0f;      ///< 1.5 to 8: the world's side is spacing * mean side * sqrt(n)
+    static constexpr float kMaxBigFraction = 0.5f, kMaxSide = 100.0f, kMinSpacing = 1.5f, kMaxSpacing = 8.0f;
+    /// "0.2:10:100:3", as --mixed takes it.
+    [[nodiscard]] std::string text() const;
+    /// Reads FRACTION:MIN:MAX:SPACING; throws std::invalid_argument saying what is wrong.
+    [[nodiscard]] static MixedShape parse(std::string_view text);
+};
+
 /// The boxes of one scene, as structure of arrays, and how they move from frame to frame.
 class Scene {
 public:
-    Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_t seed);
+    /// `mixed` shapes a mixed scene (ignored for the other kinds).
+    Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_t seed,
+          const std::optional<MixedShape>& mixed = std::nullopt);
 
     /// Moves every box by one frame (deterministic for the seed).
     void advance();

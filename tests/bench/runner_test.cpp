@@ -46,7 +46,7 @@ private:
     Fault m_fault;
 };
 
-const RunSpec kSpec{findScenario("dense"), 400, Motion::Steady, 3, 10, 2};
+const RunSpec kSpec{findScenario("dense"), 400, Motion::Steady, 3, 10, 2, std::nullopt};
 constexpr int kAllFrames = 1 + 2 + 10;  // kSpec's build frame, warm-up and measured frames
 
 std::unique_ptr<Contestant> makeTechnique(std::string_view technique) {
@@ -155,7 +155,7 @@ TEST(BenchSideBySide, AFailingLaneStopsAndTheOthersRunOn) {
 // The order the lanes step in must not change any answer: each lane's figures and pairs are
 // those it gives when run alone.
 TEST(BenchSideBySide, EveryLaneAnswersAsItDoesAlone) {
-    const RunSpec spec{findScenario("mixed"), 600, Motion::Varied, 4, 8, 2};
+    const RunSpec spec{findScenario("mixed"), 600, Motion::Varied, 4, 8, 2, std::nullopt};
     const Settings settings = test::withCell(4.0f, Scene(ScenarioKind::Mixed, 600, Motion::Varied, 4).bounds());
     LoggingContestant::Log log;
     std::vector<std::unique_ptr<LoggingContestant>> together;
