@@ -4,7 +4,8 @@
 #   - "Run scaling sweep" starts the sweep (sweep_running=1 in the counters line) and pauses the
 #     world; a click on a Compare checkbox meanwhile takes effect while the sweep still runs;
 #   - the sweep runs to its end (every planned point measured), and the world resumes;
-#   - Save CSV writes the sweep's points in ro_bench's columns, Save PNG the window's image.
+#   - Save CSV writes the sweep's points in ro_bench's columns, Save PNG the window's image;
+#   - the Parameter tab sweeps the grid's cell size, and a click on its curve sets that value.
 # usage: e2e_plots_xvfb.sh RO_DEMO WORK_DIR
 set -euo pipefail
 
@@ -66,6 +67,17 @@ rows=$(tail -n +2 ro_scaling.csv | wc -l)
 (( rows == planned )) || fail "ro_scaling.csv has $rows rows, expected $planned"
 [[ $(head -c 8 ro_scaling.png | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "ro_scaling.png is not a PNG"
 echo "exports: ro_scaling.csv ($rows rows), ro_scaling.png ($(stat -c %s ro_scaling.png) bytes)"
+
+# --- a parameter sweep, and a click on its curve sets that value -------------------------------------
+# The Parameter tab (x=536), its "Sweep it" (x=587): the grid's cell size over 0.05 .. 10000 in 12
+# log steps; the sixth value, 12.84, is drawn at x=627 of the ms plot (y=150).
+click 536 47
+click 587 70
+wait_until sweep_planned 'v == 12' "Sweep it did not start the cell size sweep" 20
+wait_until sweep_running 'v == 0' "the parameter sweep did not end" 120
+click 627 150
+wait_until cell_size 'v > 12.8 && v < 12.9' "a click on the curve at 12.84 did not set the cell size" 10
+echo "a click on the parameter curve set cell_size=$(value cell_size)"
 
 quit_with_q
 echo "ok [$name]"
