@@ -17,6 +17,8 @@ fail() { echo "FAIL [stop on SIG$signal]: $*" >&2; exit 1; }
 mkdir -p "$out"
 log="$out/stop_$signal.out"
 err="$out/stop_$signal.err"
+# A log left by an earlier run could be read before the shell below truncates it: gone first.
+rm -f "$log" "$err"
 # A job started in the background of a non-interactive shell ignores SIGINT; `set -m` gives it
 # its own process group, where SIGINT keeps its default disposition.
 set -m
