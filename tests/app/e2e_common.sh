@@ -66,6 +66,9 @@ start_app() {
         sleep 0.1
     done
     for attempt in 1 2 3; do
+        # Emptied before the start: the wait below must not read an earlier run's lines.
+        : >"$out"
+        : >"$err"
         "$demo" "$@" >"$out" 2>"$err" &
         pid=$!
         deadline=$((SECONDS + 30))
