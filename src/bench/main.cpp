@@ -140,7 +140,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
     cli.add_option("--technique", technique, "comma list of technique ids, or all (default)")->type_name("A,B|all");
     cli.add_option("--scenario", scenario, "comma list of scenarios, or all (default uniform)")->type_name("NAME");
     cli.add_option("--n", counts, "comma list of entity counts (default 1000,10000,100000)")->type_name("N,N");
-    cli.add_option("--motion", motion, "steady (default), varied (a tenth of the boxes turn every frame) or teleport (every box jumps anywhere every frame)")
+    cli.add_option("--motion", motion, "steady (default), varied (a tenth of the boxes turn every frame), teleport (every box jumps anywhere every frame) or churn (steady, and 1% of the boxes destroyed and as many created every frame)")
         ->type_name("KIND");
     cli.add_option("--frames", frames, "measured frames per run (default 60)")->type_name("F");
     cli.add_option("--warmup", warmup, "frames run before measuring (default 5)")->type_name("W");
@@ -235,8 +235,12 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                                                s->maxCount, s->description));
         if (!motion.empty()) {
             const auto m = findMotion(motion);
-            if (!m) throw BadValue(fmt::format("--motion: unknown '{}' (valid: steady, varied, teleport)", motion));
+            if (!m) throw BadValue(fmt::format("--motion: unknown '{}' (valid: steady, varied, teleport, churn)", motion));
             o.motion = *m;
+            for (const ScenarioInfo* s : o.scenarios)
+                if (!motionApplies(o.motion, s->kind))
+                    throw BadValue(fmt::format("--motion {} does not apply to '{}': its boxes keep to their {}", motion,
+                                               s->name, s->kind == ScenarioKind::Orbit ? "rings" : "square"));
         }
         if (!frames.empty()) o.frames = static_cast<int>(parseWhole(frames, "--frames", 1, 100'000));
         if (!warmup.empty()) o.warmup = static_cast<int>(parseWhole(warmup, "--warmup", 0, 100'000));

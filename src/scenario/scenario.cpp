@@ -50,14 +50,19 @@ std::string_view motionName(Motion motion) {
         case Motion::Steady: return "steady";
         case Motion::Varied: return "varied";
         case Motion::Teleport: return "teleport";
+        case Motion::Churn: return "churn";
     }
     return "steady";
 }
 
 std::optional<Motion> findMotion(std::string_view name) {
-    for (const Motion m : {Motion::Steady, Motion::Varied, Motion::Teleport})
+    for (const Motion m : {Motion::Steady, Motion::Varied, Motion::Teleport, Motion::Churn})
         if (name == motionName(m)) return m;
     return std::nullopt;
+}
+
+bool motionApplies(Motion motion, ScenarioKind kind) {
+    return motion != Motion::Churn || (kind != ScenarioKind::Orbit && kind != ScenarioKind::OneCell);
 }
 
 namespace {
@@ -106,6 +111,7 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
     for (auto* v : {&m_x, &m_y, &m_half, &m_vx, &m_vy, &m_minX, &m_minY, &m_maxX, &m_maxY}) v->resize(count);
     m_ids.resize(count);
     for (std::uint32_t i = 0; i < count; ++i) m_ids[i] = i;
+    m_nextId = count;
 
     float side = kind == ScenarioKind::Dense
                            ? kDenseSpacing * std::ceil(std::sqrt(static_cast<float>(count)))
@@ -271,7 +277,27 @@ void Scene::advance() {
             reflect(m_y[i], m_vy[i], m_half[i], walls.minY, walls.maxY);
         }
     }
+    if (m_motion == Motion::Churn && motionApplies(m_motion, m_kind)) churn();
     updateBoxes();
+}
+
+void Scene::churn() {
+    if (m_count == 0) return;
+    const std::uint32_t last = m_count - 1;
+    for (std::uint32_t k = 0; k < std::max(1u, m_count / 100); ++k) {
+        // Destroyed: the last box moves into its slot.
+        const std::uint32_t i = m_rng.below(m_count);
+        for (auto* v : {&m_x, &m_y, &m_half, &m_vx, &m_vy}) (*v)[i] = (*v)[last];
+        m_ids[i] = m_ids[last];
+        // Created: a new id, anywhere, in the last slot (the count stays).
+        const float half = kHalf + m_rng.range(-kHalfJitter, kHalfJitter);
+        const float angle = m_rng.range(0.0f, 2.0f * std::numbers::pi_v<float>);
+        const float speed = kSpeed * m_rng.range(0.5f, 1.5f);
+        place(last, m_rng.range(m_bounds.minX, m_bounds.maxX), m_rng.range(m_bounds.minY, m_bounds.maxY), half);
+        m_vx[last] = speed * std::cos(angle);
+        m_vy[last] = speed * std::sin(angle);
+        m_ids[last] = m_nextId++;
+    }
 }
 
 void Scene::updateBoxes() {

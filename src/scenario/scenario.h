@@ -23,7 +23,14 @@ enum class ScenarioKind : std::uint8_t { Uniform, Clustered, Mixed, Static, OneC
 /// Steady: every box keeps its velocity. Varied: a tenth of the boxes turn every frame.
 /// Teleport: every box jumps to a random place every frame, the incoherent motion that
 /// breaks temporal coherence (the single-axis sweep's insertion sort degrades to n^2 / 4).
-enum class Motion : std::uint8_t { Steady, Varied, Teleport };
+/// Churn: steady, and every frame 1% of the boxes (at least one) are destroyed and as many
+/// created with new ids anywhere in the world: bodies spawned and removed every step. A
+/// destroyed box's slot takes the last box (a swap-remove, as a world does) and the new one is
+/// appended; not for orbit or onecell, whose boxes keep to their rings or their square.
+enum class Motion : std::uint8_t { Steady, Varied, Teleport, Churn };
+
+/// Whether `motion` applies to scenes of `kind` (churn does not to orbit and onecell).
+[[nodiscard]] bool motionApplies(Motion motion, ScenarioKind kind);
 
 /// One row of the scenario table: what --scenario accepts and what --list prints.
 struct ScenarioInfo {
@@ -88,6 +95,8 @@ public:
 private:
     void place(std::uint32_t i, float x, float y, float half);
     void updateBoxes();
+    /// Churn: destroys 1% of the boxes and creates as many (see Motion).
+    void churn();
 
     ScenarioKind m_kind;
     Motion m_motion;
@@ -99,6 +108,7 @@ private:
     std::vector<float> m_x, m_y, m_half, m_vx, m_vy;  ///< centres, half-extents, velocities
     std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
     std::vector<std::uint32_t> m_ids;
+    std::uint32_t m_nextId = 0;  ///< the id of the next box created (churn)
 };
 
 }  // namespace ro

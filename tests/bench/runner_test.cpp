@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -325,6 +326,33 @@ TEST(BenchScenario, BoxesStayInsideTheWorldEvenForSmallCounts) {
             }
         }
     }
+}
+
+// Churn destroys 1% of the boxes and creates as many every frame: the count stays, the ids stay
+// unique, and each frame brings exactly that many ids never seen before.
+TEST(BenchScenario, ChurnReplacesOnePercentOfTheBoxesEveryFrame) {
+    for (const ScenarioInfo& s : scenarios()) {
+        if (!motionApplies(Motion::Churn, s.kind)) continue;
+        SCOPED_TRACE(std::string(s.name));
+        Scene scene(s.kind, 3000, Motion::Churn, 9);
+        std::set<std::uint32_t> seen(scene.boxes().ids, scene.boxes().ids + 3000);
+        for (int f = 0; f < 30; ++f) {
+            scene.advance();
+            const BoxView v = scene.boxes();
+            ASSERT_EQ(v.count, 3000u);
+            const std::set<std::uint32_t> now(v.ids, v.ids + v.count);
+            ASSERT_EQ(now.size(), 3000u) << "an id twice";
+            std::size_t fresh = 0;
+            for (const std::uint32_t id : now) fresh += seen.insert(id).second ? 1 : 0;
+            // 30 destroyed (a new box can be destroyed again in the same frame: at most 30 new).
+            EXPECT_GE(fresh, 25u);
+            EXPECT_LE(fresh, 30u);
+            for (std::uint32_t i = 0; i < v.count; ++i)
+                ASSERT_TRUE(v.minX[i] >= scene.bounds().minX - 1e-3f && v.maxX[i] <= scene.bounds().maxX + 1e-3f);
+        }
+    }
+    EXPECT_FALSE(motionApplies(Motion::Churn, ScenarioKind::Orbit));
+    EXPECT_FALSE(motionApplies(Motion::Churn, ScenarioKind::OneCell));
 }
 
 // Teleport motion must really be incoherent: after one frame almost every box is elsewhere.
