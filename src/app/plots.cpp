@@ -558,10 +558,7 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects) {
 
     if (ImGui::BeginTabBar("plots")) {
         auto tab = [&](const char* name, Tab which) {
-            const ImGuiTabItemFlags flags = m_select == which ? ImGuiTabItemFlags_SetSelected : 0;
-            const bool selected = ImGui::BeginTabItem(name, nullptr, flags);
-            if (selected) m_shown = which;
-            return selected;
+            return ImGui::BeginTabItem(name, nullptr, m_select == which ? ImGuiTabItemFlags_SetSelected : 0);
         };
         if (tab("History", Tab::History)) {
             historyTab(lab);

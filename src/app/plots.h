@@ -78,7 +78,6 @@ private:
     bool m_open = false;
     bool m_moved = false;  ///< dragged by the person: no longer pinned beside the panel
     std::optional<Tab> m_select;  ///< a tab to bring to front at the next draw
-    Tab m_shown = Tab::History;
     SweepJob m_sweep;
     bool m_resumeAfterSweep = false;
     std::size_t m_parameterChoice = 0;
