@@ -49,14 +49,46 @@ void BroadPhase::configure(const Settings& settings) {
 
 void BroadPhase::update(const BoxView& boxes) {
     checkBoxes(boxes);
+    if ((boxes.category == nullptr) != (boxes.mask == nullptr))
+        throw std::invalid_argument("filters need both a category and a mask per box, or neither");
     m_idSlots.update(boxes.ids, boxes.count);
     if (m_pending) {  // after the checks: a refused update leaves the technique as it was
         applySettings(*m_pending);
         m_pending.reset();
     }
+    m_rule = PairRule(boxes);
+    m_updatedCount = boxes.count;
     BoxView keyed = boxes;
     keyed.ids = m_idSlots.slots();
     doUpdate(keyed);
+}
+
+void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
+    if (m_updatedCount == kNoUpdate) throw std::invalid_argument("updateMoved needs a full update() first");
+    if (boxes.count != m_updatedCount)
+        throw std::invalid_argument("updateMoved: the count changed from " + std::to_string(m_updatedCount) + " to " +
+                                    std::to_string(boxes.count) + "; entities that come or go need update()");
+    if ((boxes.category == nullptr) != (boxes.mask == nullptr))
+        throw std::invalid_argument("filters need both a category and a mask per box, or neither");
+    for (const std::uint32_t i : moved) {
+        if (i >= boxes.count)
+            throw std::invalid_argument("updateMoved: moved index " + std::to_string(i) + " is not below the count " +
+                                        std::to_string(boxes.count));
+        const Aabb box = boxes.box(i);
+        if (!box.isFinite()) throw std::invalid_argument("box " + std::to_string(i) + " must have finite coordinates");
+        if (box.minX > box.maxX || box.minY > box.maxY)
+            throw std::invalid_argument("box " + std::to_string(i) + " must have min <= max on both axes");
+    }
+    m_rule = PairRule(boxes);
+    BoxView keyed = boxes;
+    keyed.ids = m_idSlots.slots();
+    if (m_pending) {  // new settings rebuild: a full update on boxes checked by now
+        applySettings(*m_pending);
+        m_pending.reset();
+        doUpdate(keyed);
+        return;
+    }
+    doUpdateMoved(keyed, moved);
 }
 
 QueryCost BroadPhase::queryPoint(Vec2 point, std::vector<std::uint32_t>& out) {

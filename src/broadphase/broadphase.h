@@ -34,8 +34,31 @@ struct BoxView {
     const float* maxY = nullptr;
     const std::uint32_t* ids = nullptr;  ///< entity ids, unique and stable while an entity lives (any 32-bit value)
     std::uint32_t count = 0;
+    // Which overlapping pairs are reported (PairRule); null arrays leave every pair in.
+    const std::uint8_t* isStatic = nullptr;  ///< non-zero: the entity never moves; two statics never pair
+    const std::uint32_t* category = nullptr; ///< the layers an entity is in (bits); with `mask`, or neither
+    const std::uint32_t* mask = nullptr;     ///< the layers it collides with
 
     [[nodiscard]] Aabb box(std::uint32_t i) const { return {minX[i], minY[i], maxX[i], maxY[i]}; }
+};
+
+/// Which overlapping pairs a step reports: never two static entities (no engine wants them),
+/// and, with filters, a pair only when each one's category is in the other's mask (Box2D's
+/// b2Filter). Every technique applies it where it emits a pair, brute force included.
+struct PairRule {
+    const std::uint8_t* isStatic = nullptr;
+    const std::uint32_t* category = nullptr;
+    const std::uint32_t* mask = nullptr;
+
+    PairRule() = default;
+    explicit PairRule(const BoxView& boxes) : isStatic(boxes.isStatic), category(boxes.category), mask(boxes.mask) {}
+    /// False when every pair passes: the emitting loops then skip the test altogether.
+    [[nodiscard]] bool active() const { return isStatic != nullptr || category != nullptr; }
+    [[nodiscard]] bool accepts(std::uint32_t a, std::uint32_t b) const {
+        if (isStatic != nullptr && isStatic[a] != 0 && isStatic[b] != 0) return false;
+        return category == nullptr || ((category[a] & mask[b]) != 0 && (category[b] & mask[a]) != 0);
+    }
+    [[nodiscard]] bool accepts(Pair p) const { return accepts(p.a, p.b); }
 };
 
 /// A counter that only some techniques keep, by key.
@@ -167,6 +190,15 @@ public:
     /// unique. Otherwise it throws std::invalid_argument naming the first bad box or id, and
     /// the technique is left as the last good update left it.
     void update(const BoxView& boxes);
+    /// Like update(), when only the boxes at the dense indices `moved` changed since the last
+    /// update: the same ids in the same order, the same static flags and filters (the caller
+    /// vouches for that). Only the moved boxes are checked, and a technique that keeps state
+    /// (the AABB tree) works in proportion to them; one that rebuilds every step rebuilds.
+    /// Throws std::invalid_argument before a first update(), when the count changed, or for a
+    /// moved index out of range or a bad moved box.
+    void updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved);
+    /// Whether updateMoved() costs in proportion to the moved boxes rather than to all of them.
+    [[nodiscard]] virtual bool exploitsMovedLists() const { return false; }
     /// Clears `out` and fills it with candidate pairs, each once, a < b.
     virtual void findPairs(std::vector<Pair>& out) = 0;
     /// True when findPairs already tests the boxes, so every candidate overlaps (closed) and
@@ -211,6 +243,13 @@ protected:
     /// slot freed in one update is reused only from a later one), so tables kept by id hold
     /// memory in proportion to the live entities.
     virtual void doUpdate(const BoxView& boxes) = 0;
+    /// updateMoved()'s work, on boxes keyed as doUpdate's; by default a full doUpdate.
+    virtual void doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
+        (void)moved;
+        doUpdate(boxes);
+    }
+    /// The rule of the last update's boxes, for the loops that emit pairs.
+    [[nodiscard]] const PairRule& pairRule() const { return m_rule; }
     [[nodiscard]] IdSlots& idSlots() { return m_idSlots; }
     [[nodiscard]] const IdSlots& idSlots() const { return m_idSlots; }
 
@@ -226,6 +265,9 @@ private:
     std::span<const ParameterSpec> m_parameters;
     std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     IdSlots m_idSlots;
+    PairRule m_rule;
+    static constexpr std::uint32_t kNoUpdate = 0xFFFFFFFFu;
+    std::uint32_t m_updatedCount = kNoUpdate;  ///< boxes of the last good update, for updateMoved
 };
 
 /// Orders hits by t, then index: the order queryRay reports and raycastFirst picks from.

@@ -13,13 +13,14 @@ constexpr std::size_t kScanLimit = 64;
 std::uint64_t scan(const BoxView& boxes, std::span<const std::uint32_t> oversized,
                    std::span<const std::uint8_t> isOversized, std::vector<Pair>& out) {
     std::uint64_t tests = 0;
+    const PairRule rule(boxes);
     for (const std::uint32_t big : oversized) {
         const Aabb box = boxes.box(big);
         for (std::uint32_t j = 0; j < boxes.count; ++j) {
             // Two oversized entities pair once, from the smaller index.
             if (j == big || (isOversized[j] && j < big)) continue;
             ++tests;
-            if (overlaps(box, boxes.box(j))) out.push_back(makePair(big, j));
+            if (overlaps(box, boxes.box(j)) && (!rule.active() || rule.accepts(big, j))) out.push_back(makePair(big, j));
         }
     }
     return tests;
@@ -43,6 +44,7 @@ std::uint64_t pairOversized(const BoxView& boxes, std::span<const std::uint32_t>
     reserveWithHeadroom(scratch.openAll, boxes.count);
     reserveWithHeadroom(scratch.openSkippers, oversized.size());
     std::uint64_t tests = 0;
+    const PairRule rule(boxes);
     // Tests `entity` against `open`, dropping those whose interval closed before `x`.
     const auto sweep = [&](std::vector<std::uint32_t>& open, std::uint32_t entity, float x) {
         std::size_t kept = 0;
@@ -50,7 +52,8 @@ std::uint64_t pairOversized(const BoxView& boxes, std::span<const std::uint32_t>
             if (boxes.maxX[other] < x) continue;  // closed for good: later entities start further right
             open[kept++] = other;
             ++tests;
-            if (boxes.minY[entity] <= boxes.maxY[other] && boxes.minY[other] <= boxes.maxY[entity])
+            if (boxes.minY[entity] <= boxes.maxY[other] && boxes.minY[other] <= boxes.maxY[entity] &&
+                (!rule.active() || rule.accepts(entity, other)))
                 out.push_back(makePair(entity, other));
         }
         open.resize(kept);

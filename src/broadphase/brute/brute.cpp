@@ -11,10 +11,13 @@ void BruteForce::findPairs(std::vector<Pair>& out) {
     const float* minY = m_boxes.minY;
     const float* maxX = m_boxes.maxX;
     const float* maxY = m_boxes.maxY;
+    const PairRule& rule = pairRule();
+    const bool ruled = rule.active();
     // The inner loop starts at i + 1, so no pair is tested twice (Petersen).
     for (std::uint32_t i = 0; i < n; ++i) {
         for (std::uint32_t j = i + 1; j < n; ++j) {
-            if (minX[i] <= maxX[j] && minX[j] <= maxX[i] && minY[i] <= maxY[j] && minY[j] <= maxY[i])
+            if (minX[i] <= maxX[j] && minX[j] <= maxX[i] && minY[i] <= maxY[j] && minY[j] <= maxY[i] &&
+                (!ruled || rule.accepts(i, j)))
                 out.push_back({i, j});
         }
     }

@@ -78,6 +78,8 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
     out.clear();
     std::uint64_t tests = 0;
     std::uint64_t occupiedCells = 0;
+    const PairRule& rule = pairRule();
+    const bool ruled = rule.active();
     const Entry* const end = m_entries.data() + m_entries.size();
     for (const Entry* run = m_entries.data(); run != end;) {
         const std::uint32_t cell = run->cell;
@@ -96,6 +98,7 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
                 const std::uint32_t i = p->entity & kIndexMask;
                 const std::uint32_t j = q->entity & kIndexMask;
                 if (crowded && !overlaps(m_boxes.box(i), m_boxes.box(j))) continue;
+                if (ruled && !rule.accepts(i, j)) continue;
                 out.push_back({i, j});  // entries of a cell are in index order, so i < j
             }
         }

@@ -140,6 +140,7 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
     m_seen[rank] = m_queryStamp;  // never pair with itself when two of its cells share a bucket
     const CellRange r = m_ranges[rank];
     const std::uint32_t entity = m_order[rank].entity;
+    const PairRule& rule = pairRule();
     for (std::int32_t y = r.y0; y <= r.y1; ++y) {
         for (std::int32_t x = r.x0; x <= r.x1; ++x) {
             Bucket& bucket = m_buckets[bucketOf(x, y)];
@@ -153,6 +154,7 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
                 // Deep in a crowded bucket only true overlaps are reported (oversized.h).
                 if (++walked > kCrowdedCell && !overlaps(m_boxes.box(m_order[other].entity), m_boxes.box(entity)))
                     continue;
+                if (rule.active() && !rule.accepts(m_order[other].entity, entity)) continue;
                 out.push_back(makePair(m_order[other].entity, entity));
                 const CellRange& o = m_ranges[other];
                 const bool shareACell = r.x0 <= o.x1 && o.x0 <= r.x1 && r.y0 <= o.y1 && o.y0 <= r.y1;

@@ -26,9 +26,10 @@ namespace ro {
 /// each test writes its pair at the next free place and a hit keeps it (room() and kept()).
 /// The vector is written over from its start, its old elements used as room (growing it zeroes
 /// every new element), grown ahead of the writes and cut to the pairs kept by finish().
+/// With a pair rule (statics, filters) each hit is checked as it is kept.
 class HierarchicalGrid::PairWriter {
 public:
-    explicit PairWriter(std::vector<Pair>& out) : m_out(out) {}
+    PairWriter(std::vector<Pair>& out, const PairRule& rule) : m_out(out), m_rule(rule), m_ruled(rule.active()) {}
     /// Where the next `count` pairs may be written.
     Pair* room(std::size_t count) {
         const std::size_t needed = m_kept + count;
@@ -37,8 +38,17 @@ public:
         return m_out.data() + m_kept;
     }
     /// Keeps the first `count` pairs written at room().
-    void kept(std::size_t count) { m_kept += count; }
+    void kept(std::size_t count) {
+        if (!m_ruled) {
+            m_kept += count;
+            return;
+        }
+        Pair* const first = m_out.data() + m_kept;
+        for (std::size_t k = 0; k < count; ++k)
+            if (m_rule.accepts(first[k])) m_out[m_kept++] = first[k];
+    }
     void push(Pair pair) {
+        if (m_ruled && !m_rule.accepts(pair)) return;
         *room(1) = pair;
         ++m_kept;
     }
@@ -47,6 +57,8 @@ public:
 
 private:
     std::vector<Pair>& m_out;
+    const PairRule& m_rule;
+    const bool m_ruled;
     std::size_t m_kept = 0;
 };
 
@@ -331,7 +343,7 @@ void HierarchicalGrid::pairAcrossLevels(const Level& lv, PairWriter& out, std::u
 void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
     std::uint64_t tests = 0;
     std::uint64_t cells = 0;
-    PairWriter writer(out);
+    PairWriter writer(out, pairRule());
     for (std::uint32_t levels = m_populated; levels != 0; levels &= levels - 1) {
         Level& lv = m_levels[std::countr_zero(levels)];
         const std::size_t before = writer.size();

@@ -156,12 +156,15 @@ void Quadtree::findPairs(std::vector<Pair>& out) {
     resizeWithHeadroom(m_stack, 3 * std::size_t{m_maxDepth} + 2);
     const Aabb* const boxes = m_boxes.data();
     const std::uint32_t* const entities = m_entities.data();
+    const PairRule& rule = pairRule();
+    const bool ruled = rule.active();
     for (const Node& node : m_nodes) {
         // Entities of one node, each pair once (in tree order, which keeps index order).
         for (std::uint32_t p = node.begin; p < node.ownEnd; ++p) {
             const Aabb box = boxes[p];
             for (std::uint32_t q = p + 1; q < node.ownEnd; ++q)
-                if (touches(box, boxes[q])) out.push_back({entities[p], entities[q]});
+                if (touches(box, boxes[q]) && (!ruled || rule.accepts(entities[p], entities[q])))
+                    out.push_back({entities[p], entities[q]});
         }
         const std::uint64_t own = node.ownEnd - node.begin;
         tests += own > 1 ? own * (own - 1) / 2 : 0;
@@ -172,7 +175,8 @@ void Quadtree::findPairs(std::vector<Pair>& out) {
             for (std::uint32_t c = 0; c < 4; ++c) {
                 m_nodesVisited += descend(node.firstChild + c, box, [&](std::uint32_t q) {
                     ++tests;
-                    if (touches(box, boxes[q])) out.push_back(makePair(entities[p], entities[q]));
+                    if (touches(box, boxes[q]) && (!ruled || rule.accepts(entities[p], entities[q])))
+                        out.push_back(makePair(entities[p], entities[q]));
                 });
             }
         }

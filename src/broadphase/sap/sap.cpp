@@ -138,6 +138,8 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
     float* openMax = m_openMax.data();
     std::uint32_t* openEntity = m_openEntity.data();
     std::uint32_t open = 0;
+    const PairRule& rule = pairRule();
+    const bool ruled = rule.active();
     std::uint64_t tests = 0;
     for (const Delimiter& d : m_delimiters) {
         const std::uint32_t e = d.entity();
@@ -147,7 +149,9 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
             const float hi = oMax[e];
             tests += open;
             sweep::forEachOverlap(openMin, openMax, open, lo, hi, m_hitFlags.data(),
-                                  [&](std::uint32_t k) { out.push_back(makePair(e, openEntity[k])); });
+                                  [&](std::uint32_t k) {
+                                      if (!ruled || rule.accepts(e, openEntity[k])) out.push_back(makePair(e, openEntity[k]));
+                                  });
             m_openSlot[e] = open;
             openMin[open] = lo;
             openMax[open] = hi;

@@ -117,6 +117,8 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
     const std::size_t n = m_min.size();
     std::uint64_t tests = 0;
     resizeWithHeadroom(m_hitFlags, n + 8);
+    const PairRule& rule = pairRule();
+    const bool ruled = rule.active();
     for (std::size_t i = 0; i < n; ++i) {
         const float hi = m_max[i];
         // The seed's inner loop: later entities overlap this one on the axis until one begins
@@ -128,7 +130,9 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
         const std::uint32_t a = m_entity[i];
         const std::uint32_t* others = m_entity.data() + i + 1;
         sweep::forEachOverlap(m_otherMin.data() + i + 1, m_otherMax.data() + i + 1, run, m_otherMin[i], m_otherMax[i],
-                              m_hitFlags.data(), [&](std::uint32_t k) { out.push_back(makePair(a, others[k])); });
+                              m_hitFlags.data(), [&](std::uint32_t k) {
+                                  if (!ruled || rule.accepts(a, others[k])) out.push_back(makePair(a, others[k]));
+                              });
     }
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();

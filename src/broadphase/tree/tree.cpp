@@ -23,6 +23,9 @@ void DynamicTree::clear() {
     m_proxies.clear();
     m_fatBoxes.clear();
     m_proxyId.clear();
+    m_isStatic.clear();
+    m_category.clear();
+    m_mask.clear();
     m_dirty.clear();
     m_dirtyList.clear();
     m_freeProxies.clear();
@@ -33,9 +36,21 @@ void DynamicTree::clear() {
     m_relocated = 0;
 }
 
-Aabb DynamicTree::fatten(const Aabb& box) const {
+Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box) const {
     // Rounding of x - m (m >= 0) never exceeds x, so the fat box always contains the box.
-    return {box.minX - m_margin, box.minY - m_margin, box.maxX + m_margin, box.maxY + m_margin};
+    const float margin = m_isStatic[proxy] ? 0.0f : m_margin;
+    return {box.minX - margin, box.minY - margin, box.maxX + margin, box.maxY + margin};
+}
+
+bool DynamicTree::takeRule(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i) {
+    const std::uint8_t isStatic = boxes.isStatic != nullptr && boxes.isStatic[i] != 0 ? 1 : 0;
+    const std::uint32_t category = boxes.category != nullptr ? boxes.category[i] : ~0u;
+    const std::uint32_t mask = boxes.mask != nullptr ? boxes.mask[i] : ~0u;
+    if (isStatic == m_isStatic[proxy] && category == m_category[proxy] && mask == m_mask[proxy]) return false;
+    m_isStatic[proxy] = isStatic;
+    m_category[proxy] = category;
+    m_mask[proxy] = mask;
+    return true;
 }
 
 // ---- entities: proxies, the dense order, and the per-step diff ---------------------------
@@ -46,7 +61,7 @@ void DynamicTree::markDirty(std::uint32_t proxy) {
     m_dirtyList.push_back(proxy);
 }
 
-std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box) {
+std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const BoxView* rules, std::uint32_t i) {
     std::uint32_t proxy;
     if (!m_freeProxies.empty()) {
         proxy = m_freeProxies.back();
@@ -56,9 +71,17 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box) {
         m_proxies.push_back({});
         m_fatBoxes.push_back({});
         m_proxyId.push_back(0);
+        m_isStatic.push_back(0);
+        m_category.push_back(0);
+        m_mask.push_back(0);
         m_dirty.push_back(0);
     }
-    m_fatBoxes[proxy] = fatten(box);
+    // Dynamic and colliding with everyone, unless the boxes say otherwise.
+    m_isStatic[proxy] = 0;
+    m_category[proxy] = ~0u;
+    m_mask[proxy] = ~0u;
+    if (rules != nullptr) takeRule(proxy, *rules, i);
+    m_fatBoxes[proxy] = fatten(proxy, box);
     m_proxies[proxy] = {box, 0, m_tree.insert(m_fatBoxes[proxy], proxy)};
     m_proxyId[proxy] = id;
     m_proxyOfId[id] = proxy;
@@ -78,7 +101,7 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
 }
 
 void DynamicTree::reinsert(std::uint32_t proxy) {
-    m_fatBoxes[proxy] = fatten(m_proxies[proxy].box);
+    m_fatBoxes[proxy] = fatten(proxy, m_proxies[proxy].box);
     m_tree.move(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
     markDirty(proxy);
     ++m_stats.reinserted;
@@ -141,13 +164,17 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     m_tree.resetWork();
     // The ids are slots (unique, below slotLimit(): the base class checked and mapped them).
     m_diff.track(boxes);
+    // A leaf whose rule changed is reinserted (a static's fat box is its box) and pairs anew.
+    const bool ruled = PairRule(boxes).active();
     if (m_diff.unchanged()) {
         // Reinsert a leaf only when its box left its fat box.
         for (std::uint32_t i = 0; i < boxes.count; ++i) {
             const std::uint32_t proxy = m_proxyOfDense[i];
             m_proxies[proxy].box = boxes.box(i);
-            if (!containsBox(m_fatBoxes[proxy], m_proxies[proxy].box)) reinsert(proxy);
+            const bool reruled = (ruled || m_anyRuled) && takeRule(proxy, boxes, i);
+            if (reruled || !containsBox(m_fatBoxes[proxy], m_proxies[proxy].box)) reinsert(proxy);
         }
+        m_anyRuled = ruled;
         return;
     }
     for (const std::uint32_t id : m_diff.removed()) destroyProxy(m_proxyOfId[id]);
@@ -157,13 +184,27 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         const Aabb box = boxes.box(i);
         std::uint32_t proxy = m_proxyOfId[boxes.ids[i]];
         if (proxy == kNull) {
-            proxy = createProxy(boxes.ids[i], box);
+            proxy = createProxy(boxes.ids[i], box, ruled ? &boxes : nullptr, i);
         } else {
             m_proxies[proxy].box = box;
-            if (!containsBox(m_fatBoxes[proxy], box)) reinsert(proxy);
+            const bool reruled = (ruled || m_anyRuled) && takeRule(proxy, boxes, i);
+            if (reruled || !containsBox(m_fatBoxes[proxy], box)) reinsert(proxy);
         }
         m_proxies[proxy].dense = i;
         m_proxyOfDense[i] = proxy;
+    }
+    m_anyRuled = ruled;
+}
+
+void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
+    m_counters = {};
+    m_stats = {};
+    m_nodesVisited = 0;
+    m_tree.resetWork();
+    for (const std::uint32_t i : moved) {
+        const std::uint32_t proxy = m_proxyOfDense[i];
+        m_proxies[proxy].box = boxes.box(i);
+        if (!containsBox(m_fatBoxes[proxy], m_proxies[proxy].box)) reinsert(proxy);
     }
 }
 
@@ -186,7 +227,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     for (const std::uint32_t proxy : m_dirtyList) {
         if (m_proxies[proxy].leaf == kNull) continue;  // removed
         m_nodesVisited += m_tree.query(m_fatBoxes[proxy], [&](std::uint32_t other) {
-            if (other == proxy || (m_dirty[other] && other < proxy)) return;
+            if (other == proxy || (m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
             m_pairs.push_back({proxy, other});
             emit(proxy, other);
         });
@@ -203,7 +244,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited + m_tree.nodesVisited();
     m_counters.bytesHeld = m_tree.bytesHeld() + bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) +
-                           m_diff.bytesHeld() + bytesHeld(m_dirty) + bytesHeld(m_dirtyList) +
+                           m_diff.bytesHeld() + bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) + bytesHeld(m_dirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs);
 }
@@ -260,6 +301,7 @@ std::string DynamicTree::validate() const {
         if (m_dirty[pair.a] || m_dirty[pair.b]) continue;
         if (!live(pair.a) || !live(pair.b) || pair.a == pair.b) return "pair of a dead proxy or a proxy with itself";
         if (!overlaps(fat(pair.a), fat(pair.b))) return "pair whose fat boxes do not overlap";
+        if (!mayPair(pair.a, pair.b)) return "pair the rule refuses (two statics, or filtered out)";
         kept.push_back(std::minmax(pair.a, pair.b));
     }
     std::sort(kept.begin(), kept.end());
@@ -268,7 +310,7 @@ std::string DynamicTree::validate() const {
     for (std::uint32_t p = 0; p < m_proxies.size(); ++p) {
         if (!live(p) || m_dirty[p]) continue;
         for (std::uint32_t q = p + 1; q < m_proxies.size(); ++q) {
-            if (!live(q) || m_dirty[q] || !overlaps(fat(p), fat(q))) continue;
+            if (!live(q) || m_dirty[q] || !overlaps(fat(p), fat(q)) || !mayPair(p, q)) continue;
             ++expected;
             if (!std::binary_search(kept.begin(), kept.end(), std::pair{p, q})) return at("fat pair missing for proxy", p);
         }

@@ -15,6 +15,10 @@
 ///   frames of motion that is a few percent of the leaves, so this beats re-querying every leaf
 ///   (n log n node visits a step) by about the tree depth; the price is one exact test per fat
 ///   pair, which also keeps the candidates down to the exact overlaps.
+/// - Statics and filters: a static leaf's fat box is its box (it never moves), and a pair the
+///   rule refuses (two statics, or filters that exclude it) never enters the list, so a field
+///   of statics costs nothing per step. Given the moved entities (updateMoved), a step visits
+///   only them: O(m log n + p) with p the pairs of moved leaves' fat boxes.
 /// - When half the leaves have moved since, the tree renumbers its nodes in depth-first
 ///   order, so queries walk memory that is close together. Nothing is allocated per step once
 ///   the pools have grown.
@@ -90,6 +94,8 @@ public:
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void doUpdate(const BoxView& boxes) override;
+    void doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) override;
+    [[nodiscard]] bool exploitsMovedLists() const override { return true; }
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
     void forEachCell(const std::function<void(const CellView&)>& visit) const override;
@@ -117,9 +123,17 @@ private:
     static void checkBox(const Aabb& box);
     /// Makes m_proxyOfId hold ids below `size`.
     void growIdMap(std::uint32_t size);
-    [[nodiscard]] Aabb fatten(const Aabb& box) const;
+    /// The leaf's box: `box` pushed out by the margin, unless the proxy is static.
+    [[nodiscard]] Aabb fatten(std::uint32_t proxy, const Aabb& box) const;
+    /// Takes entity i's static flag and filter from `boxes`; true if they changed.
+    bool takeRule(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i);
+    /// Whether the pair rule lets the two proxies pair.
+    [[nodiscard]] bool mayPair(std::uint32_t p, std::uint32_t q) const {
+        return !(m_isStatic[p] & m_isStatic[q]) && (m_category[p] & m_mask[q]) != 0 && (m_category[q] & m_mask[p]) != 0;
+    }
 
-    std::uint32_t createProxy(std::uint32_t id, const Aabb& box);
+    /// A proxy for entity `id`; with `rules`, it takes entity i's static flag and filter.
+    std::uint32_t createProxy(std::uint32_t id, const Aabb& box, const BoxView* rules = nullptr, std::uint32_t i = 0);
     void destroyProxy(std::uint32_t proxy);
     void reinsert(std::uint32_t proxy);
     void markDirty(std::uint32_t proxy);
@@ -132,12 +146,16 @@ private:
     std::vector<Proxy> m_proxies;
     std::vector<Aabb> m_fatBoxes;              ///< by proxy: its leaf's box, for update()'s pass in entity order
     std::vector<std::uint32_t> m_proxyId;      ///< by proxy: its entity id
-    std::vector<std::uint8_t> m_dirty;         ///< by proxy: inserted, moved or freed since findPairs
+    std::vector<std::uint8_t> m_isStatic;      ///< by proxy: 1 if static
+    std::vector<std::uint32_t> m_category;     ///< by proxy: filter category (all bits without filters)
+    std::vector<std::uint32_t> m_mask;         ///< by proxy: filter mask
+    std::vector<std::uint8_t> m_dirty;         ///< by proxy: inserted, moved, freed or re-ruled since findPairs
     std::vector<std::uint32_t> m_dirtyList;    ///< the proxies with m_dirty set
     std::vector<std::uint32_t> m_freeProxies;
     std::vector<std::uint32_t> m_proxyOfId;    ///< by entity id, kNull if absent
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
     std::vector<ProxyPair> m_pairs;            ///< pairs of proxies whose fat boxes overlap
+    bool m_anyRuled = false;        ///< the last update had static flags or filters
     std::uint64_t m_relocated = 0;  ///< leaves inserted or reinserted since the last defragment()
     std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
     StepStats m_stats;                 ///< all but the rotations, which the tree counts
