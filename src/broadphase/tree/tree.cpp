@@ -36,10 +36,25 @@ void DynamicTree::clear() {
     m_relocated = 0;
 }
 
-Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box) const {
+Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const {
     // Rounding of x - m (m >= 0) never exceeds x, so the fat box always contains the box.
     const float margin = m_isStatic[proxy] ? 0.0f : m_margin;
-    return {box.minX - margin, box.minY - margin, box.maxX + margin, box.maxY + margin};
+    Aabb fat{box.minX - margin, box.minY - margin, box.maxX + margin, box.maxY + margin};
+    // Stretched ahead along the last step's motion (as Box2D's b2_aabbMultiplier), so a body
+    // moving steadily leaves its fat box several times less often; at most kMaxStretch
+    // margins, so a jump does not make a huge box.
+    const float limit = kMaxStretch * margin;
+    const float sx = std::clamp(kPredictedSteps * motion.x, -limit, limit);
+    const float sy = std::clamp(kPredictedSteps * motion.y, -limit, limit);
+    (sx > 0.0f ? fat.maxX : fat.minX) += sx;
+    (sy > 0.0f ? fat.maxY : fat.minY) += sy;
+    return fat;
+}
+
+void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box) {
+    const Aabb before = m_proxies[proxy].box;
+    m_proxies[proxy].box = box;
+    if (!containsBox(m_fatBoxes[proxy], box)) reinsert(proxy, {box.minX - before.minX, box.minY - before.minY});
 }
 
 bool DynamicTree::takeRule(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i) {
@@ -81,7 +96,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     m_category[proxy] = ~0u;
     m_mask[proxy] = ~0u;
     if (rules != nullptr) takeRule(proxy, *rules, i);
-    m_fatBoxes[proxy] = fatten(proxy, box);
+    m_fatBoxes[proxy] = fatten(proxy, box, {});
     m_proxies[proxy] = {box, 0, m_tree.insert(m_fatBoxes[proxy], proxy)};
     m_proxyId[proxy] = id;
     m_proxyOfId[id] = proxy;
@@ -100,8 +115,8 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
     ++m_stats.removed;
 }
 
-void DynamicTree::reinsert(std::uint32_t proxy) {
-    m_fatBoxes[proxy] = fatten(proxy, m_proxies[proxy].box);
+void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
+    m_fatBoxes[proxy] = fatten(proxy, m_proxies[proxy].box, motion);
     m_tree.move(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
     markDirty(proxy);
     ++m_stats.reinserted;
@@ -151,10 +166,9 @@ bool DynamicTree::move(std::uint32_t id, const Aabb& box) {
     const auto slot = idSlots().slotOf(id);
     if (!slot) throw std::invalid_argument("entity " + std::to_string(id) + " is not in the tree");
     const std::uint32_t proxy = m_proxyOfId[*slot];
-    m_proxies[proxy].box = box;
-    if (containsBox(m_fatBoxes[proxy], box)) return false;
-    reinsert(proxy);
-    return true;
+    const std::uint64_t before = m_stats.reinserted;
+    moveProxy(proxy, box);
+    return m_stats.reinserted != before;
 }
 
 void DynamicTree::doUpdate(const BoxView& boxes) {
@@ -170,9 +184,12 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         // Reinsert a leaf only when its box left its fat box.
         for (std::uint32_t i = 0; i < boxes.count; ++i) {
             const std::uint32_t proxy = m_proxyOfDense[i];
-            m_proxies[proxy].box = boxes.box(i);
-            const bool reruled = (ruled || m_anyRuled) && takeRule(proxy, boxes, i);
-            if (reruled || !containsBox(m_fatBoxes[proxy], m_proxies[proxy].box)) reinsert(proxy);
+            if ((ruled || m_anyRuled) && takeRule(proxy, boxes, i)) {
+                m_proxies[proxy].box = boxes.box(i);
+                reinsert(proxy, {});
+            } else {
+                moveProxy(proxy, boxes.box(i));
+            }
         }
         m_anyRuled = ruled;
         return;
@@ -186,9 +203,12 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         if (proxy == kNull) {
             proxy = createProxy(boxes.ids[i], box, ruled ? &boxes : nullptr, i);
         } else {
-            m_proxies[proxy].box = box;
-            const bool reruled = (ruled || m_anyRuled) && takeRule(proxy, boxes, i);
-            if (reruled || !containsBox(m_fatBoxes[proxy], box)) reinsert(proxy);
+            if ((ruled || m_anyRuled) && takeRule(proxy, boxes, i)) {
+                m_proxies[proxy].box = box;
+                reinsert(proxy, {});
+            } else {
+                moveProxy(proxy, box);
+            }
         }
         m_proxies[proxy].dense = i;
         m_proxyOfDense[i] = proxy;
@@ -201,11 +221,7 @@ void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint3
     m_stats = {};
     m_nodesVisited = 0;
     m_tree.resetWork();
-    for (const std::uint32_t i : moved) {
-        const std::uint32_t proxy = m_proxyOfDense[i];
-        m_proxies[proxy].box = boxes.box(i);
-        if (!containsBox(m_fatBoxes[proxy], m_proxies[proxy].box)) reinsert(proxy);
-    }
+    for (const std::uint32_t i : moved) moveProxy(m_proxyOfDense[i], boxes.box(i));
 }
 
 void DynamicTree::findPairs(std::vector<Pair>& out) {

@@ -59,6 +59,8 @@ public:
     static constexpr ParameterSpec kParameters[] = {kMarginParameter};
     DynamicTree() : BroadPhase(kParameters) {}
 
+    /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins.
+    static constexpr float kPredictedSteps = 8.0f, kMaxStretch = 4.0f;
     /// The largest height difference allowed between the two children of a node.
     static constexpr std::int32_t kMaxImbalance = AabbTree::kMaxImbalance;
 
@@ -123,8 +125,11 @@ private:
     static void checkBox(const Aabb& box);
     /// Makes m_proxyOfId hold ids below `size`.
     void growIdMap(std::uint32_t size);
-    /// The leaf's box: `box` pushed out by the margin, unless the proxy is static.
-    [[nodiscard]] Aabb fatten(std::uint32_t proxy, const Aabb& box) const;
+    /// The leaf's box: `box` pushed out by the margin and ahead along `motion` (its last
+    /// step's), unless the proxy is static.
+    [[nodiscard]] Aabb fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const;
+    /// Gives the proxy its new box, reinserting it if it left its fat box.
+    void moveProxy(std::uint32_t proxy, const Aabb& box);
     /// Takes entity i's static flag and filter from `boxes`; true if they changed.
     bool takeRule(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i);
     /// Whether the pair rule lets the two proxies pair.
@@ -135,7 +140,7 @@ private:
     /// A proxy for entity `id`; with `rules`, it takes entity i's static flag and filter.
     std::uint32_t createProxy(std::uint32_t id, const Aabb& box, const BoxView* rules = nullptr, std::uint32_t i = 0);
     void destroyProxy(std::uint32_t proxy);
-    void reinsert(std::uint32_t proxy);
+    void reinsert(std::uint32_t proxy, Vec2 motion);
     void markDirty(std::uint32_t proxy);
     void removeDense(std::uint32_t dense);
 

@@ -36,8 +36,17 @@ TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
     Rng rng(2024);
     std::uint32_t nextId = 0;
     std::uint64_t reinserts = 0;
-    std::map<std::uint32_t, Aabb> fatOf;  // what the fat box must be: margin 2 around the last placement
-    const auto fatten = [](const Aabb& b) { return Aabb{b.minX - 2, b.minY - 2, b.maxX + 2, b.maxY + 2}; };
+    // What the fat box must be: margin 2 around the last placement, stretched ahead along the
+    // step that caused it (8 steps' worth, at most 4 margins).
+    std::map<std::uint32_t, Aabb> fatOf;
+    const auto fatten = [](const Aabb& b, float dx = 0.0f, float dy = 0.0f) {
+        Aabb fat{b.minX - 2, b.minY - 2, b.maxX + 2, b.maxY + 2};
+        const float sx = std::clamp(DynamicTree::kPredictedSteps * dx, -8.0f, 8.0f);
+        const float sy = std::clamp(DynamicTree::kPredictedSteps * dy, -8.0f, 8.0f);
+        (sx > 0 ? fat.maxX : fat.minX) += sx;
+        (sy > 0 ? fat.maxY : fat.minY) += sy;
+        return fat;
+    };
     for (int op = 0; op < 4000; ++op) {
         const float roll = rng.unit();
         const std::size_t count = population.size();
@@ -63,7 +72,7 @@ TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
             const Aabb& fat = fatOf[population.boxes.ids[i]];
             const bool inside = fat.minX <= b.minX && fat.minY <= b.minY && b.maxX <= fat.maxX && b.maxY <= fat.maxY;
             ASSERT_EQ(moved, !inside) << "a leaf moves exactly when its box leaves its fat box";
-            if (moved) fatOf[population.boxes.ids[i]] = fatten(b);
+            if (moved) fatOf[population.boxes.ids[i]] = fatten(b, dx, dy);
             reinserts += moved;
             population.set(i, b);
         }
