@@ -11,8 +11,11 @@ public:
         m_technique->configure(settings);
     }
 
-    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
-        m_technique->update(boxes);
+    void step(const BoxView& boxes, MovedList moved, std::vector<Pair>& overlaps) override {
+        if (moved && m_built)
+            m_technique->updateMoved(boxes, *moved);
+        else
+            m_technique->update(boxes);
         m_technique->findPairs(m_candidates);
         // A technique that tests the boxes itself has nothing left for the exact test to drop.
         if (m_technique->pairsAreExact())
@@ -44,8 +47,9 @@ private:
 
 void keepOverlapping(const BoxView& boxes, const std::vector<Pair>& candidates, std::vector<Pair>& out) {
     out.clear();
+    const PairRule rule(boxes);
     for (const Pair& p : candidates)
-        if (overlaps(boxes.box(p.a), boxes.box(p.b))) out.push_back(p);
+        if (overlaps(boxes.box(p.a), boxes.box(p.b)) && (!rule.active() || rule.accepts(p))) out.push_back(p);
 }
 
 std::unique_ptr<Contestant> makeTechniqueContestant(const TechniqueInfo& technique, const Settings& settings) {

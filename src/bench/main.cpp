@@ -59,6 +59,7 @@ struct Options {
     double sweepLo = 0.0, sweepHi = 0.0;            ///< ...from lo to hi...
     int sweepSteps = 0;                             ///< ...in this many values
     std::optional<MixedShape> mixed;                ///< --mixed: a point of the mixed family
+    std::uint32_t layers = 0;                       ///< --layers: collision layers, 0 for none
 };
 
 std::vector<std::string_view> splitList(std::string_view text, char separator = ',') {
@@ -174,6 +175,11 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                    "sides MIN to MAX (1 to 100; the others have side 0.8-1.2) and the spacing, in mean box sides "
                    "(1.5 to 8); default: every tenth box of side 10-40, spacing 4 small boxes")
         ->type_name("F:MIN:MAX:SPACING");
+    std::string layers;
+    cli.add_option("--layers", layers,
+                   "put box i in layer i % K (1 to 32): layer 0 collides with every layer, the others with layer 0 "
+                   "and themselves; pairs the filters exclude are not reported")
+        ->type_name("K");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
     cli.add_flag("--slow-peers", o.slowPeers,
@@ -274,6 +280,8 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                 throw BadValue(fmt::format("--mixed {}", e.what()));
             }
         }
+        if (!layers.empty()) o.layers = static_cast<std::uint32_t>(parseWhole(layers, "--layers", 1, 32));
+        if ((o.sweepN || !sweepParam.empty()) && o.layers > 0) throw BadValue("--layers is for the table, not for a sweep");
         if (o.sweepN && !sweepParam.empty()) throw BadValue("--sweep-n and --sweep-param are one sweep each: pick one");
         if ((o.sweepN || !sweepParam.empty()) && o.scenarios.size() != 1)
             throw BadValue("a sweep runs on one scenario: give --scenario one name");
@@ -394,7 +402,7 @@ int runAll(const Options& o) {
 
     for (const ScenarioInfo* scenario : o.scenarios) {
         for (const std::uint32_t n : o.counts) {
-            const RunSpec spec{scenario, n, o.motion, o.seed, o.frames, o.warmup, o.mixed};
+            const RunSpec spec{scenario, n, o.motion, o.seed, o.frames, o.warmup, o.mixed, o.layers};
             const Scene probe(scenario->kind, n, o.motion, o.seed, o.mixed);
             Settings settings = o.parameters;
             settings.bounds = probe.bounds();

@@ -1,6 +1,8 @@
 // Box2D 2.4.1's broad phase (a dynamic AABB tree with fattened boxes), driven as b2World
-// drives it: MoveProxy for every body, UpdatePairs for the proxies that left their fat box,
-// and a persistent pair set that drops a pair once the fat boxes part (b2ContactManager).
+// drives it: MoveProxy for every body that moved (b2World::SolveTOI / Synchronize skip static
+// bodies), UpdatePairs for the proxies that left their fat box, and a persistent pair set that
+// drops a pair once the fat boxes part (b2ContactManager). Like b2ContactManager::AddPair it
+// refuses two static bodies and pairs that the filters (b2Filter's category and mask) exclude.
 #include <box2d/b2_broad_phase.h>
 
 #include <cstdint>
@@ -13,22 +15,28 @@ namespace {
 
 class Box2dTree final : public Contestant {
 public:
-    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
+    void step(const BoxView& boxes, MovedList moved, std::vector<Pair>& overlaps) override {
+        m_rule = PairRule(boxes);
+        const auto move = [&](std::uint32_t i) {
+            const b2AABB box = aabb(boxes, i);
+            const b2AABB& before = m_last[i];
+            const b2Vec2 displacement = 0.5f * (box.lowerBound + box.upperBound) -
+                                        0.5f * (before.lowerBound + before.upperBound);
+            m_broadPhase.MoveProxy(m_proxies[i], box, displacement);
+            m_last[i] = box;
+        };
         if (m_proxies.empty()) {
             m_proxies.resize(boxes.count);
-            for (std::uint32_t i = 0; i < boxes.count; ++i)
-                m_proxies[i] = m_broadPhase.CreateProxy(aabb(boxes, i), userData(i));
-        } else {
+            m_last.resize(boxes.count);
             for (std::uint32_t i = 0; i < boxes.count; ++i) {
-                const b2AABB box = aabb(boxes, i);
-                const b2AABB& before = m_last[i];
-                const b2Vec2 displacement = 0.5f * (box.lowerBound + box.upperBound) -
-                                            0.5f * (before.lowerBound + before.upperBound);
-                m_broadPhase.MoveProxy(m_proxies[i], box, displacement);
+                m_last[i] = aabb(boxes, i);
+                m_proxies[i] = m_broadPhase.CreateProxy(m_last[i], userData(i));
             }
+        } else if (moved) {
+            for (const std::uint32_t i : *moved) move(i);
+        } else {
+            for (std::uint32_t i = 0; i < boxes.count; ++i) move(i);
         }
-        m_last.resize(boxes.count);
-        for (std::uint32_t i = 0; i < boxes.count; ++i) m_last[i] = aabb(boxes, i);
         m_broadPhase.UpdatePairs(this);
         // b2ContactManager::Collide: a contact lives until the fat boxes stop overlapping.
         for (std::size_t k = 0; k < m_pairs.size();) {
@@ -50,7 +58,7 @@ public:
     void AddPair(void* userDataA, void* userDataB) {
         const auto a = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(userDataA) - 1);
         const auto b = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(userDataB) - 1);
-        if (a == b) return;
+        if (a == b || (m_rule.active() && !m_rule.accepts(a, b))) return;
         const Pair p = makePair(a, b);
         if (m_pairSet.insert(key(p)).second) m_pairs.push_back(p);
     }
@@ -70,6 +78,7 @@ private:
     std::vector<b2AABB> m_last;
     std::vector<Pair> m_pairs;
     std::unordered_set<std::uint64_t> m_pairSet;
+    PairRule m_rule;
 };
 
 }  // namespace

@@ -1,5 +1,9 @@
 // Bullet 3.24's broad phases, driven as btCollisionWorld drives them: setAabb for every
-// object, calculateOverlappingPairs, then the persistent pair cache holds the candidates.
+// object that moved (all of them unless the scene says which), calculateOverlappingPairs,
+// then the persistent pair cache holds the candidates. Statics go in btBroadphaseProxy's
+// StaticFilter group, whose mask leaves out statics (btCollisionWorld::addCollisionObject);
+// filters become the proxies' group and mask, which Bullet's pair cache tests the same way.
+// With both, the filters take the group and the exact test drops two statics.
 // Bullet is 3D: every box spans z in [-0.5, 0.5], so only x and y decide.
 #include <btBulletCollisionCommon.h>
 
@@ -18,14 +22,26 @@ public:
         for (btBroadphaseProxy* proxy : m_proxies) m_broadPhase->destroyProxy(proxy, &m_dispatcher);
     }
 
-    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
+    void step(const BoxView& boxes, MovedList moved, std::vector<Pair>& overlaps) override {
         if (m_proxies.empty()) {
             m_proxies.resize(boxes.count);
-            for (std::uint32_t i = 0; i < boxes.count; ++i)
+            for (std::uint32_t i = 0; i < boxes.count; ++i) {
+                int group = btBroadphaseProxy::DefaultFilter;
+                int mask = btBroadphaseProxy::AllFilter;
+                if (boxes.category != nullptr) {
+                    group = static_cast<int>(boxes.category[i]);
+                    mask = static_cast<int>(boxes.mask[i]);
+                } else if (boxes.isStatic != nullptr && boxes.isStatic[i] != 0) {
+                    group = btBroadphaseProxy::StaticFilter;
+                    mask = btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter;
+                }
                 m_proxies[i] = m_broadPhase->createProxy(lower(boxes, i), upper(boxes, i), BOX_SHAPE_PROXYTYPE,
-                                                         reinterpret_cast<void*>(static_cast<std::uintptr_t>(i)),
-                                                         btBroadphaseProxy::DefaultFilter,
-                                                         btBroadphaseProxy::AllFilter, &m_dispatcher);
+                                                         reinterpret_cast<void*>(static_cast<std::uintptr_t>(i)), group,
+                                                         mask, &m_dispatcher);
+            }
+        } else if (moved) {
+            for (const std::uint32_t i : *moved)
+                m_broadPhase->setAabb(m_proxies[i], lower(boxes, i), upper(boxes, i), &m_dispatcher);
         } else {
             for (std::uint32_t i = 0; i < boxes.count; ++i)
                 m_broadPhase->setAabb(m_proxies[i], lower(boxes, i), upper(boxes, i), &m_dispatcher);

@@ -1,6 +1,9 @@
 // Chipmunk 7.0.3's spatial indexes, driven as cpSpace drives them: one
-// cpSpatialIndexReindexQuery per frame re-reads every box through the bounding-box callback
-// and reports the pairs that may collide.
+// cpSpatialIndexReindexQuery per frame re-reads every dynamic box through the bounding-box
+// callback and reports the pairs that may collide. Statics live in a static index (a cpBBTree,
+// as cpSpace's staticShapes) that the dynamic index is linked to: the reindex query then also
+// collides every dynamic box with it (cpSpatialIndexCollideStatic), and statics never meet.
+// Filters are applied as cpSpace's collision callback applies cpShapeFilter, pair by pair.
 #include <chipmunk/chipmunk.h>
 
 #include <algorithm>
@@ -42,17 +45,26 @@ cpBB grownBoxOf(void* object) {
 
 class ChipmunkPeer final : public Contestant {
 public:
-    ChipmunkPeer(cpSpatialIndex* index, bool tracksVelocity) : m_index(index), m_tracksVelocity(tracksVelocity) {}
-    ~ChipmunkPeer() override { cpSpatialIndexFree(m_index); }
+    /// `index` was made with `statics` as its static index.
+    ChipmunkPeer(cpSpatialIndex* statics, cpSpatialIndex* index, bool tracksVelocity)
+        : m_statics(statics), m_index(index), m_tracksVelocity(tracksVelocity) {}
+    ~ChipmunkPeer() override {
+        cpSpatialIndexFree(m_index);
+        cpSpatialIndexFree(m_statics);
+    }
     ChipmunkPeer(const ChipmunkPeer&) = delete;
     ChipmunkPeer& operator=(const ChipmunkPeer&) = delete;
 
-    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
+    void step(const BoxView& boxes, MovedList moved, std::vector<Pair>& overlaps) override {
         g_boxes = &boxes;
-        if (m_tracksVelocity) trackVelocities(boxes);  // before inserting: the tree asks at once
+        m_rule = PairRule(boxes);
+        if (m_tracksVelocity) trackVelocities(boxes, moved);  // before inserting: the tree asks at once
         if (m_inserted == 0) {
-            for (std::uint32_t i = 0; i < boxes.count; ++i)
-                cpSpatialIndexInsert(m_index, reinterpret_cast<void*>(static_cast<std::uintptr_t>(i) + 1), i);
+            for (std::uint32_t i = 0; i < boxes.count; ++i) {
+                const bool isStatic = boxes.isStatic != nullptr && boxes.isStatic[i] != 0;
+                cpSpatialIndexInsert(isStatic ? m_statics : m_index,
+                                     reinterpret_cast<void*>(static_cast<std::uintptr_t>(i) + 1), i);
+            }
             m_inserted = boxes.count;
         }
         m_candidates.clear();
@@ -65,15 +77,22 @@ public:
     FrameFigures figures() const override { return {m_candidates.size(), std::nullopt, std::nullopt}; }
 
 private:
-    void trackVelocities(const BoxView& boxes) {
+    /// Each body's velocity, from its last two centres; told what moved, only theirs (a
+    /// static body's stays zero, as in cpSpace).
+    void trackVelocities(const BoxView& boxes, MovedList moved) {
         constexpr cpFloat kFramesPerSecond = 60.0;
-        m_velocities.resize(boxes.count);
         const bool first = m_lastCentres.size() != boxes.count;
+        m_velocities.resize(boxes.count);
         m_lastCentres.resize(boxes.count);
-        for (std::uint32_t i = 0; i < boxes.count; ++i) {
+        const auto track = [&](std::uint32_t i) {
             const cpVect centre = cpv(0.5 * (boxes.minX[i] + boxes.maxX[i]), 0.5 * (boxes.minY[i] + boxes.maxY[i]));
             m_velocities[i] = first ? cpvzero : cpvmult(cpvsub(centre, m_lastCentres[i]), kFramesPerSecond);
             m_lastCentres[i] = centre;
+        };
+        if (moved && !first) {
+            for (const std::uint32_t i : *moved) track(i);
+        } else {
+            for (std::uint32_t i = 0; i < boxes.count; ++i) track(i);
         }
         g_velocities = m_velocities.data();
     }
@@ -81,12 +100,15 @@ private:
     static cpCollisionID onPair(void* a, void* b, cpCollisionID id, void* self) {
         const std::uint32_t i = indexOf(a);
         const std::uint32_t j = indexOf(b);
-        if (i != j) static_cast<ChipmunkPeer*>(self)->m_candidates.push_back(makePair(i, j));
+        auto* peer = static_cast<ChipmunkPeer*>(self);
+        if (i != j && (!peer->m_rule.active() || peer->m_rule.accepts(i, j))) peer->m_candidates.push_back(makePair(i, j));
         return id;
     }
 
+    cpSpatialIndex* m_statics;
     cpSpatialIndex* m_index;
     bool m_tracksVelocity;
+    PairRule m_rule;
     std::vector<cpVect> m_lastCentres, m_velocities;
     std::uint32_t m_inserted = 0;
     std::vector<Pair> m_candidates;
@@ -97,17 +119,20 @@ private:
 std::unique_ptr<Contestant> makeChipmunkHash(const PeerSetup& setup) {
     // Chipmunk's advice and Lembcke and Korth's: cells the size of the objects, a table 10x the count.
     const int cells = static_cast<int>(std::min<std::uint64_t>(10ull * setup.count + 1, 1u << 26));
-    return std::make_unique<ChipmunkPeer>(cpSpaceHashNew(setup.cellSize, cells, &boxOf, nullptr), false);
+    cpSpatialIndex* statics = cpBBTreeNew(&boxOf, nullptr);
+    return std::make_unique<ChipmunkPeer>(statics, cpSpaceHashNew(setup.cellSize, cells, &boxOf, statics), false);
 }
 
 std::unique_ptr<Contestant> makeChipmunkTree(const PeerSetup&) {
-    cpSpatialIndex* tree = cpBBTreeNew(&boxOf, nullptr);
+    cpSpatialIndex* statics = cpBBTreeNew(&boxOf, nullptr);
+    cpSpatialIndex* tree = cpBBTreeNew(&boxOf, statics);
     cpBBTreeSetVelocityFunc(tree, &velocityOf);
-    return std::make_unique<ChipmunkPeer>(tree, true);
+    return std::make_unique<ChipmunkPeer>(statics, tree, true);
 }
 
 std::unique_ptr<Contestant> makeChipmunkSweep(const PeerSetup&) {
-    return std::make_unique<ChipmunkPeer>(cpSweep1DNew(&grownBoxOf, nullptr), false);
+    cpSpatialIndex* statics = cpBBTreeNew(&grownBoxOf, nullptr);
+    return std::make_unique<ChipmunkPeer>(statics, cpSweep1DNew(&grownBoxOf, statics), false);
 }
 
 }  // namespace ro::bench

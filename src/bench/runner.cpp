@@ -142,10 +142,11 @@ std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>
 
 std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame) {
     Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
+    scene.setLayers(spec.layers);
     std::vector<Pair> overlaps;
     for (int f = 0; f <= frame; ++f) {
         if (f > 0) scene.advance();
-        contestant.step(scene.boxes(), overlaps);
+        contestant.step(scene.boxes(), scene.moved(), overlaps);
     }
     std::sort(overlaps.begin(), overlaps.end());
     return overlaps;
@@ -160,6 +161,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
         Row& row = results[i].row;
         row.scenario = std::string(spec.scenario->name);
         if (spec.mixed) row.scenario.append(":").append(spec.mixed->text());
+        if (spec.layers > 0) row.scenario.append("+").append(std::to_string(spec.layers)).append(" layers");
         row.motion = std::string(motionName(spec.motion));
         row.n = spec.count;
         row.technique = lanes[i].name;
@@ -169,6 +171,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     }
 
     Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
+    scene.setLayers(spec.layers);
     const int total = 1 + spec.warmup + spec.frames;
     // The reference steps first on every frame, so the others are compared with its pairs of
     // the same frame; the rest rotate by one each frame, so no lane always runs right after the
@@ -185,7 +188,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
             Contestant& contestant = *lanes[i].contestant;
             const std::uint64_t allocationsBefore = heapAllocationCount();
             const auto start = Clock::now();
-            contestant.step(boxes, tally.overlaps);
+            contestant.step(boxes, scene.moved(), tally.overlaps);
             const double ms = msSince(start);
             const std::uint64_t allocated = heapAllocationCount() - allocationsBefore;
 

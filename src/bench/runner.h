@@ -29,6 +29,7 @@ struct RunSpec {
     int frames = 60;  ///< measured frames, after the build frame and the warm-up
     int warmup = 5;
     std::optional<MixedShape> mixed;  ///< a point of the mixed family (rows say "mixed:F:MIN:MAX:SPACING")
+    std::uint32_t layers = 0;         ///< collision layers (Scene::setLayers; rows say "+K layers"), 0 for none
 };
 
 /// One line of the results: a contestant on one scene.

@@ -207,6 +207,13 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
         m_vy[i] = vy;
     }
     updateBoxes();
+    if (kind == ScenarioKind::Static && motion == Motion::Steady) {
+        m_isStatic.resize(count);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            m_isStatic[i] = m_vx[i] == 0.0f && m_vy[i] == 0.0f ? 1 : 0;
+            if (m_isStatic[i] == 0) m_movers.push_back(i);
+        }
+    }
 
     std::vector<float> sides(m_half.begin(), m_half.end());
     if (!sides.empty()) {
@@ -222,7 +229,20 @@ void Scene::place(std::uint32_t i, float x, float y, float half) {
     m_half[i] = half;
 }
 
+void Scene::setLayers(std::uint32_t k) {
+    if (k > 32) throw std::invalid_argument("at most 32 layers (a 32-bit category), got " + std::to_string(k));
+    m_layers = k;
+    m_category.assign(k == 0 ? 0 : m_count, 0);
+    m_mask.assign(k == 0 ? 0 : m_count, 0);
+    for (std::uint32_t i = 0; i < m_category.size(); ++i) {
+        const std::uint32_t layer = i % k;
+        m_category[i] = 1u << layer;
+        m_mask[i] = layer == 0 ? ~0u : (1u | (1u << layer));
+    }
+}
+
 void Scene::advance() {
+    m_advanced = true;
     if (m_motion == Motion::Teleport) {
         // Every box anywhere in its walls (one-cell boxes stay in their square): no frame
         // resembles the last, so nothing a technique kept from it is still in order.
@@ -316,6 +336,14 @@ Vec2 Scene::velocity(std::uint32_t i) const {
     return {-m_vy[i] * radius * std::sin(m_vx[i]), m_vy[i] * radius * std::cos(m_vx[i])};
 }
 
-BoxView Scene::boxes() const { return {m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), m_count}; }
+BoxView Scene::boxes() const {
+    BoxView view{m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), m_count};
+    if (declaresStatics()) view.isStatic = m_isStatic.data();
+    if (m_layers > 0) {
+        view.category = m_category.data();
+        view.mask = m_mask.data();
+    }
+    return view;
+}
 
 }  // namespace ro

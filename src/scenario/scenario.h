@@ -76,7 +76,22 @@ public:
 
     /// Moves every box by one frame (deterministic for the seed).
     void advance();
+    /// The boxes, with the static flags when the scene declares them and the layers' filters
+    /// when it has layers.
     [[nodiscard]] BoxView boxes() const;
+    /// Whether the scene marks its still boxes static: the static scene with steady motion
+    /// (varied, teleport and churn would move them).
+    [[nodiscard]] bool declaresStatics() const { return !m_isStatic.empty(); }
+    /// After an advance of a scene that declares statics: the dense indices of the boxes
+    /// that moved (the same ones every frame); otherwise nothing, as every box may have.
+    [[nodiscard]] std::optional<std::span<const std::uint32_t>> moved() const {
+        if (!declaresStatics() || !m_advanced) return std::nullopt;
+        return std::span<const std::uint32_t>(m_movers);
+    }
+    /// Puts box i in layer i % k (1 to 32 layers): layer 0 collides with every layer, any
+    /// other layer with layer 0 and itself (terrain, and teams that meet only their own).
+    void setLayers(std::uint32_t k);
+    [[nodiscard]] std::uint32_t layers() const { return m_layers; }
     /// Box i's centre, half side and velocity (world units per frame; an orbiting box's is
     /// its tangent, the straight line a world that integrates velocities can follow).
     [[nodiscard]] Vec2 centre(std::uint32_t i) const { return {m_x[i], m_y[i]}; }
@@ -109,6 +124,11 @@ private:
     std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
     std::vector<std::uint32_t> m_ids;
     std::uint32_t m_nextId = 0;  ///< the id of the next box created (churn)
+    std::vector<std::uint8_t> m_isStatic;   ///< by box, when the scene declares statics
+    std::vector<std::uint32_t> m_movers;    ///< the boxes that are not static
+    bool m_advanced = false;
+    std::uint32_t m_layers = 0;             ///< 0: no filters
+    std::vector<std::uint32_t> m_category, m_mask;
 };
 
 }  // namespace ro

@@ -31,8 +31,8 @@ public:
     enum class Fault { Drop, Repeat };
     FaultyContestant(int faultFrame, Fault fault) : m_faultFrame(faultFrame), m_fault(fault) {}
 
-    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
-        m_inner->step(boxes, overlaps);
+    void step(const BoxView& boxes, MovedList moved, std::vector<Pair>& overlaps) override {
+        m_inner->step(boxes, moved, overlaps);
         if (m_frame++ != m_faultFrame || overlaps.empty()) return;
         std::sort(overlaps.begin(), overlaps.end());
         if (m_fault == Fault::Drop) overlaps.erase(overlaps.begin());
@@ -70,9 +70,9 @@ public:
     LoggingContestant(std::unique_ptr<Contestant> inner, std::string name, Log& log)
         : m_inner(std::move(inner)), m_name(std::move(name)), m_log(log) {}
 
-    void step(const BoxView& boxes, std::vector<Pair>& overlaps) override {
+    void step(const BoxView& boxes, MovedList moved, std::vector<Pair>& overlaps) override {
         m_log.emplace_back(static_cast<int>(m_prints.size()), m_name);
-        m_inner->step(boxes, overlaps);
+        m_inner->step(boxes, moved, overlaps);
         m_prints.push_back(fingerprintOf(overlaps));
     }
     FrameFigures figures() const override { return m_inner->figures(); }
