@@ -166,13 +166,11 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
                 place(i, m_rng.range(0, side), m_rng.range(0, side), isBig(i) ? m_rng.range(bigLo, bigHi) : half);
                 break;
             }
-            case ScenarioKind::Static: {
+            case ScenarioKind::Static:
                 place(i, m_rng.range(0, side), m_rng.range(0, side), half);
-                const float factor = i % 100 == 0 ? 10.0f : 0.0f;
-                vx *= factor;
-                vy *= factor;
+                vx *= 10.0f;  // setMovingFraction below stills all but 1%
+                vy *= 10.0f;
                 break;
-            }
             case ScenarioKind::OneCell:
                 // Centres within 0.25 of the middle and sides >= 0.8: every pair overlaps.
                 place(i, centre + m_rng.range(-0.25f, 0.25f), centre + m_rng.range(-0.25f, 0.25f), half);
@@ -207,12 +205,10 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
         m_vy[i] = vy;
     }
     updateBoxes();
-    if (kind == ScenarioKind::Static && motion == Motion::Steady) {
-        m_isStatic.resize(count);
-        for (std::uint32_t i = 0; i < count; ++i) {
-            m_isStatic[i] = m_vx[i] == 0.0f && m_vy[i] == 0.0f ? 1 : 0;
-            if (m_isStatic[i] == 0) m_movers.push_back(i);
-        }
+    if (kind == ScenarioKind::Static) {
+        m_fastVx = m_vx;
+        m_fastVy = m_vy;
+        setMovingFraction(0.01f);
     }
 
     std::vector<float> sides(m_half.begin(), m_half.end());
@@ -227,6 +223,30 @@ void Scene::place(std::uint32_t i, float x, float y, float half) {
     m_x[i] = std::clamp(x, m_bounds.minX + half, m_bounds.maxX - half);
     m_y[i] = std::clamp(y, m_bounds.minY + half, m_bounds.maxY - half);
     m_half[i] = half;
+}
+
+void Scene::setMovingFraction(float fraction) {
+    if (m_kind != ScenarioKind::Static) return;
+    if (!(fraction >= 0.0f && fraction <= 1.0f))
+        throw std::invalid_argument("the moving fraction is 0 to 1, got " + std::to_string(fraction));
+    // Box i moves when i * fraction crosses a whole number (box 0 always, unless 0): evenly
+    // spread, and at 1% the boxes 0, 100, 200, ...
+    const auto moves = [&](std::uint32_t i) {
+        if (fraction == 0.0f) return false;
+        return i == 0 || std::floor(static_cast<double>(i) * fraction) > std::floor((static_cast<double>(i) - 1.0) * fraction);
+    };
+    // Only under steady motion are the others declared static: varied, teleport and churn move them.
+    const bool declare = m_motion == Motion::Steady;
+    m_isStatic.assign(declare ? m_count : 0, 0);
+    m_movers.clear();
+    for (std::uint32_t i = 0; i < m_count; ++i) {
+        const bool moving = moves(i);
+        m_vx[i] = moving ? m_fastVx[i] : 0.0f;
+        m_vy[i] = moving ? m_fastVy[i] : 0.0f;
+        if (!declare) continue;
+        m_isStatic[i] = moving ? 0 : 1;
+        if (moving) m_movers.push_back(i);
+    }
 }
 
 void Scene::setLayers(std::uint32_t k) {

@@ -92,6 +92,11 @@ public:
     /// other layer with layer 0 and itself (terrain, and teams that meet only their own).
     void setLayers(std::uint32_t k);
     [[nodiscard]] std::uint32_t layers() const { return m_layers; }
+    /// The static scene only: the share of boxes that move (0 to 1, evenly spread; 0.01 by
+    /// default), each at its own fast velocity. Throws std::invalid_argument outside [0, 1].
+    void setMovingFraction(float fraction);
+    /// Whether box i is declared static (declaresStatics()).
+    [[nodiscard]] bool isStatic(std::uint32_t i) const { return !m_isStatic.empty() && m_isStatic[i] != 0; }
     /// Box i's centre, half side and velocity (world units per frame; an orbiting box's is
     /// its tangent, the straight line a world that integrates velocities can follow).
     [[nodiscard]] Vec2 centre(std::uint32_t i) const { return {m_x[i], m_y[i]}; }
@@ -125,6 +130,7 @@ private:
     std::vector<std::uint32_t> m_ids;
     std::uint32_t m_nextId = 0;  ///< the id of the next box created (churn)
     std::vector<std::uint8_t> m_isStatic;   ///< by box, when the scene declares statics
+    std::vector<float> m_fastVx, m_fastVy;  ///< the static scene: each box's velocity when it moves
     std::vector<std::uint32_t> m_movers;    ///< the boxes that are not static
     bool m_advanced = false;
     std::uint32_t m_layers = 0;             ///< 0: no filters

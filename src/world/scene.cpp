@@ -39,7 +39,8 @@ void loadScene(World& world, const Scene& scene) {
     while (world.size() > 0) world.remove(world.ids().back());
     for (std::uint32_t i = 0; i < scene.size(); ++i) {
         const float half = scene.halfSide(i);
-        world.add({.position = scene.centre(i), .velocity = scene.velocity(i), .acceleration = {}, .halfExtents = {half, half}, .shape = Shape::Box});
+        world.add({.position = scene.centre(i), .velocity = scene.velocity(i), .acceleration = {}, .halfExtents = {half, half},
+                   .shape = Shape::Box, .isStatic = scene.isStatic(i)});
     }
 }
 

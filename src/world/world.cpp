@@ -126,6 +126,9 @@ EntityId World::add(const EntityDesc& d) {
         checkRange(d.position.x - previous.x, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity x (per tick)");
         checkRange(d.position.y - previous.y, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity y (per tick)");
     }
+    if (d.isStatic && (d.velocity.x != 0.0f || d.velocity.y != 0.0f || d.acceleration.x != 0.0f ||
+                       d.acceleration.y != 0.0f || (d.previous && (d.previous->x != d.position.x || d.previous->y != d.position.y))))
+        throw std::invalid_argument("a static entity has no velocity and no acceleration");
     if (m_nextId == IdMap::kAbsent) throw std::length_error("entity ids exhausted");
 
     const EntityId id = m_nextId++;
@@ -142,6 +145,9 @@ EntityId World::add(const EntityDesc& d) {
     m_halfW.push_back(hw);
     m_halfH.push_back(hh);
     m_shape.push_back(d.shape);
+    m_isStatic.push_back(d.isStatic ? 1 : 0);
+    m_staticCount += d.isStatic ? 1 : 0;
+    m_moversKnown = false;
     m_overlapping.push_back(0);
     m_minX.push_back(d.position.x - hw);
     m_minY.push_back(d.position.y - hh);
@@ -162,6 +168,9 @@ bool World::remove(EntityId id) {
     };
     m_indexOfId.set(m_ids[last], i);
     m_indexOfId.erase(id);
+    m_staticCount -= m_isStatic[i];
+    m_moversKnown = false;
+    moveLast(m_isStatic);
     moveLast(m_ids);
     moveLast(m_posX), moveLast(m_posY), moveLast(m_prevX), moveLast(m_prevY);
     moveLast(m_accX), moveLast(m_accY), moveLast(m_halfW), moveLast(m_halfH);
@@ -195,11 +204,27 @@ std::optional<EntityId> World::entityAt(Vec2 p) const {
 }
 
 BoxView World::boxes() const {
-    return {m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), size()};
+    BoxView view{m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), size()};
+    if (m_staticCount > 0) view.isStatic = m_isStatic.data();
+    return view;
+}
+
+void World::updateBroadPhase() {
+    if (m_moversKnown && m_staticCount > 0) {
+        m_broadPhase->updateMoved(boxes(), m_movers);
+        return;
+    }
+    m_moversKnown = false;
+    m_broadPhase->update(boxes());
+    m_movers.clear();
+    for (std::uint32_t i = 0; i < size(); ++i)
+        if (m_isStatic[i] == 0) m_movers.push_back(i);
+    m_moversKnown = true;
 }
 
 std::uint64_t World::bytesHeld() const {
     std::uint64_t bytes = m_indexOfId.bytesHeld() + ro::bytesHeld(m_ids) + ro::bytesHeld(m_shape) +
+                          ro::bytesHeld(m_isStatic) + ro::bytesHeld(m_movers) +
                           ro::bytesHeld(m_overlapping) + ro::bytesHeld(m_candidates) + ro::bytesHeld(m_overlaps) +
                           ro::bytesHeld(m_sortScratch) + ro::bytesHeld(m_sortOffsets);
     for (const auto* v : {&m_posX, &m_posY, &m_prevX, &m_prevY, &m_accX, &m_accY, &m_halfW, &m_halfH, &m_minX, &m_minY,
@@ -218,6 +243,7 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> technique) {
     if (!technique) throw std::invalid_argument("broad phase must not be null");
     technique->configure(m_settings);  // a refused technique leaves the world's as it was
     m_broadPhase = std::move(technique);
+    m_moversKnown = false;
 }
 
 void World::setBroadPhaseSettings(const Settings& settings) {
@@ -230,7 +256,7 @@ void World::setBroadPhaseSettings(const Settings& settings) {
 }
 
 void World::refreshPairs() {
-    m_broadPhase->update(boxes());
+    updateBroadPhase();
     m_broadPhase->findPairs(m_candidates);
     m_stats.broadPhase = m_broadPhase->counters();
     findOverlaps();
@@ -274,7 +300,7 @@ void World::subStep(float dt) {
     const auto t1 = Clock::now();
 
     const std::uint64_t allocsBefore = heapAllocationCount();
-    m_broadPhase->update(boxes());
+    updateBroadPhase();
     const auto t2 = Clock::now();
     m_broadPhase->findPairs(m_candidates);
     m_broadPhase->setHeapAllocations(heapAllocationCount() - allocsBefore);
@@ -303,6 +329,7 @@ void World::accelerate(float dt) {
     const float gravity = m_config.gravity ? m_config.gravityAccel : 0.0f;
     const float dt2 = dt * dt;
     for (std::uint32_t i = 0; i < size(); ++i) {
+        if (m_isStatic[i]) continue;
         m_posX[i] += m_accX[i] * dt2;
         m_posY[i] += (m_accY[i] + gravity) * dt2;
     }
@@ -346,7 +373,9 @@ void World::resolveContacts() {
         // [1e-6, 1e10], so their sum is a normal float and each share lies in [0, 1].
         const float massA = m_halfW[a] * m_halfH[a];
         const float massB = m_halfW[b] * m_halfH[b];
-        const float shareA = massB / (massA + massB);
+        // A static entity weighs infinitely much: the other takes the whole push and kick.
+        // (Two statics never pair.)
+        const float shareA = m_isStatic[a] ? 0.0f : m_isStatic[b] ? 1.0f : massB / (massA + massB);
         const float shareB = 1.0f - shareA;
         // Verlet response: move positions apart. Pushing apart changes the implicit velocity
         // (pos - prev) too: it takes back about the approach of the last tick, so entities that
@@ -392,6 +421,7 @@ void World::applyInertiaAndWalls() {
         }
     };
     for (std::uint32_t i = 0; i < size(); ++i) {
+        if (m_isStatic[i]) continue;
         const float vx = m_posX[i] - m_prevX[i];
         const float vy = m_posY[i] - m_prevY[i];
         m_prevX[i] = m_posX[i];

@@ -70,6 +70,9 @@ struct EntityDesc {
     /// Set: the previous position itself, in place of position - velocity (a saved entity's
     /// exact Verlet state; the subtraction would round).
     std::optional<Vec2> previous = std::nullopt;
+    /// Never moves: not integrated, not pushed, never paired with another static (level
+    /// geometry). Its velocity and acceleration must be zero.
+    bool isStatic = false;
 };
 
 /// Fixed-step clock and physics settings.
@@ -127,9 +130,14 @@ public:
     [[nodiscard]] std::span<const float> halfW() const { return m_halfW; }
     [[nodiscard]] std::span<const float> halfH() const { return m_halfH; }
     [[nodiscard]] std::span<const Shape> shapes() const { return m_shape; }
+    /// 1 where the entity is static.
+    [[nodiscard]] std::span<const std::uint8_t> isStatic() const { return m_isStatic; }
+    [[nodiscard]] std::uint32_t staticCount() const { return m_staticCount; }
     /// 1 where the entity's AABB overlaps another's after the last tick's broad phase.
     [[nodiscard]] std::span<const std::uint8_t> overlapping() const { return m_overlapping; }
     [[nodiscard]] BoxView boxes() const;
+    // With statics, the technique is told which entities may have moved (the dynamic ones)
+    // through BroadPhase::updateMoved, between ticks that added or removed none.
     /// Heap bytes of the world's own tables (entities, id map, pair buffers), not the technique's.
     [[nodiscard]] std::uint64_t bytesHeld() const;
     /// Largest half-extent of any live entity (0 when empty).
@@ -184,6 +192,8 @@ private:
     void findOverlaps();
     void resolveContacts();
     void applyInertiaAndWalls();
+    /// Hands the boxes to the technique: only the movers when it saw the same entities last.
+    void updateBroadPhase();
 
     WorldConfig m_config;
     Settings m_settings;
@@ -198,6 +208,10 @@ private:
     std::vector<float> m_posX, m_posY, m_prevX, m_prevY, m_accX, m_accY, m_halfW, m_halfH;
     std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
     std::vector<Shape> m_shape;
+    std::vector<std::uint8_t> m_isStatic;
+    std::uint32_t m_staticCount = 0;
+    std::vector<std::uint32_t> m_movers;  ///< dense indices of the dynamic entities, when m_moversKnown
+    bool m_moversKnown = false;  ///< the technique's last update saw these entities in this order
     std::vector<std::uint8_t> m_overlapping;
     IdMap m_indexOfId;  ///< id -> dense index of the live entities
     EntityId m_nextId = 0;
