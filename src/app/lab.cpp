@@ -78,6 +78,7 @@ LabState Lab::capture() const {
     state.autoCellSize = m_autoCellSize;
     state.preset = std::string(sceneName());
     state.sceneSeed = m_sceneSeed;
+    state.movingFraction = m_movingFraction;
     state.rngState = m_rng.state();
     state.sizes = m_sizes;
     state.world = m_world.config();
@@ -85,7 +86,7 @@ LabState Lab::capture() const {
     state.entities.resize(w.size());
     for (std::uint32_t i = 0; i < w.size(); ++i)
         state.entities[i] = {w.shapes()[i], {w.posX()[i], w.posY()[i]}, {w.prevX()[i], w.prevY()[i]},
-                             {w.accX()[i], w.accY()[i]}, {w.halfW()[i], w.halfH()[i]}};
+                             {w.accX()[i], w.accY()[i]}, {w.halfW()[i], w.halfH()[i]}, w.isStatic()[i] != 0};
     return state;
 }
 
@@ -112,7 +113,7 @@ void Lab::restore(const LabState& state) {
         const SavedEntity& e = state.entities[i];
         try {
             world.add({.position = e.position, .velocity = {}, .acceleration = e.acceleration,
-                       .halfExtents = e.halfExtents, .shape = e.shape, .previous = e.previous});
+                       .halfExtents = e.halfExtents, .shape = e.shape, .previous = e.previous, .isStatic = e.isStatic});
         } catch (const std::invalid_argument& error) {
             throw std::invalid_argument(fmt::format("entity {}: {}", i, error.what()));
         }
@@ -125,6 +126,7 @@ void Lab::restore(const LabState& state) {
     m_autoCellSize = state.autoCellSize;
     m_scenario = scenario;
     m_sceneSeed = state.sceneSeed;
+    m_movingFraction = state.movingFraction;
     m_rng = Rng(state.rngState);
     m_sizes = state.sizes;
     m_notice.clear();
@@ -233,7 +235,20 @@ void Lab::loadScenario(const ScenarioInfo* scenario) {
 void Lab::makeScenarioScene(std::uint32_t count) {
     m_sizes = kScenarioSizes;
     m_compare.resetHistory();  // the figures describe the scene on screen
-    loadScene(m_world, Scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed));
+    Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
+    scene.setMovingFraction(m_movingFraction);
+    loadScene(m_world, scene);
+}
+
+void Lab::setMovingFraction(float fraction) {
+    if (ignoredDuringReplay()) return;
+    fraction = std::clamp(fraction, 0.0f, 1.0f);
+    record({.kind = RecordedInput::Kind::MovingFraction, .value = fraction});
+    m_movingFraction = fraction;
+    if (m_scenario && m_scenario->kind == ScenarioKind::Static) {
+        makeScenarioScene(m_world.size());
+        populationChanged();
+    }
 }
 
 void Lab::setEntityCount(std::uint32_t count) {

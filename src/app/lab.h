@@ -69,6 +69,9 @@ public:
     /// its boxes, and no contact response (boxes pass through each other); the random mix
     /// brings back the lab's walls and bouncing.
     void loadScenario(const ScenarioInfo* scenario);
+    /// The static preset's share of moving boxes (0 to 1); remakes its scene when it is on.
+    void setMovingFraction(float fraction);
+    [[nodiscard]] float movingFraction() const { return m_movingFraction; }
     /// The most entities the preset allows (onecell's pairs grow as n^2), 0 for no limit.
     [[nodiscard]] std::uint32_t scenarioLimit() const { return m_scenario ? m_scenario->maxCount : 0; }
 
@@ -192,6 +195,7 @@ private:
     SizeRange m_sizes;
     const ScenarioInfo* m_scenario = nullptr;
     std::uint64_t m_sceneSeed = 0;
+    float m_movingFraction = 0.01f;
     std::size_t m_technique = 0;
     bool m_autoCellSize = true;
     bool m_paused = false;

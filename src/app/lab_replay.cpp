@@ -88,6 +88,7 @@ void Lab::apply(const RecordedInput& input) {
             break;
         case Kind::AutoCellSize: useAutoCellSize(); break;
         case Kind::World: setWorldConfig(input.world); break;
+        case Kind::MovingFraction: setMovingFraction(static_cast<float>(input.value)); break;
     }
 }
 

@@ -18,6 +18,7 @@ namespace ro::app {
 struct SavedEntity {
     Shape shape = Shape::Box;
     Vec2 position, previous, acceleration, halfExtents;
+    bool isStatic = false;
 };
 
 /// Everything that decides what the lab does next.
@@ -27,6 +28,7 @@ struct LabState {
     bool autoCellSize = true;
     std::string preset;     ///< a scenario's name, or "random"
     std::uint64_t sceneSeed = 1;
+    float movingFraction = 0.01f;  ///< the static preset's share of moving boxes
     std::uint64_t rngState = 1;  ///< where the random mix's generator is (clicks spawn from it)
     SizeRange sizes;
     WorldConfig world;
@@ -47,6 +49,7 @@ struct RecordedInput {
         Parameter,     ///< a parameter `name` set to `value`
         AutoCellSize,  ///< the cell size's Auto button
         World,         ///< world settings (speed, sub-steps, gravity, response), to `world`
+        MovingFraction,  ///< the static preset's moving share, to `value`
     };
     std::uint64_t tick = 0;  ///< ticks run when it came: it applies before the next one
     Kind kind = Kind::Spawn;

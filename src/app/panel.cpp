@@ -257,8 +257,15 @@ void sceneSection(Lab& lab) {
         row("sizes", "{}", s->sizes);
         row("spacing", "{}", s->spacing);
         row("speed", "{:.3g} per tick", s->speed);
-        row("moving", "{:.0f} %", 100.0 * s->movingFraction);
+        if (s->kind != ScenarioKind::Static) row("moving", "{:.0f} %", 100.0 * s->movingFraction);
         ImGui::EndTable();
+    }
+    if (s->kind == ScenarioKind::Static) {
+        // The rest are static entities: the technique is handed the movers alone each tick.
+        float percent = 100.0f * lab.movingFraction();
+        ImGui::SliderFloat("Moving", &percent, 0.0f, 100.0f, "%.1f %%", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setMovingFraction(percent / 100.0f);
+        hint("share of boxes that move; the others are static (never paired with each other)");
     }
     hint("ro_bench's scene for this seed and count (its frame 0)");
 }

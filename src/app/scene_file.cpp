@@ -185,6 +185,7 @@ std::string sceneToJson(const SceneFile& scene) {
     j["auto_cell_size"] = s.autoCellSize;
     j["preset"] = s.preset;
     j["seed"] = s.sceneSeed;
+    j["moving_fraction"] = static_cast<double>(s.movingFraction);
     j["rng_state"] = s.rngState;
     j["sizes"] = {{"min_half", static_cast<double>(s.sizes.minHalf)}, {"max_half", static_cast<double>(s.sizes.maxHalf)}};
     j["world"] = worldJson(s.world);
@@ -195,11 +196,13 @@ std::string sceneToJson(const SceneFile& scene) {
     // Columns, not an object per entity: a million entities stay a file of a usable size.
     const std::size_t n = s.entities.size();
     std::string shapes(n, 'b');
+    std::string statics(n, '0');
     std::vector<float> columns[8];
     for (auto& c : columns) c.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const SavedEntity& e = s.entities[i];
         shapes[i] = e.shape == Shape::Circle ? 'c' : 'b';
+        statics[i] = e.isStatic ? '1' : '0';
         const float values[8] = {e.position.x,     e.position.y,     e.previous.x,      e.previous.y,
                                  e.acceleration.x, e.acceleration.y, e.halfExtents.x, e.halfExtents.y};
         for (int c = 0; c < 8; ++c) columns[c][i] = values[c];
@@ -210,6 +213,7 @@ std::string sceneToJson(const SceneFile& scene) {
     const std::vector<std::pair<const char*, Json>> entityFields = {
         {"count", n},
         {"shape", shapes},
+        {"static", statics},
         {"x", array(columns[0])},
         {"y", array(columns[1])},
         {"previous_x", array(columns[2])},
@@ -250,6 +254,10 @@ SceneFile sceneFrom(const Json& j) {
     s.autoCellSize = boolean(j, "auto_cell_size");
     s.preset = text(j, "preset");
     s.sceneSeed = whole(j, "seed");
+    if (j.contains("moving_fraction")) {
+        s.movingFraction = real(j, "moving_fraction", "");
+        if (!(s.movingFraction >= 0.0f && s.movingFraction <= 1.0f)) fail("'moving_fraction' must be 0 to 1");
+    }
     s.rngState = whole(j, "rng_state");
     const Json& sizes = member(j, "sizes", "");
     s.sizes = {real(sizes, "min_half", "sizes"), real(sizes, "max_half", "sizes")};
@@ -272,6 +280,9 @@ SceneFile sceneFrom(const Json& j) {
         fail(fmt::format("'entities.count' is {}: at most {} entities can be loaded", count, kMaxSceneEntities));
     const std::string shapes = text(e, "shape", "entities");
     if (shapes.size() != count) fail(fmt::format("'entities.shape' must have {} letters (b or c)", count));
+    // Files written before statics have no "static": every entity is dynamic.
+    const std::string statics = e.contains("static") ? text(e, "static", "entities") : std::string(count, '0');
+    if (statics.size() != count) fail(fmt::format("'entities.static' must have {} digits (0 or 1)", count));
     const char* keys[] = {"x", "y", "previous_x", "previous_y", "acceleration_x", "acceleration_y", "half_w", "half_h"};
     std::vector<float> columns[8];
     for (int c = 0; c < 8; ++c) columns[c] = reals(e, keys[c], count, "entities");
@@ -282,8 +293,10 @@ SceneFile sceneFrom(const Json& j) {
         const float halfW = columns[6][i], halfH = columns[7][i];
         if (!(halfW > 0.0f && halfH > 0.0f))
             fail(fmt::format("entity {} has a size of {} x {}: half-extents must be greater than 0", i, halfW, halfH));
+        if (statics[i] != '0' && statics[i] != '1')
+            fail(fmt::format("'entities.static[{}]' must be 0 (dynamic) or 1 (static), got '{}'", i, statics[i]));
         s.entities[i] = {shapes[i] == 'c' ? Shape::Circle : Shape::Box, {columns[0][i], columns[1][i]},
-                         {columns[2][i], columns[3][i]}, {columns[4][i], columns[5][i]}, {halfW, halfH}};
+                         {columns[2][i], columns[3][i]}, {columns[4][i], columns[5][i]}, {halfW, halfH}, statics[i] == '1'};
     }
     return scene;
 }
@@ -304,7 +317,8 @@ SceneFile loadSceneFile(const std::string& path) {
 namespace {
 
 constexpr const char* kInputNames[] = {"spawn",     "remove",    "count", "preset",    "respawn",       "fit_sizes",
-                                       "sizes",     "technique", "parameter", "auto_cell_size", "world"};
+                                       "sizes",     "technique", "parameter", "auto_cell_size", "world",
+                                       "moving_fraction"};
 
 Json inputJson(const RecordedInput& input) {
     using Kind = RecordedInput::Kind;
@@ -313,6 +327,7 @@ Json inputJson(const RecordedInput& input) {
         case Kind::Spawn:
         case Kind::Remove: j["point"] = array({input.point.x, input.point.y}); break;
         case Kind::Count: j["value"] = static_cast<std::uint64_t>(input.value); break;
+        case Kind::MovingFraction: j["value"] = input.value; break;
         case Kind::Preset:
         case Kind::Technique: j["name"] = input.name; break;
         case Kind::Parameter:
@@ -348,6 +363,10 @@ RecordedInput inputFrom(const Json& j, std::size_t index) {
             break;
         }
         case Kind::Count: input.value = static_cast<double>(whole(j, "value", where)); break;
+        case Kind::MovingFraction:
+            input.value = number(j, "value", where);
+            if (!(input.value >= 0.0 && input.value <= 1.0)) fail(fmt::format("'{}.value' must be 0 to 1", where));
+            break;
         case Kind::Preset:
         case Kind::Technique: input.name = text(j, "name", where); break;
         case Kind::Parameter:
