@@ -93,15 +93,21 @@ TEST_P(Conformance, EveryStepOfFastIncoherentMotion) {
     }
 }
 
+/// A world with gravity inside `bounds`, run by technique `id` with cells of 10.
+World worldWithGravity(std::string_view id, const Aabb& bounds) {
+    WorldConfig config;
+    config.bounds = bounds;
+    config.gravity = true;
+    World world(config);
+    world.setBroadPhase(findTechnique(id)->create());
+    world.setBroadPhaseSettings(test::withCell(10.0f, config.bounds));
+    return world;
+}
+
 // The world resolves overlaps in canonical order, so the technique must not change the outcome.
 TEST_P(Conformance, WorldStateIsBitIdenticalToBruteForce) {
     auto run = [](std::string_view id) {
-        WorldConfig config;
-        config.bounds = {0, 0, 500, 350};
-        config.gravity = true;
-        World world(config);
-        world.setBroadPhase(findTechnique(id)->create());
-        world.setBroadPhaseSettings(test::withCell(10.0f, config.bounds));
+        World world = worldWithGravity(id, {0, 0, 500, 350});
         Rng rng(7);
         resizePopulation(world, rng, 600, {2.0f, 7.0f});
         for (int step = 0; step < 300; ++step) {
@@ -125,15 +131,10 @@ TEST_P(Conformance, WorldWithStaticsMatchesBruteForceAndStaticsStayPut) {
     // Level geometry that never moves and bodies that bounce off it: the technique is handed
     // the movers alone (updateMoved) between ticks that add or remove no one.
     auto run = [](std::string_view id) {
-        WorldConfig config;
-        config.bounds = {0, 0, 400, 300};
-        config.gravity = true;
-        World world(config);
-        world.setBroadPhase(findTechnique(id)->create());
-        world.setBroadPhaseSettings(test::withCell(10.0f, config.bounds));
+        World world = worldWithGravity(id, {0, 0, 400, 300});
         Rng rng(9);
         for (int i = 0; i < 300; ++i) {
-            EntityDesc d = randomEntity(rng, config.bounds, {2.0f, 7.0f});
+            EntityDesc d = randomEntity(rng, world.config().bounds, {2.0f, 7.0f});
             if (i % 4 != 0) {
                 d.isStatic = true;
                 d.velocity = {};
