@@ -75,6 +75,40 @@ Contact contactOf(const World& w, std::uint32_t a, std::uint32_t b) {
     return c;
 }
 
+/// The contact of two shapes that just touch (at a time of impact): contactOf's, or when
+/// rounding left them a hair apart, the normal they are about to meet along, at depth 0.
+Contact touchingContact(const World& w, std::uint32_t a, std::uint32_t b) {
+    Contact c = contactOf(w, a, b);
+    if (c.depth >= 0.0f) return c;
+    const auto x = w.posX(), y = w.posY(), hw = w.halfW(), hh = w.halfH();
+    const float dx = x[b] - x[a];
+    const float dy = y[b] - y[a];
+    if (w.shapes()[a] == Shape::Circle && w.shapes()[b] == Shape::Circle) {
+        const float length = std::hypot(dx, dy);
+        return length > 0.0f ? Contact{dx / length, dy / length, 0.0f} : Contact{1.0f, 0.0f, 0.0f};
+    }
+    // Boxes (or a box and a circle's square): the axis with the least gap is the one closing.
+    const float gapX = std::abs(dx) - hw[a] - hw[b];
+    const float gapY = std::abs(dy) - hh[a] - hh[b];
+    if (gapX > gapY) return {dx < 0.0f ? -1.0f : 1.0f, 0.0f, 0.0f};
+    return {0.0f, dy < 0.0f ? -1.0f : 1.0f, 0.0f};
+}
+
+/// When |p + d t| first comes down to `reach`, for t in [0, 1] (0 if it is within now):
+/// two circles whose centres are p apart, closing by d in a tick.
+std::optional<float> circleEntry(float px, float py, float dx, float dy, float reach) {
+    const float c = px * px + py * py - reach * reach;
+    if (c <= 0.0f) return 0.0f;
+    const float a = dx * dx + dy * dy;
+    const float b = 2.0f * (px * dx + py * dy);
+    if (a == 0.0f || b >= 0.0f) return std::nullopt;  // still, or moving apart
+    const float discriminant = b * b - 4.0f * a * c;
+    if (discriminant < 0.0f) return std::nullopt;
+    const float t = (-b - std::sqrt(discriminant)) / (2.0f * a);
+    if (t < 0.0f || t > 1.0f) return std::nullopt;
+    return t;
+}
+
 }  // namespace
 
 World::World(const WorldConfig& config) {
@@ -209,13 +243,49 @@ BoxView World::boxes() const {
     return view;
 }
 
+BoxView World::broadPhaseBoxes() const {
+    if (!m_config.sweptBoxes) return boxes();
+    BoxView view = boxes();
+    view.minX = m_sweptMinX.data();
+    view.minY = m_sweptMinY.data();
+    view.maxX = m_sweptMaxX.data();
+    view.maxY = m_sweptMaxY.data();
+    return view;
+}
+
+void World::updateSweptBoxes() {
+    for (auto* v : {&m_sweptMinX, &m_sweptMinY, &m_sweptMaxX, &m_sweptMaxY}) resizeWithHeadroom(*v, size());
+    for (std::uint32_t i = 0; i < size(); ++i) {
+        // This tick's motion is position - previous (statics have none).
+        const float vx = m_posX[i] - m_prevX[i];
+        const float vy = m_posY[i] - m_prevY[i];
+        m_sweptMinX[i] = std::min(m_minX[i], m_minX[i] + vx);
+        m_sweptMaxX[i] = std::max(m_maxX[i], m_maxX[i] + vx);
+        m_sweptMinY[i] = std::min(m_minY[i], m_minY[i] + vy);
+        m_sweptMaxY[i] = std::max(m_maxY[i], m_maxY[i] + vy);
+    }
+}
+
+std::optional<float> World::timeOfImpact(std::uint32_t a, std::uint32_t b) const {
+    // In a's frame: b's centre moves by the difference of their motions.
+    const float dx = (m_posX[b] - m_prevX[b]) - (m_posX[a] - m_prevX[a]);
+    const float dy = (m_posY[b] - m_prevY[b]) - (m_posY[a] - m_prevY[a]);
+    if (m_shape[a] == Shape::Circle && m_shape[b] == Shape::Circle)
+        return circleEntry(m_posX[b] - m_posX[a], m_posY[b] - m_posY[a], dx, dy, m_halfW[a] + m_halfW[b]);
+    // Boxes, or a box and a circle taken as its square: b's centre against a's box grown by
+    // b's half-extents (the Minkowski sum), along b's relative motion.
+    const Aabb grown{m_posX[a] - m_halfW[a] - m_halfW[b], m_posY[a] - m_halfH[a] - m_halfH[b],
+                     m_posX[a] + m_halfW[a] + m_halfW[b], m_posY[a] + m_halfH[a] + m_halfH[b]};
+    return segmentEntry(grown, Segment{{m_posX[b], m_posY[b]}, {m_posX[b] + dx, m_posY[b] + dy}});
+}
+
 void World::updateBroadPhase() {
     if (m_moversKnown && m_staticCount > 0) {
-        m_broadPhase->updateMoved(boxes(), m_movers);
+        m_broadPhase->updateMoved(broadPhaseBoxes(), m_movers);
         return;
     }
     m_moversKnown = false;
-    m_broadPhase->update(boxes());
+    m_broadPhase->update(broadPhaseBoxes());
     m_movers.clear();
     for (std::uint32_t i = 0; i < size(); ++i)
         if (m_isStatic[i] == 0) m_movers.push_back(i);
@@ -256,11 +326,12 @@ void World::setBroadPhaseSettings(const Settings& settings) {
 }
 
 void World::refreshPairs() {
+    if (m_config.sweptBoxes) updateSweptBoxes();
     updateBroadPhase();
     m_broadPhase->findPairs(m_candidates);
     m_stats.broadPhase = m_broadPhase->counters();
     findOverlaps();
-    if (m_observer) m_observer(boxes(), m_ticks);
+    if (m_observer) m_observer(broadPhaseBoxes(), m_ticks);
     // The narrow phase's count on these positions, without a response.
     std::uint64_t contacts = 0;
     for (const Pair& p : m_overlaps) contacts += contactOf(*this, p.a, p.b).depth >= 0.0f ? 1 : 0;
@@ -297,6 +368,7 @@ void World::subStep(float dt) {
     const auto t0 = Clock::now();
     accelerate(dt);
     updateAabbs();
+    if (m_config.sweptBoxes) updateSweptBoxes();
     const auto t1 = Clock::now();
 
     const std::uint64_t allocsBefore = heapAllocationCount();
@@ -309,11 +381,13 @@ void World::subStep(float dt) {
     const auto t3 = Clock::now();
     double msObserver = 0.0;  // not the world's time: taken out of the narrow phase's
     if (m_observer) {
-        m_observer(boxes(), m_ticks + 1);
+        m_observer(broadPhaseBoxes(), m_ticks + 1);
         msObserver = msBetween(t3, Clock::now());
     }
 
+    if (m_config.countMissed) countMissed();
     resolveContacts();
+    if (m_config.timeOfImpact) resolveImpacts();
     const auto t4 = Clock::now();
     applyInertiaAndWalls();
     updateAabbs();
@@ -347,13 +421,19 @@ void World::updateAabbs() {
 void World::findOverlaps() {
     m_overlaps.clear();
     std::fill(m_overlapping.begin(), m_overlapping.end(), std::uint8_t{0});
-    const BoxView view = boxes();
+    // The exact test on what the broad phase was given: with swept boxes, pairs whose paths
+    // may meet within the tick.
+    const BoxView view = broadPhaseBoxes();
+    const BoxView now = boxes();
+    std::uint64_t sweptExtra = 0;
     for (const Pair& p : m_candidates) {
         if (overlaps(view.box(p.a), view.box(p.b))) {
             m_overlaps.push_back(p);
             m_overlapping[p.a] = m_overlapping[p.b] = 1;
+            if (m_config.sweptBoxes && !overlaps(now.box(p.a), now.box(p.b))) ++sweptExtra;
         }
     }
+    m_stats.sweptExtra = sweptExtra;
     // Resolution order must not depend on the technique, or the state would.
     sortPairsCanonical(m_overlaps, size(), m_sortScratch, m_sortOffsets);
     m_stats.candidates = m_candidates.size();
@@ -403,6 +483,65 @@ void World::resolveContacts() {
         m_prevY[b] += c.ny * kickB;
     }
     m_stats.contacts = contacts;
+}
+
+void World::countMissed() {
+    // Every pair whose paths meet within the tick: a broad phase of its own on the swept
+    // boxes, then the exact swept test. Those the world's broad phase did not report were missed.
+    if (!m_missedFinder) m_missedFinder = findTechnique("hshg")->create();
+    if (!m_config.sweptBoxes) updateSweptBoxes();
+    BoxView swept = boxes();
+    swept.minX = m_sweptMinX.data();
+    swept.minY = m_sweptMinY.data();
+    swept.maxX = m_sweptMaxX.data();
+    swept.maxY = m_sweptMaxY.data();
+    m_missedFinder->update(swept);
+    m_missedFinder->findPairs(m_sweptPairs);
+    std::uint64_t missed = 0;
+    for (const Pair& pair : m_sweptPairs) {
+        if (!overlaps(swept.box(pair.a), swept.box(pair.b)) || !timeOfImpact(pair.a, pair.b)) continue;
+        if (!std::binary_search(m_overlaps.begin(), m_overlaps.end(), pair)) ++missed;
+    }
+    m_stats.missed += missed;
+}
+
+void World::resolveImpacts() {
+    // Pairs apart now whose paths meet within the tick: both move to the moment of first
+    // contact (keeping their velocities) and respond there; pairs touching now were resolved
+    // already. The tick's inertia then carries them on from the contact.
+    std::uint64_t impacts = 0;
+    for (const Pair& p : m_overlaps) {
+        const std::uint32_t a = p.a;
+        const std::uint32_t b = p.b;
+        if (contactOf(*this, a, b).depth >= 0.0f) continue;
+        const std::optional<float> t = timeOfImpact(a, b);
+        if (!t) continue;
+        ++impacts;
+        if (m_config.response == ContactResponse::None) continue;
+        for (const std::uint32_t i : {a, b}) {
+            const float vx = m_posX[i] - m_prevX[i];
+            const float vy = m_posY[i] - m_prevY[i];
+            m_posX[i] += vx * *t, m_prevX[i] += vx * *t;
+            m_posY[i] += vy * *t, m_prevY[i] += vy * *t;
+        }
+        const Contact c = touchingContact(*this, a, b);
+        const float approach = (m_posX[b] - m_prevX[b] - m_posX[a] + m_prevX[a]) * c.nx +
+                               (m_posY[b] - m_prevY[b] - m_posY[a] + m_prevY[a]) * c.ny;
+        if (approach >= 0.0f) continue;
+        // Bounce reverses the approach (elastic), PushApart stops it (inelastic); a static
+        // weighs infinitely much.
+        const float massA = m_halfW[a] * m_halfH[a];
+        const float massB = m_halfW[b] * m_halfH[b];
+        const float shareA = m_isStatic[a] ? 0.0f : m_isStatic[b] ? 1.0f : massB / (massA + massB);
+        const float restitution = m_config.response == ContactResponse::Bounce ? 1.0f : 0.0f;
+        const float kickA = (1.0f + restitution) * approach * shareA;
+        const float kickB = (1.0f + restitution) * approach * (1.0f - shareA);
+        m_prevX[a] -= c.nx * kickA;
+        m_prevY[a] -= c.ny * kickA;
+        m_prevX[b] += c.nx * kickB;
+        m_prevY[b] += c.ny * kickB;
+    }
+    m_stats.impacts += impacts;
 }
 
 void World::applyInertiaAndWalls() {
