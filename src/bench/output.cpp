@@ -110,19 +110,26 @@ void printTable(std::span<const Row> rows) {
     const Row& first = rows.front();
     // The peer column and its footnote only when a peer ran: without one there is no ratio.
     const bool peers = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.peer; });
+    // And the missed-collision column only on scenes with bullets.
+    const bool bullets = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.missedPerFrame.has_value(); });
     fmt::print("\n{} ({} motion), n = {}\n", first.scenario, first.motion, first.n);
     fmt::print("{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>11} {:>7}", "technique", "build ms",
                "mean ms", "median", "p99", "max", "candidates", "overlaps", "tests", "bytes", "allocs");
     if (peers) fmt::print(" {:>9}", "vs peer");
+    if (bullets) fmt::print(" {:>8}", "missed");
     fmt::print(" {:>6}\n", "check");
     for (const Row& r : rows) {
         fmt::print("{:<16} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>10} {:>10} {:>11} {:>11} {:>7}",
                    r.technique + (r.peer ? "*" : ""), r.buildMs, r.meanMs, r.medianMs, r.p99Ms, r.maxMs, r.candidates,
                    r.overlaps, orDash(r.tests), orDash(r.bytes), allocsText(r.allocsPerFrame));
         if (peers) fmt::print(" {:>9}", ratioText(r.ratioToBestPeer));
+        if (bullets) fmt::print(" {:>8}", r.missedPerFrame ? fmt::format("{:.2f}", *r.missedPerFrame) : "-");
         fmt::print(" {:>6}\n", r.check == "unchecked" ? "-" : r.check);
     }
     if (peers) fmt::print("(* a peer; vs peer: mean / the best peer's mean; a failed check leaves a row out of the ratios)\n");
+    if (bullets)
+        fmt::print("(missed: pairs a frame whose paths met before the next frame but were not reported; with --swept "
+                   "every contestant gets swept boxes)\n");
     if (first.passes > 1)
         fmt::print("(each frame's time is the median of its {} passes; build ms the median of their builds)\n",
                    first.passes);
@@ -132,13 +139,13 @@ void printTable(std::span<const Row> rows) {
 bool writeCsv(const std::string& path, std::span<const Row> rows, std::string& error) {
     std::string text =
         "scenario,motion,n,technique,peer,build_ms,mean_ms,median_ms,p99_ms,max_ms,candidates,overlaps,tests,"
-        "bytes,allocs_per_frame,ratio_to_best_peer,check,passes\n";
+        "bytes,allocs_per_frame,ratio_to_best_peer,check,passes,missed_per_frame\n";
     auto cell = [](const auto& value) { return value ? fmt::format("{}", *value) : std::string(); };
     for (const Row& r : rows)
-        fmt::format_to(std::back_inserter(text), "{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{},{},{}\n",
+        fmt::format_to(std::back_inserter(text), "{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{},{},{},{}\n",
                        r.scenario, r.motion, r.n, r.technique, r.peer, r.buildMs, r.meanMs, r.medianMs, r.p99Ms,
                        r.maxMs, r.candidates, r.overlaps, cell(r.tests), cell(r.bytes), cell(r.allocsPerFrame),
-                       cell(r.ratioToBestPeer), r.check, r.passes);
+                       cell(r.ratioToBestPeer), r.check, r.passes, cell(r.missedPerFrame));
     return writeFile(path, text, error);
 }
 
@@ -163,7 +170,8 @@ bool writeJson(const std::string& path, std::span<const Row> rows, std::string& 
                        {"allocs_per_frame", value(r.allocsPerFrame)},
                        {"ratio_to_best_peer", value(r.ratioToBestPeer)},
                        {"check", r.check},
-                       {"passes", r.passes}});
+                       {"passes", r.passes},
+                       {"missed_per_frame", value(r.missedPerFrame)}});
     }
     return writeFile(path, out.dump(2) + '\n', error);
 }

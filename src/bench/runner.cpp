@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cmath>
 #include <iterator>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
+#include "broadphase/registry.h"
 #include "core/alloc_counter.h"
 
 namespace ro::bench {
@@ -40,7 +42,7 @@ std::size_t laneToStep(std::size_t k, int frame, std::size_t lanes, std::size_t 
 struct Tally {
     std::vector<Pair> overlaps;  ///< the lane's own: a contestant may keep (or swap) its buffer between frames
     std::vector<double> times;   ///< of the measured frames
-    std::uint64_t allocations = 0, candidates = 0, overlapCount = 0;
+    std::uint64_t allocations = 0, candidates = 0, overlapCount = 0, missed = 0;
     std::optional<int> failedFrame;  ///< where its pairs first differed from the reference's; it stopped there
 };
 
@@ -71,10 +73,43 @@ void summarise(const Tally& tally, const Contestant& contestant, Row& row) {
         row.overlaps = static_cast<std::uint64_t>(std::llround(static_cast<double>(tally.overlapCount) / frames));
         if (!row.peer && heapAllocationCountingActive())
             row.allocsPerFrame = static_cast<double>(tally.allocations) / frames;
+        if (row.missedPerFrame) row.missedPerFrame = static_cast<double>(tally.missed) / frames;
     }
     const FrameFigures figures = contestant.figures();
     row.tests = figures.tests;
     row.bytes = figures.bytes;
+}
+
+/// The pairs of a frame whose paths meet before the next one: an HSHG on the swept boxes,
+/// then the exact swept test, sorted. The world's missed-collision count works the same way.
+class MeetingPairs {
+public:
+    const std::vector<Pair>& of(Scene& scene) {
+        const BoxView swept = scene.sweptBoxes();
+        m_finder->update(swept);
+        m_finder->findPairs(m_candidates);
+        m_meeting.clear();
+        for (const Pair& p : m_candidates)
+            if (overlaps(swept.box(p.a), swept.box(p.b)) && scene.meetBeforeNextFrame(p.a, p.b)) m_meeting.push_back(p);
+        std::sort(m_meeting.begin(), m_meeting.end());
+        return m_meeting;
+    }
+    /// How many of `meeting` (sorted) are not among `reported` (any order).
+    std::uint64_t missed(const std::vector<Pair>& meeting, const std::vector<Pair>& reported) {
+        m_sorted.assign(reported.begin(), reported.end());
+        std::sort(m_sorted.begin(), m_sorted.end());
+        std::uint64_t missed = 0;
+        for (const Pair& p : meeting) missed += std::binary_search(m_sorted.begin(), m_sorted.end(), p) ? 0 : 1;
+        return missed;
+    }
+
+private:
+    std::unique_ptr<BroadPhase> m_finder = findTechnique("hshg")->create();
+    std::vector<Pair> m_candidates, m_meeting, m_sorted;
+};
+
+bool hasBullets(const RunSpec& spec) {
+    return spec.motion == Motion::Bullets || spec.scenario->kind == ScenarioKind::Bullets;
 }
 
 }  // namespace
@@ -146,7 +181,7 @@ std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int 
     std::vector<Pair> overlaps;
     for (int f = 0; f <= frame; ++f) {
         if (f > 0) scene.advance();
-        contestant.step(scene.boxes(), scene.moved(), overlaps);
+        contestant.step(spec.swept ? scene.sweptBoxes() : scene.boxes(), scene.moved(), overlaps);
     }
     std::sort(overlaps.begin(), overlaps.end());
     return overlaps;
@@ -162,6 +197,8 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
         row.scenario = std::string(spec.scenario->name);
         if (spec.mixed) row.scenario.append(":").append(spec.mixed->text());
         if (spec.layers > 0) row.scenario.append("+").append(std::to_string(spec.layers)).append(" layers");
+        if (spec.swept) row.scenario.append("+swept");
+        if (hasBullets(spec)) row.missedPerFrame = 0.0;
         row.motion = std::string(motionName(spec.motion));
         row.n = spec.count;
         row.technique = lanes[i].name;
@@ -172,6 +209,8 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
 
     Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
     scene.setLayers(spec.layers);
+    std::optional<MeetingPairs> meetings;
+    if (hasBullets(spec)) meetings.emplace();
     const int total = 1 + spec.warmup + spec.frames;
     // The reference steps first on every frame, so the others are compared with its pairs of
     // the same frame; the rest rotate by one each frame, so no lane always runs right after the
@@ -180,7 +219,8 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     Fingerprint referencePrint;
     for (int frame = 0; frame < total; ++frame) {
         if (frame > 0) scene.advance();  // outside the timing: the scene is not the broad phase
-        const BoxView boxes = scene.boxes();
+        const std::vector<Pair>* meeting = meetings && frame > spec.warmup ? &meetings->of(scene) : nullptr;
+        const BoxView boxes = spec.swept ? scene.sweptBoxes() : scene.boxes();
         for (std::size_t k = 0; k < lanes.size(); ++k) {
             const std::size_t i = laneToStep(k, frame, lanes.size(), fixed);
             Tally& tally = tallies[i];
@@ -198,6 +238,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
                 tally.allocations += allocated;
                 tally.candidates += contestant.figures().candidates;
                 tally.overlapCount += tally.overlaps.size();
+                if (meeting) tally.missed += meetings->missed(*meeting, tally.overlaps);
             }
             if (!checked) continue;
             const Fingerprint print = fingerprintOf(tally.overlaps);

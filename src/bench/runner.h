@@ -30,6 +30,7 @@ struct RunSpec {
     int warmup = 5;
     std::optional<MixedShape> mixed;  ///< a point of the mixed family (rows say "mixed:F:MIN:MAX:SPACING")
     std::uint32_t layers = 0;         ///< collision layers (Scene::setLayers; rows say "+K layers"), 0 for none
+    bool swept = false;               ///< contestants get swept boxes (Scene::sweptBoxes; rows say "+swept")
 };
 
 /// One line of the results: a contestant on one scene.
@@ -44,6 +45,9 @@ struct Row {
     std::uint64_t candidates = 0, overlaps = 0;              ///< mean per measured frame
     std::optional<std::uint64_t> tests, bytes;  ///< of the last frame, where the contestant tells
     std::optional<double> allocsPerFrame;  ///< ro's techniques only: peers allocate with malloc
+    /// Scenes with bullets: pairs a frame whose paths met before the next frame (exact swept
+    /// test) that the contestant did not report; 0 with swept boxes.
+    std::optional<double> missedPerFrame;
     std::optional<double> ratioToBestPeer;  ///< left unset for a row whose check failed
     std::string check = "unchecked";        ///< "ok", "failed" or "unchecked"
     int passes = 1;  ///< runs over the same frames; each frame's time is the median of its passes'
