@@ -28,6 +28,11 @@ double fittedCellSize(const World& world) {
 WorldConfig presetConfig(WorldConfig config, const ScenarioInfo* scenario) {
     config.gravity = false;
     config.response = scenario ? ContactResponse::None : WorldConfig{}.response;
+    // Bullets come with the missed-collision count on, and the cures off: the misses show first.
+    const bool bullets = scenario && scenario->kind == ScenarioKind::Bullets;
+    config.countMissed = bullets;
+    config.sweptBoxes = false;
+    config.timeOfImpact = false;
     if (!scenario) config.bounds = WorldConfig{}.bounds;
     return config;
 }

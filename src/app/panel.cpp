@@ -245,7 +245,7 @@ void sceneSection(Lab& lab) {
     presetButton("random", nullptr);
     int inRow = 1;
     for (const ScenarioInfo& s : scenarios()) {
-        if (inRow++ % 4 != 0) ImGui::SameLine();
+        if (inRow++ % 5 != 0) ImGui::SameLine();  // five to a row: two rows
         presetButton(s.name, &s);
     }
     const ScenarioInfo* s = lab.scenario();
@@ -309,6 +309,18 @@ void clockSection(Lab& lab) {
     bool changed = ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::SliderInt("Sub-steps", &config.subSteps, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::Checkbox("Gravity", &config.gravity);
+    // Fast movers: what a discrete broad phase misses, and the two cures (beside Gravity and
+    // the Pause buttons, so the panel's rows stay where they were).
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("Swept boxes", &config.sweptBoxes);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The broad phase gets each box joined with where it will be after this tick:\n"
+                          "no pair whose paths meet is missed, at the cost of extra candidates (HUD: swept extra pairs).");
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("Time of impact", &config.timeOfImpact);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Pairs that meet within the tick move to their first contact and respond there\n"
+                          "(needs swept boxes to see them, and a response other than none to stop them).");
     constexpr const char* kResponses[] = {"none (pass through)", "push apart (inelastic)", "bounce (elastic)"};
     int response = static_cast<int>(config.response);
     if (ImGui::Combo("Response", &response, kResponses, 3)) {
@@ -318,12 +330,17 @@ void clockSection(Lab& lab) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("What overlapping entities do. None is ro_bench's workload; bounce keeps the scene's\n"
                           "energy, so the overlap count stays steady over time; push apart lets entities pile up.");
-    if (changed) lab.setWorldConfig(config);
     if (ImGui::Button(lab.paused() ? "Resume (Esc)" : "Pause (Esc)")) lab.togglePause();
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.paused());
     if (ImGui::Button("Step (Space)")) lab.requestStep();
     ImGui::EndDisabled();
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("Count misses", &config.countMissed);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Missed collisions in the HUD: pairs whose paths met within the tick but that the\n"
+                          "broad phase did not report (a second broad phase on swept boxes, then the exact swept test).");
+    if (changed) lab.setWorldConfig(config);
 }
 
 void overlaySection(OverlayFlags& overlays) {
@@ -611,8 +628,13 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         row("entities", "{}", r.entities);
         row("candidate pairs", "{}", r.candidates);
         row("pair tests", "{}", r.tests);
-        row("true overlaps", "{}", r.overlaps);
+        // With swept boxes the exact test is on the swept boxes: overlaps of the paths.
+        row(r.sweptExtra ? "swept overlaps" : "true overlaps", "{}", r.overlaps);
         row("contacts", "{}", r.contacts);
+        if (r.statics > 0) row("static", "{} of {}", r.statics, r.entities);
+        if (r.missed) row("missed collisions", "{}   counting {:.2f} ms", *r.missed, r.msMissedCount);
+        if (r.sweptExtra) row("swept extra pairs", "{}", *r.sweptExtra);
+        if (r.impacts) row("impacts (TOI)", "{}", *r.impacts);
         row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
         // The technique's own counters (cell size in use, sort swaps, ...), by their keys.
         for (const NamedCounter& c : r.extra.all()) {

@@ -24,6 +24,11 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     r.tests = counters.pairTests;
     r.overlaps = stats.overlaps;
     r.contacts = stats.contacts;
+    r.statics = world.staticCount();
+    if (world.config().countMissed) r.missed = stats.missed;
+    r.msMissedCount = stats.msMissedCount;
+    if (world.config().sweptBoxes) r.sweptExtra = stats.sweptExtra;
+    if (world.config().timeOfImpact) r.impacts = stats.impacts;
     r.extra = counters.extra;
     r.msBroad = stats.msBroadUpdate;
     r.msPairs = stats.msPairFind;
@@ -72,6 +77,10 @@ void printReport(const FrameReport& r) {
         "allocs={} fps={:.1f} video_driver={} renderer={} paused={}",
         r.frame, r.technique, r.scene, r.compared, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
         r.renderer, r.paused ? 1 : 0);
+    if (r.statics > 0) fmt::print(" static={}", r.statics);
+    if (r.missed) fmt::print(" missed={}", *r.missed);
+    if (r.sweptExtra) fmt::print(" swept_extra={}", *r.sweptExtra);
+    if (r.impacts) fmt::print(" impacts={}", *r.impacts);
     // The technique's own counters, by key: cell_size=, sort_swaps=, hash_false_positives=.
     for (const NamedCounter& c : r.extra.all()) {
         if (c.value == std::floor(c.value)) fmt::print(" {}={:.0f}", c.key, c.value);

@@ -2,6 +2,7 @@
 /// The figures of one frame, as the HUD shows them and as the counters line prints them.
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "app/lab.h"
@@ -26,6 +27,11 @@ struct FrameReport {
     std::uint64_t tests = 0;
     std::uint64_t overlaps = 0;
     std::uint64_t contacts = 0;
+    std::uint32_t statics = 0;                ///< static entities
+    std::optional<std::uint64_t> missed;      ///< with the world's missed count on
+    double msMissedCount = 0.0;               ///< what counting them cost
+    std::optional<std::uint64_t> sweptExtra;  ///< with swept boxes on
+    std::optional<std::uint64_t> impacts;     ///< with time of impact on
     ExtraCounters extra;  ///< the technique's own counters (cell size in use, sort swaps, ...)
     double msBroad = 0.0;
     double msPairs = 0.0;

@@ -96,7 +96,10 @@ Json worldJson(const WorldConfig& w) {
             {"sub_steps", w.subSteps},
             {"gravity", w.gravity},
             {"gravity_accel", static_cast<double>(w.gravityAccel)},
-            {"response", kResponses[static_cast<int>(w.response)]}};
+            {"response", kResponses[static_cast<int>(w.response)]},
+            {"swept_boxes", w.sweptBoxes},
+            {"time_of_impact", w.timeOfImpact},
+            {"count_missed", w.countMissed}};
 }
 
 /// World settings as the file states them; whether the world accepts them, the world decides.
@@ -110,6 +113,10 @@ WorldConfig worldFrom(const Json& w, std::string_view where) {
     config.subSteps = static_cast<int>(std::min<std::uint64_t>(whole(w, "sub_steps", where), 1u << 30));
     config.gravity = boolean(w, "gravity", where);
     config.gravityAccel = real(w, "gravity_accel", where);
+    // Files from before fast movers have none of these: off.
+    for (const auto& [key, flag] : {std::pair{"swept_boxes", &config.sweptBoxes}, std::pair{"time_of_impact", &config.timeOfImpact},
+                                    std::pair{"count_missed", &config.countMissed}})
+        if (w.contains(key)) *flag = boolean(w, key, where);
     const std::string response = text(w, "response", where);
     for (int r = 0; r < 3; ++r)
         if (response == kResponses[r]) {

@@ -107,6 +107,7 @@ struct StepStats {
     double msPairFind = 0.0;     ///< findPairs + AABB test + canonical sort
     double msNarrow = 0.0;       ///< narrow phase and response
     double msIntegrate = 0.0;    ///< accelerate, inertia, walls, AABBs
+    double msMissedCount = 0.0;  ///< countMissed's second broad phase and swept tests (not in msNarrow)
     std::uint64_t candidates = 0;
     std::uint64_t overlaps = 0;  ///< candidates whose AABBs overlap (closed intervals)
     std::uint64_t contacts = 0;  ///< overlaps whose exact shapes touch (narrow phase)
