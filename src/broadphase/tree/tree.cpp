@@ -19,11 +19,12 @@ void DynamicTree::applySettings(const Settings& settings) {
 }
 
 void DynamicTree::clear() {
-    m_tree.clear();
+    for (AabbTree& tree : m_trees) tree.clear();
     m_proxies.clear();
     m_fatBoxes.clear();
     m_proxyId.clear();
     m_isStatic.clear();
+    m_treeOf.clear();
     m_category.clear();
     m_mask.clear();
     m_dirty.clear();
@@ -33,7 +34,7 @@ void DynamicTree::clear() {
     m_diff.forget();
     m_proxyOfDense.clear();
     m_pairs.clear();
-    m_relocated = 0;
+    m_relocated[kMoving] = m_relocated[kStill] = 0;
 }
 
 Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const {
@@ -87,6 +88,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
         m_fatBoxes.push_back({});
         m_proxyId.push_back(0);
         m_isStatic.push_back(0);
+        m_treeOf.push_back(kMoving);
         m_category.push_back(0);
         m_mask.push_back(0);
         m_dirty.push_back(0);
@@ -97,17 +99,18 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     m_mask[proxy] = ~0u;
     if (rules != nullptr) takeRule(proxy, *rules, i);
     m_fatBoxes[proxy] = fatten(proxy, box, {});
-    m_proxies[proxy] = {box, 0, m_tree.insert(m_fatBoxes[proxy], proxy)};
+    m_treeOf[proxy] = m_isStatic[proxy] ? kStill : kMoving;
+    m_proxies[proxy] = {box, 0, treeOf(proxy).insert(m_fatBoxes[proxy], proxy)};
     m_proxyId[proxy] = id;
     m_proxyOfId[id] = proxy;
     markDirty(proxy);
     ++m_stats.inserted;
-    ++m_relocated;
+    ++m_relocated[m_treeOf[proxy]];
     return proxy;
 }
 
 void DynamicTree::destroyProxy(std::uint32_t proxy) {
-    m_tree.remove(m_proxies[proxy].leaf);
+    treeOf(proxy).remove(m_proxies[proxy].leaf);
     m_proxies[proxy].leaf = kNull;
     m_proxyOfId[m_proxyId[proxy]] = kNull;
     m_freeProxies.push_back(proxy);
@@ -117,10 +120,17 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
 
 void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
     m_fatBoxes[proxy] = fatten(proxy, m_proxies[proxy].box, motion);
-    m_tree.move(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
+    const std::uint8_t belongs = m_isStatic[proxy] ? kStill : kMoving;
+    if (belongs == m_treeOf[proxy]) {
+        treeOf(proxy).move(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
+    } else {  // became static or dynamic: to the other tree
+        treeOf(proxy).remove(m_proxies[proxy].leaf);
+        m_treeOf[proxy] = belongs;
+        m_proxies[proxy].leaf = treeOf(proxy).insert(m_fatBoxes[proxy], proxy);
+    }
     markDirty(proxy);
     ++m_stats.reinserted;
-    ++m_relocated;
+    ++m_relocated[m_treeOf[proxy]];
 }
 
 void DynamicTree::removeDense(std::uint32_t dense) {
@@ -175,7 +185,7 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     m_counters = {};
     m_stats = {};
     m_nodesVisited = 0;
-    m_tree.resetWork();
+    for (AabbTree& tree : m_trees) tree.resetWork();
     // The ids are slots (unique, below slotLimit(): the base class checked and mapped them).
     m_diff.track(boxes);
     // A leaf whose rule changed is reinserted (a static's fat box is its box) and pairs anew.
@@ -220,7 +230,7 @@ void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint3
     m_counters = {};
     m_stats = {};
     m_nodesVisited = 0;
-    m_tree.resetWork();
+    for (AabbTree& tree : m_trees) tree.resetWork();
     for (const std::uint32_t i : moved) moveProxy(m_proxyOfDense[i], boxes.box(i));
 }
 
@@ -242,53 +252,66 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     // Touched leaves find their fat pairs anew; two touched leaves pair from the larger proxy.
     for (const std::uint32_t proxy : m_dirtyList) {
         if (m_proxies[proxy].leaf == kNull) continue;  // removed
-        m_nodesVisited += m_tree.query(m_fatBoxes[proxy], [&](std::uint32_t other) {
+        const auto pairWith = [&](std::uint32_t other) {
             if (other == proxy || (m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
             m_pairs.push_back({proxy, other});
             emit(proxy, other);
-        });
+        };
+        m_nodesVisited += m_trees[kMoving].query(m_fatBoxes[proxy], pairWith);
+        if (!m_isStatic[proxy]) m_nodesVisited += m_trees[kStill].query(m_fatBoxes[proxy], pairWith);
     }
     for (const std::uint32_t proxy : m_dirtyList) m_dirty[proxy] = 0;
     m_dirtyList.clear();
-    // Reinsertions scatter nodes over the pool; renumber once they add up to half the tree.
-    if (2 * m_relocated > leafCount()) {
-        m_tree.defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
-        m_relocated = 0;
-    }
+    defragmentIfScattered(kMoving);
+    defragmentIfScattered(kStill);
 
     m_counters.candidatePairs = out.size();
     m_counters.pairTests = tests;
-    m_counters.cellsTouched = m_nodesVisited + m_tree.nodesVisited();
-    m_counters.bytesHeld = m_tree.bytesHeld() + bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) +
+    m_counters.cellsTouched = m_nodesVisited + m_trees[kMoving].nodesVisited() + m_trees[kStill].nodesVisited();
+    m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) + bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) +
                            m_diff.bytesHeld() + bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) + bytesHeld(m_dirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs);
 }
 
+void DynamicTree::defragmentIfScattered(std::uint8_t which) {
+    // Reinsertions scatter nodes over the pool; renumber once they add up to half the tree.
+    if (2 * m_relocated[which] <= m_trees[which].leafCount()) return;
+    m_trees[which].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
+    m_relocated[which] = 0;
+}
+
 // ---- overlay and invariants -------------------------------------------------------------
 
 void DynamicTree::forEachCell(const std::function<void(const CellView&)>& visit) const {
-    m_tree.forEachNode([&](const Aabb& box, std::uint32_t depth, bool leaf) {
-        CellView view;
-        view.bounds = box;
-        view.level = depth;
-        view.kind = leaf ? CellView::Kind::FatBox : CellView::Kind::Node;
-        view.count = leaf ? 1 : 0;
-        visit(view);
-    });
+    for (const AabbTree& tree : m_trees) {
+        tree.forEachNode([&](const Aabb& box, std::uint32_t depth, bool leaf) {
+            CellView view;
+            view.bounds = box;
+            view.level = depth;
+            view.kind = leaf ? CellView::Kind::FatBox : CellView::Kind::Node;
+            view.count = leaf ? 1 : 0;
+            visit(view);
+        });
+    }
 }
 
 std::string DynamicTree::validate() const {
     const auto at = [](const char* what, std::uint32_t index) { return std::string(what) + " " + std::to_string(index); };
-    const std::string broken = m_tree.validate([&](std::uint32_t leaf) -> std::string {
-        const std::uint32_t proxy = m_tree.value(leaf);
-        if (proxy >= m_proxies.size() || m_proxies[proxy].leaf != leaf) return at("leaf and proxy disagree at", leaf);
-        if (!containsBox(m_tree.box(leaf), m_proxies[proxy].box)) return at("fat box misses its box at leaf", leaf);
-        if (!sameBox(m_tree.box(leaf), m_fatBoxes[proxy])) return at("proxy's copy of the fat box is stale at leaf", leaf);
-        return {};
-    });
-    if (!broken.empty()) return broken;
-    const std::uint32_t leaves = m_tree.leafCount();
+    for (const std::uint8_t which : {kMoving, kStill}) {
+        const AabbTree& tree = m_trees[which];
+        const std::string broken = tree.validate([&](std::uint32_t leaf) -> std::string {
+            const std::uint32_t proxy = tree.value(leaf);
+            if (proxy >= m_proxies.size() || m_proxies[proxy].leaf != leaf || m_treeOf[proxy] != which)
+                return at("leaf and proxy disagree at", leaf);
+            if (m_isStatic[proxy] != (which == kStill)) return at("leaf in the wrong tree for its static flag:", leaf);
+            if (!containsBox(tree.box(leaf), m_proxies[proxy].box)) return at("fat box misses its box at leaf", leaf);
+            if (!sameBox(tree.box(leaf), m_fatBoxes[proxy])) return at("proxy's copy of the fat box is stale at leaf", leaf);
+            return {};
+        });
+        if (!broken.empty()) return broken;
+    }
+    const std::uint32_t leaves = m_trees[kMoving].leafCount() + m_trees[kStill].leafCount();
     if (leaves != leafCount()) return "leaf count " + std::to_string(leaves) + " != entities " + std::to_string(leafCount());
     for (std::uint32_t i = 0; i < leafCount(); ++i) {
         const std::uint32_t proxy = m_proxyOfDense[i];
@@ -310,7 +333,7 @@ std::string DynamicTree::validate() const {
 
     // The pair list: exactly the pairs of untouched leaves whose fat boxes overlap, once each.
     const auto live = [&](std::uint32_t p) { return p < m_proxies.size() && m_proxies[p].leaf != kNull; };
-    const auto fat = [&](std::uint32_t p) { return m_tree.box(m_proxies[p].leaf); };
+    const auto fat = [&](std::uint32_t p) { return treeOf(p).box(m_proxies[p].leaf); };
     std::vector<std::pair<std::uint32_t, std::uint32_t>> kept;
     for (const ProxyPair& pair : m_pairs) {
         if (pair.a >= m_dirty.size() || pair.b >= m_dirty.size()) return "pair names no proxy";
@@ -339,29 +362,35 @@ std::string DynamicTree::validate() const {
 
 QueryCost DynamicTree::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
     QueryCost cost;
-    cost.visited = m_tree.query(box, [&](std::uint32_t proxy) {
-        ++cost.tests;
-        if (overlaps(m_proxies[proxy].box, box)) out.push_back(m_proxies[proxy].dense);
-    });
+    for (AabbTree& tree : m_trees) {
+        cost.visited += tree.query(box, [&](std::uint32_t proxy) {
+            ++cost.tests;
+            if (overlaps(m_proxies[proxy].box, box)) out.push_back(m_proxies[proxy].dense);
+        });
+    }
     return cost;
 }
 
 QueryCost DynamicTree::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
     QueryCost cost;
-    cost.visited = m_tree.raycast(segment, [&](std::uint32_t proxy) {
-        ++cost.tests;
-        if (const auto t = segmentEntry(m_proxies[proxy].box, segment)) out.push_back({m_proxies[proxy].dense, *t});
-    });
+    for (AabbTree& tree : m_trees) {
+        cost.visited += tree.raycast(segment, [&](std::uint32_t proxy) {
+            ++cost.tests;
+            if (const auto t = segmentEntry(m_proxies[proxy].box, segment)) out.push_back({m_proxies[proxy].dense, *t});
+        });
+    }
     return cost;
 }
 
 QueryCost DynamicTree::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
     QueryCost cost;
-    cost.visited = m_tree.raycastFirst(segment, [&](std::uint32_t proxy) {
-        ++cost.tests;
-        if (const auto t = segmentEntry(m_proxies[proxy].box, segment)) keepNearest(hit, {m_proxies[proxy].dense, *t});
-        return hit ? hit->t : std::numeric_limits<float>::infinity();
-    });
+    for (AabbTree& tree : m_trees) {
+        cost.visited += tree.raycastFirst(segment, [&](std::uint32_t proxy) {
+            ++cost.tests;
+            if (const auto t = segmentEntry(m_proxies[proxy].box, segment)) keepNearest(hit, {m_proxies[proxy].dense, *t});
+            return hit ? hit->t : std::numeric_limits<float>::infinity();
+        });
+    }
     return cost;
 }
 

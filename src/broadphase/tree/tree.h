@@ -15,10 +15,12 @@
 ///   frames of motion that is a few percent of the leaves, so this beats re-querying every leaf
 ///   (n log n node visits a step) by about the tree depth; the price is one exact test per fat
 ///   pair, which also keeps the candidates down to the exact overlaps.
-/// - Statics and filters: a static leaf's fat box is its box (it never moves), and a pair the
-///   rule refuses (two statics, or filters that exclude it) never enters the list, so a field
-///   of statics costs nothing per step. Given the moved entities (updateMoved), a step visits
-///   only them: O(m log n + p) with p the pairs of moved leaves' fat boxes.
+/// - Statics and filters: static leaves live in a tree of their own (as Chipmunk's static
+///   index), with no fat margin, so a moving leaf reinserts into a tree of the movers alone,
+///   and a touched static queries only that one (two statics never pair). A pair the rule
+///   refuses never enters the list, so a field of statics costs nothing per step. Given the
+///   moved entities (updateMoved), a step visits only them: O(m log n + p) with p the pairs
+///   of moved leaves' fat boxes.
 /// - When half the leaves have moved since, the tree renumbers its nodes in depth-first
 ///   order, so queries walk memory that is close together. Nothing is allocated per step once
 ///   the pools have grown.
@@ -85,12 +87,14 @@ public:
     /// Leaves (entities) in the tree.
     [[nodiscard]] std::uint32_t leafCount() const { return static_cast<std::uint32_t>(m_proxyOfDense.size()); }
     /// Height of the root (0 for a single leaf or an empty tree).
-    [[nodiscard]] std::uint32_t height() const { return m_tree.height(); }
+    [[nodiscard]] std::uint32_t height() const { return std::max(m_trees[0].height(), m_trees[1].height()); }
     /// Sum of the inner nodes' half perimeters: the quantity the SAH keeps small.
-    [[nodiscard]] double innerPerimeterSum() const { return m_tree.innerPerimeterSum(); }
+    [[nodiscard]] double innerPerimeterSum() const {
+        return m_trees[0].innerPerimeterSum() + m_trees[1].innerPerimeterSum();
+    }
     [[nodiscard]] StepStats stepStats() const {
         StepStats stats = m_stats;
-        stats.rotations = m_tree.rotations();
+        stats.rotations = m_trees[0].rotations() + m_trees[1].rotations();
         return stats;
     }
 
@@ -145,13 +149,21 @@ private:
     void removeDense(std::uint32_t dense);
 
     float m_margin = static_cast<float>(kMarginParameter.defaultValue);
-    AabbTree m_tree;  ///< a leaf per live proxy, carrying the proxy
+    /// A leaf per live proxy, carrying the proxy: the dynamic ones in m_trees[kMoving], the
+    /// static ones in m_trees[kStill].
+    static constexpr std::uint8_t kMoving = 0, kStill = 1;
+    AabbTree m_trees[2];
+    [[nodiscard]] AabbTree& treeOf(std::uint32_t proxy) { return m_trees[m_treeOf[proxy]]; }
+    [[nodiscard]] const AabbTree& treeOf(std::uint32_t proxy) const { return m_trees[m_treeOf[proxy]]; }
+    /// Renumbers a tree's nodes depth first once the leaves relocated in it reach half of it.
+    void defragmentIfScattered(std::uint8_t which);
     EntityDiff m_diff;  ///< which ids came and went since the last update
 
     std::vector<Proxy> m_proxies;
     std::vector<Aabb> m_fatBoxes;              ///< by proxy: its leaf's box, for update()'s pass in entity order
     std::vector<std::uint32_t> m_proxyId;      ///< by proxy: its entity id
     std::vector<std::uint8_t> m_isStatic;      ///< by proxy: 1 if static
+    std::vector<std::uint8_t> m_treeOf;        ///< by proxy: the tree its leaf is in (kMoving, kStill)
     std::vector<std::uint32_t> m_category;     ///< by proxy: filter category (all bits without filters)
     std::vector<std::uint32_t> m_mask;         ///< by proxy: filter mask
     std::vector<std::uint8_t> m_dirty;         ///< by proxy: inserted, moved, freed or re-ruled since findPairs
@@ -161,7 +173,7 @@ private:
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
     std::vector<ProxyPair> m_pairs;            ///< pairs of proxies whose fat boxes overlap
     bool m_anyRuled = false;        ///< the last update had static flags or filters
-    std::uint64_t m_relocated = 0;  ///< leaves inserted or reinserted since the last defragment()
+    std::uint64_t m_relocated[2] = {0, 0};  ///< by tree: leaves inserted or reinserted since its last defragment()
     std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
     StepStats m_stats;                 ///< all but the rotations, which the tree counts
 };

@@ -37,12 +37,12 @@ TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
     std::uint32_t nextId = 0;
     std::uint64_t reinserts = 0;
     // What the fat box must be: margin 2 around the last placement, stretched ahead along the
-    // step that caused it (8 steps' worth, at most 4 margins).
+    // step that caused it (kPredictedSteps of it, at most kMaxStretch margins).
     std::map<std::uint32_t, Aabb> fatOf;
     const auto fatten = [](const Aabb& b, float dx = 0.0f, float dy = 0.0f) {
         Aabb fat{b.minX - 2, b.minY - 2, b.maxX + 2, b.maxY + 2};
-        const float sx = std::clamp(DynamicTree::kPredictedSteps * dx, -8.0f, 8.0f);
-        const float sy = std::clamp(DynamicTree::kPredictedSteps * dy, -8.0f, 8.0f);
+        const float sx = std::clamp(DynamicTree::kPredictedSteps * dx, -2 * DynamicTree::kMaxStretch, 2 * DynamicTree::kMaxStretch);
+        const float sy = std::clamp(DynamicTree::kPredictedSteps * dy, -2 * DynamicTree::kMaxStretch, 2 * DynamicTree::kMaxStretch);
         (sx > 0 ? fat.maxX : fat.minX) += sx;
         (sy > 0 ? fat.maxY : fat.minY) += sy;
         return fat;
