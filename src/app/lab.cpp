@@ -52,6 +52,7 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
       m_technique(indexOf(technique)) {
     m_world.setBroadPhase(technique.create());
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
+    m_world.setBeforeTick([this](World& w) { rain(w); });
     if (m_scenario) {
         m_world.setConfig(presetConfig(m_world.config(), m_scenario));
         makeScenarioScene(entities);
@@ -127,6 +128,7 @@ void Lab::restore(const LabState& state) {
 
     m_world = std::move(world);
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
+    m_world.setBeforeTick([this](World& w) { rain(w); });
     m_technique = indexOf(*technique);
     m_autoCellSize = state.autoCellSize;
     m_scenario = scenario;
@@ -243,6 +245,28 @@ void Lab::makeScenarioScene(std::uint32_t count) {
     Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
     scene.setMovingFraction(m_movingFraction);
     loadScene(m_world, scene);
+}
+
+void Lab::rain(World& world) {
+    if (!m_scenario || m_scenario->kind != ScenarioKind::Rain) return;
+    // As ro_bench's rain: a drop the bottom wall turned back (moving up) goes, and as many
+    // new ones fall from the top, in one batch each way.
+    m_rainGone.clear();
+    for (std::uint32_t i = 0; i < world.size(); ++i)
+        if (world.posY()[i] - world.prevY()[i] < 0.0f && !world.isStatic()[i]) m_rainGone.push_back(world.ids()[i]);
+    world.removeBatch(m_rainGone);
+    const Aabb& bounds = world.config().bounds;
+    const float fall = 0.01f * bounds.height();
+    m_rainNew.clear();
+    for (std::size_t k = 0; k < m_rainGone.size(); ++k) {
+        const float half = m_rng.range(kScenarioSizes.minHalf, kScenarioSizes.maxHalf);  // side 0.8-1.2
+        EntityDesc d;
+        d.halfExtents = {half, half};
+        d.position = {m_rng.range(bounds.minX + half, bounds.maxX - half), bounds.minY + half};
+        d.velocity = {fall * m_rng.range(-0.05f, 0.05f), fall * m_rng.range(0.8f, 1.2f)};
+        m_rainNew.push_back(d);
+    }
+    world.addBatch(m_rainNew);
 }
 
 void Lab::setMovingFraction(float fraction) {

@@ -196,6 +196,10 @@ private:
     const ScenarioInfo* m_scenario = nullptr;
     std::uint64_t m_sceneSeed = 0;
     float m_movingFraction = 0.01f;
+    /// The rain preset's step, before every tick: drops at the bottom go, new ones fall.
+    void rain(World& world);
+    std::vector<EntityId> m_rainGone;    ///< reused from tick to tick
+    std::vector<EntityDesc> m_rainNew;
     std::size_t m_technique = 0;
     bool m_autoCellSize = true;
     bool m_paused = false;

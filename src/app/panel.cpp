@@ -256,7 +256,7 @@ void sceneSection(Lab& lab) {
     if (ImGui::BeginTable("scenario", 2, ImGuiTableFlags_SizingFixedFit)) {
         row("sizes", "{}", s->sizes);
         row("spacing", "{}", s->spacing);
-        row("speed", "{:.3g} per tick", s->speed);
+        if (s->speed > 0.0f) row("speed", "{:.3g} per tick", s->speed);  // rain: its drops cross the world in ~100 ticks
         if (s->kind != ScenarioKind::Static) row("moving", "{:.0f} %", 100.0 * s->movingFraction);
         ImGui::EndTable();
     }

@@ -35,6 +35,10 @@ constexpr std::array kScenarios{
     ScenarioInfo{ScenarioKind::Bullets, "bullets",
                  "uniform, and 1% of the boxes (up to 500) fly 20-100x faster: they cross boxes between frames",
                  10'000'000, "side 0.8-1.2", "even, 6% of the area covered", kSpeed, 1.0f},
+    ScenarioInfo{ScenarioKind::Rain, "rain",
+                 "drops falling across the world in ~100 frames; those that reach the bottom go, as many new ones "
+                 "come at the top: ~1% of the bodies destroyed and created every frame",
+                 10'000'000, "side 0.8-1.2", "even, 6% of the area covered", 0.0f, 1.0f},
     ScenarioInfo{ScenarioKind::Dense, "dense", "one box per 1.5 x 1.5 lattice cell, anywhere in it, speed ~0.05",
                  10'000'000, "side 0.8-1.2", "one per 1.5 x 1.5 cell", kSpeed, 1.0f},
 };
@@ -66,7 +70,7 @@ std::optional<Motion> findMotion(std::string_view name) {
 }
 
 bool motionApplies(Motion motion, ScenarioKind kind) {
-    const bool keepsToItsPlaces = kind == ScenarioKind::Orbit || kind == ScenarioKind::OneCell;
+    const bool keepsToItsPlaces = kind == ScenarioKind::Orbit || kind == ScenarioKind::OneCell || kind == ScenarioKind::Rain;
     return !(motion == Motion::Churn || motion == Motion::Bullets) || !keepsToItsPlaces;
 }
 
@@ -156,6 +160,7 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
         switch (kind) {
             case ScenarioKind::Uniform:
             case ScenarioKind::Bullets:
+            case ScenarioKind::Rain:
                 place(i, m_rng.range(0, side), m_rng.range(0, side), half);
                 break;
             case ScenarioKind::Clustered: {
@@ -210,6 +215,12 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
         m_vx[i] = vx;
         m_vy[i] = vy;
     }
+    if (kind == ScenarioKind::Rain)
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const auto [vx, vy] = dropVelocity();
+            m_vx[i] = vx;
+            m_vy[i] = vy;
+        }
     if (motion == Motion::Bullets || kind == ScenarioKind::Bullets) {
         // Drawn from a generator of their own, so every other box is as in the steady scene.
         Rng bulletRng(seed ^ 0xB0111E75ull);
@@ -335,6 +346,7 @@ void Scene::advance() {
         }
     }
     if (m_motion == Motion::Churn && motionApplies(m_motion, m_kind)) churn();
+    if (m_kind == ScenarioKind::Rain) rain();
     updateBoxes();
 }
 
@@ -354,6 +366,24 @@ void Scene::churn() {
         m_vx[last] = speed * std::cos(angle);
         m_vy[last] = speed * std::sin(angle);
         m_ids[last] = m_nextId++;
+    }
+}
+
+std::array<float, 2> Scene::dropVelocity() {
+    const float fall = 0.01f * (m_bounds.maxY - m_bounds.minY);
+    return {fall * m_rng.range(-0.05f, 0.05f), fall * m_rng.range(0.8f, 1.2f)};
+}
+
+void Scene::rain() {
+    // A drop the bottom wall turned back (moving up now) is gone; a new one falls from the top.
+    for (std::uint32_t i = 0; i < m_count; ++i) {
+        if (m_vy[i] >= 0.0f) continue;
+        const float half = m_half[i];
+        place(i, m_rng.range(m_bounds.minX, m_bounds.maxX), m_bounds.minY + half, half);
+        const auto [vx, vy] = dropVelocity();
+        m_vx[i] = vx;
+        m_vy[i] = vy;
+        m_ids[i] = m_nextId++;
     }
 }
 

@@ -19,7 +19,7 @@
 
 namespace ro {
 
-enum class ScenarioKind : std::uint8_t { Uniform, Clustered, Mixed, Static, OneCell, Orbit, Dense, Bullets };
+enum class ScenarioKind : std::uint8_t { Uniform, Clustered, Mixed, Static, OneCell, Orbit, Dense, Bullets, Rain };
 /// Steady: every box keeps its velocity. Varied: a tenth of the boxes turn every frame.
 /// Teleport: every box jumps to a random place every frame, the incoherent motion that
 /// breaks temporal coherence (the single-axis sweep's insertion sort degrades to n^2 / 4).
@@ -126,6 +126,11 @@ private:
     void updateBoxes();
     /// Churn: destroys 1% of the boxes and creates as many (see Motion).
     void churn();
+    /// Rain: the drops that reached the bottom wall are destroyed, and as many new ones
+    /// created at the top.
+    void rain();
+    /// A new drop's velocity: straight down, crossing the world in about 100 frames.
+    [[nodiscard]] std::array<float, 2> dropVelocity();
 
     ScenarioKind m_kind;
     Motion m_motion;

@@ -143,7 +143,7 @@ void World::setConfig(const WorldConfig& config) {
     m_config = config;
 }
 
-EntityId World::add(const EntityDesc& d) {
+void World::check(const EntityDesc& d) {
     using L = WorldLimits;
     checkRange(d.position.x, -L::kMaxCoordinate, L::kMaxCoordinate, "entity position x");
     checkRange(d.position.y, -L::kMaxCoordinate, L::kMaxCoordinate, "entity position y");
@@ -163,7 +163,33 @@ EntityId World::add(const EntityDesc& d) {
     if (d.isStatic && (d.velocity.x != 0.0f || d.velocity.y != 0.0f || d.acceleration.x != 0.0f ||
                        d.acceleration.y != 0.0f || (d.previous && (d.previous->x != d.position.x || d.previous->y != d.position.y))))
         throw std::invalid_argument("a static entity has no velocity and no acceleration");
+}
+
+void World::addBatch(std::span<const EntityDesc> descs, std::vector<EntityId>* ids) {
+    for (std::size_t k = 0; k < descs.size(); ++k) {
+        try {
+            check(descs[k]);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("entity " + std::to_string(k) + " of the batch: " + e.what());
+        }
+    }
+    if (descs.size() > IdMap::kAbsent - m_nextId) throw std::length_error("entity ids exhausted");
+    for (const EntityDesc& d : descs) {
+        const EntityId id = add(d);
+        if (ids) ids->push_back(id);
+    }
+}
+
+std::size_t World::removeBatch(std::span<const EntityId> ids) {
+    std::size_t removed = 0;
+    for (const EntityId id : ids) removed += remove(id) ? 1 : 0;
+    return removed;
+}
+
+EntityId World::add(const EntityDesc& d) {
+    check(d);
     if (m_nextId == IdMap::kAbsent) throw std::length_error("entity ids exhausted");
+    const Vec2 previous = d.previous.value_or(Vec2{d.position.x - d.velocity.x, d.position.y - d.velocity.y});
 
     const EntityId id = m_nextId++;
     m_indexOfId.set(id, size());
@@ -360,6 +386,7 @@ void World::tick() {
     m_stats = {};
     const int subSteps = std::max(1, m_config.subSteps);
     const float dt = 1.0f / (m_config.tickHz * static_cast<float>(subSteps));
+    if (m_beforeTick) m_beforeTick(*this);
     for (int s = 0; s < subSteps; ++s) subStep(dt);
     ++m_ticks;
 }

@@ -129,6 +129,15 @@ public:
     EntityId add(const EntityDesc& desc);
     /// Removes an entity; false if the id is not alive.
     bool remove(EntityId id);
+    /// Adds every entity of `descs` (their ids appended to `ids` if given), or, if any is
+    /// outside WorldLimits, none: std::invalid_argument names the first. The technique takes
+    /// them all at its next update, as one change (its update compares ids once per step).
+    void addBatch(std::span<const EntityDesc> descs, std::vector<EntityId>* ids = nullptr);
+    /// Removes the entities of `ids` that are alive; returns how many were.
+    std::size_t removeBatch(std::span<const EntityId> ids);
+    /// Called at the start of every tick, before its sub-steps: a scene that spawns and
+    /// removes bodies every step (the app's rain) does it here, tick for tick.
+    void setBeforeTick(std::function<void(World&)> hook) { m_beforeTick = std::move(hook); }
     [[nodiscard]] bool contains(EntityId id) const;
     [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(m_ids.size()); }
     /// Dense index of a live entity (indices change when others are removed; ids do not).
@@ -210,6 +219,8 @@ public:
     void setConfig(const WorldConfig& config);
 
 private:
+    /// Throws std::invalid_argument for a description outside WorldLimits.
+    static void check(const EntityDesc& d);
     void subStep(float dt);
     void accelerate(float dt);
     void updateAabbs();
@@ -227,6 +238,7 @@ private:
     Settings m_settings;
     std::unique_ptr<BroadPhase> m_broadPhase;
     BroadPhaseObserver m_observer;
+    std::function<void(World&)> m_beforeTick;
     double m_accumulator = 0.0;
     std::uint64_t m_ticks = 0;
     StepStats m_stats;

@@ -349,3 +349,46 @@ TEST(FastMovers, TimeOfImpactIsWhereTheShapesFirstTouch) {
 
 }  // namespace
 }  // namespace ro
+
+namespace ro {
+namespace {
+
+TEST(WorldBatches, ABatchAddsAllOrNothingAndRemovesTheLiving) {
+    World world(WorldConfig{.bounds = {0, 0, 100, 100}});
+    std::vector<EntityDesc> descs(3);
+    for (std::size_t k = 0; k < descs.size(); ++k) descs[k].position = {10.0f + 10.0f * static_cast<float>(k), 50.0f};
+    descs[2].halfExtents = {-1.0f, 1.0f};  // refused: the whole batch is
+    EXPECT_THROW(world.addBatch(descs), std::invalid_argument);
+    EXPECT_EQ(world.size(), 0u);
+    descs[2].halfExtents = {1.0f, 1.0f};
+    std::vector<EntityId> ids;
+    world.addBatch(descs, &ids);
+    ASSERT_EQ(ids.size(), 3u);
+    EXPECT_EQ(world.size(), 3u);
+    const EntityId gone[] = {ids[0], ids[2], 9999};
+    EXPECT_EQ(world.removeBatch(gone), 2u);
+    EXPECT_EQ(world.size(), 1u);
+    EXPECT_TRUE(world.contains(ids[1]));
+}
+
+TEST(WorldBatches, TheBeforeTickHookRunsOncePerTickAndItsBatchesReachThePairs) {
+    World world(WorldConfig{.bounds = {0, 0, 100, 100}, .response = ContactResponse::None});
+    int calls = 0;
+    // Every tick one entity comes on top of the first and the oldest other one goes.
+    world.add({.position = {50, 50}, .velocity = {}, .acceleration = {}, .halfExtents = {2, 2}});
+    world.setBeforeTick([&](World& w) {
+        ++calls;
+        if (w.size() > 1) w.remove(w.ids()[1]);
+        const EntityDesc d{.position = {51, 50}, .velocity = {}, .acceleration = {}, .halfExtents = {2, 2}};
+        w.addBatch(std::span(&d, 1));
+    });
+    for (int t = 0; t < 5; ++t) {
+        world.tick();
+        EXPECT_EQ(world.size(), 2u);
+        EXPECT_EQ(world.lastStats().overlaps, 1u) << "the new entity overlaps the first in the tick it came";
+    }
+    EXPECT_EQ(calls, 5);
+}
+
+}  // namespace
+}  // namespace ro
