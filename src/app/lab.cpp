@@ -85,6 +85,7 @@ LabState Lab::capture() const {
     state.preset = std::string(sceneName());
     state.sceneSeed = m_sceneSeed;
     state.movingFraction = m_movingFraction;
+    state.layers = m_layers;
     state.rngState = m_rng.state();
     state.sizes = m_sizes;
     state.world = m_world.config();
@@ -134,6 +135,7 @@ void Lab::restore(const LabState& state) {
     m_scenario = scenario;
     m_sceneSeed = state.sceneSeed;
     m_movingFraction = state.movingFraction;
+    m_layers = state.layers;
     m_rng = Rng(state.rngState);
     m_sizes = state.sizes;
     m_notice.clear();
@@ -244,6 +246,7 @@ void Lab::makeScenarioScene(std::uint32_t count) {
     m_compare.resetHistory();  // the figures describe the scene on screen
     Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
     scene.setMovingFraction(m_movingFraction);
+    if (m_scenario->kind == ScenarioKind::Layers) scene.setLayers(m_layers);
     loadScene(m_world, scene);
 }
 
@@ -267,6 +270,17 @@ void Lab::rain(World& world) {
         m_rainNew.push_back(d);
     }
     world.addBatch(m_rainNew);
+}
+
+void Lab::setLayers(std::uint32_t layers) {
+    if (ignoredDuringReplay()) return;
+    layers = std::clamp(layers, 1u, 4u);
+    record({.kind = RecordedInput::Kind::Layers, .value = static_cast<double>(layers)});
+    m_layers = layers;
+    if (m_scenario && m_scenario->kind == ScenarioKind::Layers) {
+        makeScenarioScene(m_world.size());
+        populationChanged();
+    }
 }
 
 void Lab::setMovingFraction(float fraction) {
@@ -358,6 +372,13 @@ bool Lab::removeAt(Vec2 p) {
 }
 
 void Lab::populationChanged() {
+    // A preset brings its own walls: the technique's region follows them, or a grid sized for
+    // the old ones would clamp every box beyond them into its edge cells.
+    if (m_world.broadPhaseSettings().bounds != m_world.config().bounds) {
+        Settings settings = m_world.broadPhaseSettings();
+        settings.bounds = m_world.config().bounds;
+        applySettings(settings);
+    }
     if (m_autoCellSize) fitCellSizeToPopulation();
     refreshIfPaused();
 }

@@ -72,6 +72,9 @@ public:
     /// The static preset's share of moving boxes (0 to 1); remakes its scene when it is on.
     void setMovingFraction(float fraction);
     [[nodiscard]] float movingFraction() const { return m_movingFraction; }
+    /// The layers preset's collision layers (1 to 4); remakes its scene when it is on.
+    void setLayers(std::uint32_t layers);
+    [[nodiscard]] std::uint32_t layers() const { return m_layers; }
     /// The most entities the preset allows (onecell's pairs grow as n^2), 0 for no limit.
     [[nodiscard]] std::uint32_t scenarioLimit() const { return m_scenario ? m_scenario->maxCount : 0; }
 
@@ -196,6 +199,7 @@ private:
     const ScenarioInfo* m_scenario = nullptr;
     std::uint64_t m_sceneSeed = 0;
     float m_movingFraction = 0.01f;
+    std::uint32_t m_layers = 4;
     /// The rain preset's step, before every tick: drops at the bottom go, new ones fall.
     void rain(World& world);
     std::vector<EntityId> m_rainGone;    ///< reused from tick to tick

@@ -89,6 +89,7 @@ void Lab::apply(const RecordedInput& input) {
         case Kind::AutoCellSize: useAutoCellSize(); break;
         case Kind::World: setWorldConfig(input.world); break;
         case Kind::MovingFraction: setMovingFraction(static_cast<float>(input.value)); break;
+        case Kind::Layers: setLayers(static_cast<std::uint32_t>(input.value)); break;
     }
 }
 

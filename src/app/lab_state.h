@@ -29,6 +29,7 @@ struct LabState {
     std::string preset;     ///< a scenario's name, or "random"
     std::uint64_t sceneSeed = 1;
     float movingFraction = 0.01f;  ///< the static preset's share of moving boxes
+    std::uint32_t layers = 4;      ///< the layers preset's collision layers, 1 to 4
     std::uint64_t rngState = 1;  ///< where the random mix's generator is (clicks spawn from it)
     SizeRange sizes;
     WorldConfig world;
@@ -50,6 +51,7 @@ struct RecordedInput {
         AutoCellSize,  ///< the cell size's Auto button
         World,         ///< world settings (speed, sub-steps, gravity, response), to `world`
         MovingFraction,  ///< the static preset's moving share, to `value`
+        Layers,          ///< the layers preset's layer count, to `value`
     };
     std::uint64_t tick = 0;  ///< ticks run when it came: it applies before the next one
     Kind kind = Kind::Spawn;

@@ -23,6 +23,8 @@ inline constexpr SDL_Color kBounds{140, 240, 150, 210};
 /// Levels of a hierarchical structure (HSHG levels, tree depths), cycling; alpha set per use.
 inline constexpr SDL_Color kLevels[] = {{120, 140, 255, 0}, {90, 220, 160, 0}, {240, 200, 90, 0}, {240, 120, 200, 0},
                                         {150, 110, 250, 0}, {100, 210, 240, 0}, {250, 150, 100, 0}, {200, 230, 120, 0}};
+/// Collision layers 0-3 (the layers preset): entities take their layer's colour.
+inline constexpr SDL_Color kLayers[] = {{86, 182, 214, 255}, {236, 162, 92, 255}, {140, 220, 120, 255}, {220, 120, 220, 255}};
 inline constexpr SDL_Color kFatBox{220, 120, 255, 110};
 inline constexpr SDL_Color kStripBackground{8, 9, 12, 220};
 inline constexpr SDL_Color kStripDepth{120, 140, 255, 200};

@@ -242,12 +242,15 @@ void sceneSection(Lab& lab) {
             withText([](std::string_view t) { ImGui::SetTooltip("%.*s", static_cast<int>(t.size()), t.data()); }, "{}",
                      scenario ? scenario->description : "boxes and circles of mixed sizes, bouncing off each other");
     };
+    // Eleven presets in two rows of six: narrower buttons, closer together.
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(3.0f, ImGui::GetStyle().FramePadding.y));
     presetButton("random", nullptr);
     int inRow = 1;
     for (const ScenarioInfo& s : scenarios()) {
-        if (inRow++ % 5 != 0) ImGui::SameLine();  // five to a row: two rows
+        if (inRow++ % 6 != 0) ImGui::SameLine(0.0f, 4.0f);  // six to a row, close: two rows
         presetButton(s.name, &s);
     }
+    ImGui::PopStyleVar();
     const ScenarioInfo* s = lab.scenario();
     if (!s) {
         hint("the lab's own scene: sizes and count below");
@@ -259,6 +262,12 @@ void sceneSection(Lab& lab) {
         if (s->speed > 0.0f) row("speed", "{:.3g} per tick", s->speed);  // rain: its drops cross the world in ~100 ticks
         if (s->kind != ScenarioKind::Static) row("moving", "{:.0f} %", 100.0 * s->movingFraction);
         ImGui::EndTable();
+    }
+    if (s->kind == ScenarioKind::Layers) {
+        int layers = static_cast<int>(lab.layers());
+        ImGui::SliderInt("Layers", &layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setLayers(static_cast<std::uint32_t>(layers));
+        hint("layer 0 (blue) meets every layer; the others only layer 0 and themselves");
     }
     if (s->kind == ScenarioKind::Static) {
         // The rest are static entities: the technique is handed the movers alone each tick.

@@ -106,7 +106,10 @@ void EntityRaster::cover(int x0, int y0, int x1, int y1, std::uint8_t kind) {
 
 void EntityRaster::addEntity(float cx, float cy, float hw, float hh, bool circle, bool overlapping) {
     static_assert(kHasBox << 1 == kHasCircle && kHasOverlap == 1 << 6, "kindOf shifts into these bits");
-    const std::uint8_t kind = kindOf(circle, overlapping);
+    addEntity(cx, cy, hw, hh, circle, kindOf(circle, overlapping));
+}
+
+void EntityRaster::addEntity(float cx, float cy, float hw, float hh, bool circle, std::uint8_t kind) {
     if (hw < kDotHalfPixels && hh < kDotHalfPixels) {
         addDot(cx, cy, kind);
         return;
@@ -199,8 +202,14 @@ void EntityRaster::buildColorTable() {
         if (count == 0) continue;
         const bool circleOnly = (v & kHasCircle) != 0 && (v & kHasBox) == 0;
         const bool dark = (v & kHasOverlap) != 0;
-        const SDL_Color base = circleOnly ? (dark ? palette::kCircleOverlap : palette::kCircle)
-                                          : (dark ? palette::kBoxOverlap : palette::kBox);
+        SDL_Color base = circleOnly ? (dark ? palette::kCircleOverlap : palette::kCircle)
+                                    : (dark ? palette::kBoxOverlap : palette::kBox);
+        if (m_byLayer) {  // layerKindOf: the layer + 1 in the kind bits, 0 for layer 3
+            const int layer = (((v >> 4) & 3) + 3) % 4;
+            base = palette::kLayers[layer];
+            if (dark) base = {static_cast<std::uint8_t>(base.r / 2), static_cast<std::uint8_t>(base.g / 2),
+                              static_cast<std::uint8_t>(base.b / 2), 255};
+        }
         // Density: each further entity on the pixel lightens it, up to 8 of them.
         m_colors[static_cast<std::size_t>(v)] = argb(lighten(base, 0.07f * static_cast<float>(std::min(count - 1, 7))));
     }

@@ -30,6 +30,13 @@ public:
     /// Covers the pixels of a box centred on (cx, cy) with half-size (hw, hh), or of a circle of
     /// radius hw; an entity smaller than a pixel covers the pixel of its centre.
     void addEntity(float cx, float cy, float hw, float hh, bool circle, bool overlapping);
+    /// The same, coloured by `kind` (kindOf or layerKindOf) rather than by its shape.
+    void addEntity(float cx, float cy, float hw, float hh, bool circle, std::uint8_t kind);
+    /// Colours by collision layer (layerKindOf) rather than by shape; rebuilds the table on a change.
+    void colourByLayer(bool byLayer) {
+        if (byLayer != m_byLayer) m_colors.clear();
+        m_byLayer = byLayer;
+    }
     /// Entities under this half-size in pixels (on both axes) cover one pixel: see addDot.
     static constexpr float kDotHalfPixels = 0.5f;
     /// A line over the entities (overlays in a raster frame), blended with `color`'s alpha,
@@ -43,6 +50,11 @@ public:
     /// entities in random order, a branch on the shape mispredicts half the time.
     [[nodiscard]] static std::uint8_t kindOf(bool circle, bool overlapping) {
         return static_cast<std::uint8_t>((kHasBox << static_cast<int>(circle)) | (static_cast<int>(overlapping) << 6));
+    }
+    /// Coverage bits of an entity of collision layer 0-3 (with colourByLayer): the layer in the
+    /// two kind bits (layer 3 as none of them; a pixel of several layers shows one of them).
+    [[nodiscard]] static std::uint8_t layerKindOf(std::uint32_t layer, bool overlapping) {
+        return static_cast<std::uint8_t>((((layer + 1) & 3u) << 4) | (static_cast<unsigned>(overlapping) << 6));
     }
     /// An entity under a pixel across at (cx, cy): covers the pixel under its centre.
     void addDot(float cx, float cy, std::uint8_t kind) {
@@ -65,6 +77,7 @@ private:
     static constexpr std::uint8_t kHasCircle = 0x20;
     static constexpr std::uint8_t kHasOverlap = 0x40;
     static constexpr int kCoverageValues = 0x80;
+    bool m_byLayer = false;
 
     static std::uint8_t covered(std::uint8_t v, std::uint8_t kind) {
         return static_cast<std::uint8_t>((v | kind) + ((v & kCountMask) != kCountMask ? 1 : 0));

@@ -193,6 +193,7 @@ std::string sceneToJson(const SceneFile& scene) {
     j["preset"] = s.preset;
     j["seed"] = s.sceneSeed;
     j["moving_fraction"] = static_cast<double>(s.movingFraction);
+    j["layers"] = s.layers;
     j["rng_state"] = s.rngState;
     j["sizes"] = {{"min_half", static_cast<double>(s.sizes.minHalf)}, {"max_half", static_cast<double>(s.sizes.maxHalf)}};
     j["world"] = worldJson(s.world);
@@ -261,6 +262,11 @@ SceneFile sceneFrom(const Json& j) {
     s.autoCellSize = boolean(j, "auto_cell_size");
     s.preset = text(j, "preset");
     s.sceneSeed = whole(j, "seed");
+    if (j.contains("layers")) {
+        const std::uint64_t layers = whole(j, "layers", "");
+        if (layers < 1 || layers > 4) fail("'layers' must be 1 to 4");
+        s.layers = static_cast<std::uint32_t>(layers);
+    }
     if (j.contains("moving_fraction")) {
         s.movingFraction = real(j, "moving_fraction", "");
         if (!(s.movingFraction >= 0.0f && s.movingFraction <= 1.0f)) fail("'moving_fraction' must be 0 to 1");
@@ -325,7 +331,7 @@ namespace {
 
 constexpr const char* kInputNames[] = {"spawn",     "remove",    "count", "preset",    "respawn",       "fit_sizes",
                                        "sizes",     "technique", "parameter", "auto_cell_size", "world",
-                                       "moving_fraction"};
+                                       "moving_fraction", "layers"};
 
 Json inputJson(const RecordedInput& input) {
     using Kind = RecordedInput::Kind;
@@ -335,6 +341,7 @@ Json inputJson(const RecordedInput& input) {
         case Kind::Remove: j["point"] = array({input.point.x, input.point.y}); break;
         case Kind::Count: j["value"] = static_cast<std::uint64_t>(input.value); break;
         case Kind::MovingFraction: j["value"] = input.value; break;
+        case Kind::Layers: j["value"] = static_cast<std::uint64_t>(input.value); break;
         case Kind::Preset:
         case Kind::Technique: j["name"] = input.name; break;
         case Kind::Parameter:
@@ -370,6 +377,10 @@ RecordedInput inputFrom(const Json& j, std::size_t index) {
             break;
         }
         case Kind::Count: input.value = static_cast<double>(whole(j, "value", where)); break;
+        case Kind::Layers:
+            input.value = static_cast<double>(whole(j, "value", where));
+            if (!(input.value >= 1.0 && input.value <= 4.0)) fail(fmt::format("'{}.value' must be 1 to 4 layers", where));
+            break;
         case Kind::MovingFraction:
             input.value = number(j, "value", where);
             if (!(input.value >= 0.0 && input.value <= 1.0)) fail(fmt::format("'{}.value' must be 0 to 1", where));

@@ -1,5 +1,6 @@
 #include "app/screen.h"
 
+#include <bit>
 #include <fmt/core.h>
 #include <stb_image_write.h>
 
@@ -167,6 +168,10 @@ void Screen::drawEntities(const World& world) {
     const auto halfH = world.halfH();
     const auto shapes = world.shapes();
     const auto overlapping = world.overlapping();
+    // With collision filters, entities are coloured by layer (the lowest bit of their category).
+    const bool byLayer = world.hasFilters();
+    const auto category = world.category();
+    m_raster.colourByLayer(byLayer);
     const float scale = m_view.scale;
     const auto width = static_cast<float>(m_outputWidth);
     const auto height = static_cast<float>(m_outputHeight);
@@ -186,19 +191,26 @@ void Screen::drawEntities(const World& world) {
         const bool circle = shapes[i] == Shape::Circle;
         const bool dark = i < overlapping.size() && overlapping[i] != 0;
         // The common case at a million entities, kept free of branches on shape and overlap.
+        const std::uint32_t layer = byLayer ? static_cast<std::uint32_t>(std::countr_zero(category[i] | 0x8u)) : 0u;
+        const std::uint8_t kind = byLayer ? EntityRaster::layerKindOf(layer, dark) : EntityRaster::kindOf(circle, dark);
         if (m_rasterFrame && hw < EntityRaster::kDotHalfPixels && hh < EntityRaster::kDotHalfPixels) {
-            m_raster.addDot(cx, cy, EntityRaster::kindOf(circle, dark));
+            m_raster.addDot(cx, cy, kind);
             ++m_drawn.rasterized;
             continue;
         }
         if (m_rasterFrame && (everyOneRasterized || std::max(hw, hh) < kRasterBelowHalfPixels)) {
-            m_raster.addEntity(cx, cy, hw, hh, circle, dark);
+            m_raster.addEntity(cx, cy, hw, hh, circle, kind);
             ++m_drawn.rasterized;
             continue;
         }
         ++m_drawn.geometry;
-        const SDL_Color color = circle ? (dark ? palette::kCircleOverlap : palette::kCircle)
-                                       : (dark ? palette::kBoxOverlap : palette::kBox);
+        SDL_Color color = circle ? (dark ? palette::kCircleOverlap : palette::kCircle)
+                                 : (dark ? palette::kBoxOverlap : palette::kBox);
+        if (byLayer) {
+            color = palette::kLayers[layer];
+            if (dark) color = {static_cast<std::uint8_t>(color.r / 2), static_cast<std::uint8_t>(color.g / 2),
+                               static_cast<std::uint8_t>(color.b / 2), 255};
+        }
         // A circle under two pixels across is indistinguishable from a square, and cheaper.
         if (circle && hw >= 1.0f) {
             const UnitPolygon& polygon = hw < 3.0f ? m_small : (hw < 8.0f ? m_medium : m_large);

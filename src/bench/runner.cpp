@@ -177,7 +177,7 @@ std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>
 
 std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame) {
     Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
-    scene.setLayers(spec.layers);
+    if (spec.layers > 0) scene.setLayers(spec.layers);  // the layers scene has 4 of its own
     std::vector<Pair> overlaps;
     for (int f = 0; f <= frame; ++f) {
         if (f > 0) scene.advance();
@@ -208,7 +208,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     }
 
     Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
-    scene.setLayers(spec.layers);
+    if (spec.layers > 0) scene.setLayers(spec.layers);  // the layers scene has 4 of its own
     std::optional<MeetingPairs> meetings;
     if (hasBullets(spec)) meetings.emplace();
     const int total = 1 + spec.warmup + spec.frames;

@@ -39,6 +39,9 @@ constexpr std::array kScenarios{
                  "drops falling across the world in ~100 frames; those that reach the bottom go, as many new ones "
                  "come at the top: ~1% of the bodies destroyed and created every frame",
                  10'000'000, "side 0.8-1.2", "even, 6% of the area covered", 0.0f, 1.0f},
+    ScenarioInfo{ScenarioKind::Layers, "layers",
+                 "uniform in 4 collision layers: layer 0 meets every layer, the others layer 0 and themselves",
+                 10'000'000, "side 0.8-1.2", "even, 6% of the area covered", kSpeed, 1.0f},
     ScenarioInfo{ScenarioKind::Dense, "dense", "one box per 1.5 x 1.5 lattice cell, anywhere in it, speed ~0.05",
                  10'000'000, "side 0.8-1.2", "one per 1.5 x 1.5 cell", kSpeed, 1.0f},
 };
@@ -161,6 +164,7 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
             case ScenarioKind::Uniform:
             case ScenarioKind::Bullets:
             case ScenarioKind::Rain:
+            case ScenarioKind::Layers:
                 place(i, m_rng.range(0, side), m_rng.range(0, side), half);
                 break;
             case ScenarioKind::Clustered: {
@@ -233,6 +237,7 @@ Scene::Scene(ScenarioKind kind, std::uint32_t count, Motion motion, std::uint64_
         }
     }
     updateBoxes();
+    if (kind == ScenarioKind::Layers) setLayers(4);
     if (kind == ScenarioKind::Static) {
         m_fastVx = m_vx;
         m_fastVy = m_vy;

@@ -19,7 +19,7 @@
 
 namespace ro {
 
-enum class ScenarioKind : std::uint8_t { Uniform, Clustered, Mixed, Static, OneCell, Orbit, Dense, Bullets, Rain };
+enum class ScenarioKind : std::uint8_t { Uniform, Clustered, Mixed, Static, OneCell, Orbit, Dense, Bullets, Rain, Layers };
 /// Steady: every box keeps its velocity. Varied: a tenth of the boxes turn every frame.
 /// Teleport: every box jumps to a random place every frame, the incoherent motion that
 /// breaks temporal coherence (the single-axis sweep's insertion sort degrades to n^2 / 4).

@@ -37,10 +37,12 @@ void loadScene(World& world, const Scene& scene) {
     config.bounds = scene.bounds();
     world.setConfig(config);
     while (world.size() > 0) world.remove(world.ids().back());
+    const BoxView view = scene.boxes();
     for (std::uint32_t i = 0; i < scene.size(); ++i) {
         const float half = scene.halfSide(i);
         world.add({.position = scene.centre(i), .velocity = scene.velocity(i), .acceleration = {}, .halfExtents = {half, half},
-                   .shape = Shape::Box, .isStatic = scene.isStatic(i)});
+                   .shape = Shape::Box, .isStatic = scene.isStatic(i),
+                   .category = view.category ? view.category[i] : 1u, .mask = view.mask ? view.mask[i] : ~0u});
     }
 }
 

@@ -206,6 +206,9 @@ EntityId World::add(const EntityDesc& d) {
     m_halfH.push_back(hh);
     m_shape.push_back(d.shape);
     m_isStatic.push_back(d.isStatic ? 1 : 0);
+    m_category.push_back(d.category);
+    m_mask.push_back(d.mask);
+    m_filteredCount += d.category != 1 || d.mask != ~0u ? 1 : 0;
     m_staticCount += d.isStatic ? 1 : 0;
     m_moversKnown = false;
     m_overlapping.push_back(0);
@@ -229,8 +232,11 @@ bool World::remove(EntityId id) {
     m_indexOfId.set(m_ids[last], i);
     m_indexOfId.erase(id);
     m_staticCount -= m_isStatic[i];
+    m_filteredCount -= m_category[i] != 1 || m_mask[i] != ~0u ? 1 : 0;
     m_moversKnown = false;
     moveLast(m_isStatic);
+    moveLast(m_category);
+    moveLast(m_mask);
     moveLast(m_ids);
     moveLast(m_posX), moveLast(m_posY), moveLast(m_prevX), moveLast(m_prevY);
     moveLast(m_accX), moveLast(m_accY), moveLast(m_halfW), moveLast(m_halfH);
@@ -266,6 +272,10 @@ std::optional<EntityId> World::entityAt(Vec2 p) const {
 BoxView World::boxes() const {
     BoxView view{m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data(), m_ids.data(), size()};
     if (m_staticCount > 0) view.isStatic = m_isStatic.data();
+    if (m_filteredCount > 0) {
+        view.category = m_category.data();
+        view.mask = m_mask.data();
+    }
     return view;
 }
 
@@ -320,7 +330,8 @@ void World::updateBroadPhase() {
 
 std::uint64_t World::bytesHeld() const {
     std::uint64_t bytes = m_indexOfId.bytesHeld() + ro::bytesHeld(m_ids) + ro::bytesHeld(m_shape) +
-                          ro::bytesHeld(m_isStatic) + ro::bytesHeld(m_movers) +
+                          ro::bytesHeld(m_isStatic) + ro::bytesHeld(m_movers) + ro::bytesHeld(m_category) +
+                          ro::bytesHeld(m_mask) +
                           ro::bytesHeld(m_overlapping) + ro::bytesHeld(m_candidates) + ro::bytesHeld(m_overlaps) +
                           ro::bytesHeld(m_sortScratch) + ro::bytesHeld(m_sortOffsets);
     for (const auto* v : {&m_posX, &m_posY, &m_prevX, &m_prevY, &m_accX, &m_accY, &m_halfW, &m_halfH, &m_minX, &m_minY,

@@ -73,6 +73,10 @@ struct EntityDesc {
     /// Never moves: not integrated, not pushed, never paired with another static (level
     /// geometry). Its velocity and acceleration must be zero.
     bool isStatic = false;
+    /// Collision filter (Box2D's b2Filter): the layers it is in and the layers it collides
+    /// with; two entities pair only when each one's category is in the other's mask.
+    std::uint32_t category = 1;
+    std::uint32_t mask = ~0u;
 };
 
 /// Fixed-step clock and physics settings.
@@ -159,6 +163,10 @@ public:
     /// 1 where the entity is static.
     [[nodiscard]] std::span<const std::uint8_t> isStatic() const { return m_isStatic; }
     [[nodiscard]] std::uint32_t staticCount() const { return m_staticCount; }
+    [[nodiscard]] std::span<const std::uint32_t> category() const { return m_category; }
+    [[nodiscard]] std::span<const std::uint32_t> mask() const { return m_mask; }
+    /// Whether any entity has a filter other than the default (category 1, every mask bit).
+    [[nodiscard]] bool hasFilters() const { return m_filteredCount > 0; }
     /// 1 where the entity's AABB overlaps another's after the last tick's broad phase.
     [[nodiscard]] std::span<const std::uint8_t> overlapping() const { return m_overlapping; }
     [[nodiscard]] BoxView boxes() const;
@@ -250,6 +258,8 @@ private:
     std::vector<Shape> m_shape;
     std::vector<std::uint8_t> m_isStatic;
     std::uint32_t m_staticCount = 0;
+    std::vector<std::uint32_t> m_category, m_mask;
+    std::uint32_t m_filteredCount = 0;  ///< entities whose filter is not the default
     std::vector<std::uint32_t> m_movers;  ///< dense indices of the dynamic entities, when m_moversKnown
     bool m_moversKnown = false;  ///< the technique's last update saw these entities in this order
     std::vector<float> m_sweptMinX, m_sweptMinY, m_sweptMaxX, m_sweptMaxY;  ///< with sweptBoxes

@@ -47,7 +47,7 @@ echo "recorded: clicks, a right click; $(value entities) entities"
 
 # --- a preset button changes the scene, and the world keeps stepping under compare ------------------
 entities=$(value entities)
-click 104 293 1
+click 38 293 1
 [[ $(value scene) == orbit ]] || fail "the orbit button: scene=$(value scene)"
 [[ $(value entities) == "$entities" ]] || fail "the preset changed the count: $(value entities), expected $entities"
 steps=$(value steps)

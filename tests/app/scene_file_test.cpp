@@ -142,7 +142,7 @@ TEST(SceneFile, BadFilesAreRefusedWithAMessageAndTheLabIsUntouched) {
     far.entities[3].position.x = 1e9f;  // beyond the world's coordinates
     EXPECT_THROW(lab.restore(far), std::invalid_argument);
     LabState unknown = parsed.lab;
-    unknown.preset = "rain";
+    unknown.preset = "snow";
     EXPECT_THROW(lab.restore(unknown), std::invalid_argument);
     expectSameState(lab.capture(), before);
     EXPECT_EQ(lab.world().size(), 300u);

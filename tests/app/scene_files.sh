@@ -34,7 +34,7 @@ bad negative_size "'sizes' must have 0 < min_half" 's/"min_half": [0-9.e-]*,/"mi
 bad negative_entity "entity 0 has a size of -4" 's/"half_w": \[[0-9.e-]*,/"half_w": [-4.0,/'
 bad too_many 'at most 2000000 entities' 's/"count": 3000,/"count": 3000000,/'
 bad unknown_technique "unknown technique 'warp'" 's/"technique": "grid",/"technique": "warp",/'
-bad unknown_preset "unknown preset 'rain'" 's/"preset": "mixed",/"preset": "rain",/'
+bad unknown_preset "unknown preset 'snow'" 's/"preset": "mixed",/"preset": "snow",/'
 bad wrong_type "'seed' must be a whole number" 's/"seed": 1,/"seed": "one",/'
 bad short_column "'entities.x' must be an array of 3000 numbers" 's/"x": \[[0-9.e-]*,/"x": [/'
 bad far_away 'entity position x must be between' 's/"x": \[[0-9.e-]*,/"x": [1e30,/'
