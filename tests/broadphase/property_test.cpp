@@ -58,7 +58,8 @@ TEST(PropertyHarness, CatchesAPlantedBugAndShrinksIt) {
     const test::TechniqueFactory planted = [] { return std::make_unique<DropsAnswers>(); };
     std::uint64_t caught = 0;
     for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-        const test::Sequence sequence = test::randomSequence("planted", seed, 30);
+        test::Sequence sequence = test::randomSequence("planted", seed, 30);
+        sequence.withRules = false;  // filters would hide many of entity 0's pairs
         if (test::runSequence(sequence, planted).empty()) continue;
         ++caught;
         const test::Sequence shortest = test::shrink(sequence, planted);
@@ -69,6 +70,44 @@ TEST(PropertyHarness, CatchesAPlantedBugAndShrinksIt) {
         EXPECT_LT(shortest.operations.size(), sequence.operations.size());
     }
     EXPECT_GE(caught, 10u) << "random sequences should often expose the dropped entity";
+}
+
+/// A planted bug of another kind: the grid, told nothing of statics and filters.
+class IgnoresRules final : public BroadPhase {
+public:
+    IgnoresRules() : BroadPhase(SpatialGrid::kParameters) {}
+    void applySettings(const Settings& s) override { m_grid.configure(s); }
+    void doUpdate(const BoxView& b) override {
+        BoxView plain = b;
+        plain.isStatic = nullptr;
+        plain.category = plain.mask = nullptr;
+        m_grid.update(plain);
+    }
+    void findPairs(std::vector<Pair>& out) override { m_grid.findPairs(out); }
+
+protected:
+    QueryCost doQueryBox(const Aabb& b, std::vector<std::uint32_t>& out) override { return m_grid.queryBox(b, out); }
+    QueryCost doQueryRay(const Segment& s, std::vector<RayHit>& out) override { return m_grid.queryRay(s, out); }
+    QueryCost doRaycastFirst(const Segment& s, std::optional<RayHit>& hit) override { return m_grid.raycastFirst(s, hit); }
+
+private:
+    SpatialGrid m_grid;
+};
+
+TEST(PropertyHarness, CatchesATechniqueThatIgnoresStaticsAndFilters) {
+    const test::TechniqueFactory planted = [] { return std::make_unique<IgnoresRules>(); };
+    std::uint64_t caught = 0, ruled = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        const test::Sequence sequence = test::randomSequence("planted", seed, 30);
+        if (!sequence.withRules) {
+            EXPECT_EQ(test::runSequence(sequence, planted), "") << "without rules it is the grid";
+            continue;
+        }
+        ++ruled;
+        caught += test::runSequence(sequence, planted).empty() ? 0 : 1;
+    }
+    EXPECT_GE(ruled, 15u);
+    EXPECT_GE(caught, ruled / 4) << "a pair the rule refuses should show often in sequences with rules";
 }
 
 TEST(PropertyHarness, SameSeedSameSequence) {

@@ -142,6 +142,7 @@ Sequence generate(Choices& c, std::string_view technique, std::size_t length, bo
     g.settings = g.randomSettings();
     Sequence sequence{technique, g.settings, {}};
     while (sequence.operations.size() < length && (!untilDone || !c.done())) sequence.operations.push_back(g.operation());
+    sequence.withRules = c.below(2) == 0;  // drawn last: the operations are those of the same seed before rules
     return sequence;
 }
 
@@ -151,11 +152,19 @@ Sequence generate(Choices& c, std::string_view technique, std::size_t length, bo
 struct Population {
     std::vector<float> minX, minY, maxX, maxY;
     std::vector<std::uint32_t> ids;
+    std::vector<std::uint8_t> isStatic;
+    std::vector<std::uint32_t> category, mask;
     std::uint32_t nextId = 0;
+    bool withRules = false;
 
     [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(ids.size()); }
     void insert(const Aabb& b) {
         minX.push_back(b.minX), minY.push_back(b.minY), maxX.push_back(b.maxX), maxY.push_back(b.maxY);
+        // The rule of an entity, from its id: a quarter static, one of four layers, a random mask.
+        Rng rule(nextId * 0x9E3779B97F4A7C15ull + 7);
+        isStatic.push_back(rule.below(4) == 0 ? 1 : 0);
+        category.push_back(1u << rule.below(4));
+        mask.push_back(rule.below(16));
         ids.push_back(nextId++);
     }
     void remove(std::uint32_t i) {
@@ -163,11 +172,23 @@ struct Population {
             (*v)[i] = v->back();
             v->pop_back();
         }
-        ids[i] = ids.back();
-        ids.pop_back();
+        for (auto* v : {&ids, &category, &mask}) {
+            (*v)[i] = v->back();
+            v->pop_back();
+        }
+        isStatic[i] = isStatic.back();
+        isStatic.pop_back();
     }
     void move(std::uint32_t i, const Aabb& b) { minX[i] = b.minX, minY[i] = b.minY, maxX[i] = b.maxX, maxY[i] = b.maxY; }
-    [[nodiscard]] BoxView view() const { return {minX.data(), minY.data(), maxX.data(), maxY.data(), ids.data(), size()}; }
+    [[nodiscard]] BoxView view() const {
+        BoxView v{minX.data(), minY.data(), maxX.data(), maxY.data(), ids.data(), size()};
+        if (withRules) {
+            v.isStatic = isStatic.data();
+            v.category = category.data();
+            v.mask = mask.data();
+        }
+        return v;
+    }
 };
 
 std::string str(const std::vector<std::uint32_t>& v) {
@@ -202,7 +223,10 @@ std::string overlapPairs(BroadPhase& technique, const BoxView& boxes, std::vecto
         if (p.a >= p.b || p.b >= boxes.count)
             return "malformed pair (" + std::to_string(p.a) + ", " + std::to_string(p.b) + ")";
         if (!seen.insert(p).second) return "pair (" + std::to_string(p.a) + ", " + std::to_string(p.b) + ") twice";
-        if (overlaps(boxes.box(p.a), boxes.box(p.b))) out.insert(p);
+        if (!overlaps(boxes.box(p.a), boxes.box(p.b))) continue;
+        if (PairRule rule(boxes); rule.active() && !rule.accepts(p))
+            return "pair (" + std::to_string(p.a) + ", " + std::to_string(p.b) + ") that the rule refuses";
+        out.insert(p);
     }
     return {};
 }
@@ -269,6 +293,8 @@ std::string runChecked(const Sequence& sequence, const TechniqueFactory& create)
     technique->configure(sequence.settings);
     reference.configure(sequence.settings);
     Population population;
+    population.withRules = sequence.withRules;
+    bool sameEntities = false;  // the technique's last update saw these entities, in this order
     for (std::size_t k = 0; k < sequence.operations.size(); ++k) {
         const Operation& op = sequence.operations[k];
         const std::uint32_t n = population.size();
@@ -278,7 +304,15 @@ std::string runChecked(const Sequence& sequence, const TechniqueFactory& create)
         if (op.kind == Kind::Configure) technique->configure(op.settings);
 
         const BoxView view = population.view();
-        technique->update(view);
+        const bool entitiesChanged = op.kind == Kind::Insert || (op.kind == Kind::Remove && n > 0);
+        if (sequence.withRules && sameEntities && !entitiesChanged) {
+            // Only the moved box changed: the moved list says so (empty when nothing moved).
+            const std::uint32_t moved[] = {n > 0 ? op.pick % n : 0};
+            technique->updateMoved(view, std::span(moved, op.kind == Kind::Move && n > 0 ? 1 : 0));
+        } else {
+            technique->update(view);
+        }
+        sameEntities = true;
         reference.update(view);
         const std::string where = "after operation " + std::to_string(k) + " (" + describe(op) + "): ";
         if (std::string e = technique->validate(); !e.empty()) return where + "validate: " + e;
@@ -323,7 +357,7 @@ std::string describe(const Sequence& sequence) {
     out << sequence.technique << " with bounds [" << s.bounds.minX << ", " << s.bounds.minY << ", " << s.bounds.maxX
         << ", " << s.bounds.maxY << "]";
     for (const auto& [key, value] : s.values()) out << ", " << key << "=" << value;
-    out << ":\n";
+    out << (sequence.withRules ? " (with statics, filters and moved lists)" : "") << ":\n";
     for (std::size_t k = 0; k < sequence.operations.size(); ++k)
         out << "  " << k << ": " << describe(sequence.operations[k]) << "\n";
     return out.str();
@@ -338,7 +372,9 @@ Sequence sequenceFromBytes(std::span<const std::uint8_t> bytes) {
     ByteChoices choices{bytes};
     const auto all = techniques();
     const std::string_view technique = all[choices.below(static_cast<std::uint32_t>(all.size()))].id;
-    return generate(choices, technique, 200, true);
+    Sequence sequence = generate(choices, technique, 200, true);
+    sequence.withRules = !bytes.empty() && (bytes[0] & 0x80) != 0;  // the first byte's top bit (it ran dry by the end)
+    return sequence;
 }
 
 std::string runSequence(const Sequence& sequence) { return runSequence(sequence, {}); }

@@ -35,6 +35,10 @@ struct Sequence {
     std::string_view technique;
     Settings settings;
     std::vector<Operation> operations;
+    /// Each entity gets a static flag and a filter drawn from its id (a quarter static, four
+    /// layers), and a move that follows a move or a query reaches the technique as a moved
+    /// list (updateMoved): half the sequences.
+    bool withRules = false;
 };
 
 /// Reads as `insert [1, 2.5, 4, 6]`, `query-ray (0, 0) -> (8, 3)`, ...
