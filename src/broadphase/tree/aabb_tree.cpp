@@ -1,6 +1,7 @@
 #include "broadphase/tree/aabb_tree.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdlib>
 #include <utility>
@@ -54,6 +55,43 @@ void AabbTree::clear() {
     m_root = kNull;
     m_freeNode = kNull;
     m_leafCount = 0;
+}
+
+void AabbTree::rebuildTopDown() {
+    if (m_root == kNull) return;
+    m_buildLeaves.clear();
+    for (std::uint32_t node = 0; node < m_nodes.size(); ++node) {
+        if (m_nodes[node].height == 0) m_buildLeaves.push_back(node);
+        else if (m_nodes[node].height > 0) freeNode(node);  // every inner node is made anew
+    }
+    m_root = buildRange(m_buildLeaves.data(), m_buildLeaves.data() + m_buildLeaves.size());
+    m_nodes[m_root].parent = kNull;
+}
+
+std::uint32_t AabbTree::buildRange(std::uint32_t* first, std::uint32_t* last) {
+    if (last - first == 1) return *first;
+    Aabb centres{std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
+                 -std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()};
+    for (const std::uint32_t* p = first; p != last; ++p) {
+        const Aabb& b = m_nodes[*p].box;
+        const float cx = 0.5f * (b.minX + b.maxX), cy = 0.5f * (b.minY + b.maxY);
+        centres = {std::min(centres.minX, cx), std::min(centres.minY, cy), std::max(centres.maxX, cx), std::max(centres.maxY, cy)};
+    }
+    const bool alongX = centres.maxX - centres.minX >= centres.maxY - centres.minY;
+    std::uint32_t* mid = first + (last - first) / 2;
+    std::nth_element(first, mid, last, [&](std::uint32_t a, std::uint32_t b) {
+        const Aabb& p = m_nodes[a].box;
+        const Aabb& q = m_nodes[b].box;
+        return alongX ? p.minX + p.maxX < q.minX + q.maxX : p.minY + p.maxY < q.minY + q.maxY;
+    });
+    const std::uint32_t left = buildRange(first, mid);
+    const std::uint32_t right = buildRange(mid, last);
+    const std::uint32_t node = allocateNode();  // may grow m_nodes: no references held across it
+    m_nodes[node] = {unite(m_nodes[left].box, m_nodes[right].box), kNull, left, right,
+                     1 + std::max(m_nodes[left].height, m_nodes[right].height)};
+    m_nodes[left].parent = node;
+    m_nodes[right].parent = node;
+    return node;
 }
 
 std::uint32_t AabbTree::height() const {

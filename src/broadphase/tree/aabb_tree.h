@@ -43,6 +43,10 @@ public:
     /// Gives the leaf a new box and moves it to where that box belongs.
     void move(std::uint32_t leaf, const Aabb& box);
     void clear();
+    /// Rebuilds the inner nodes top down, each split at the median of its leaves' centres
+    /// along its wider side: a balanced tree of tight boxes, for leaves that will not move (a
+    /// static tree). Leaves keep their nodes; call defragment() after it for locality.
+    void rebuildTopDown();
 
     [[nodiscard]] const Aabb& box(std::uint32_t node) const { return m_nodes[node].box; }
     /// The number a leaf carries.
@@ -118,6 +122,8 @@ private:
     std::vector<PendingNode> m_rayStack;
     // Scratch of defragment(), kept so that it does not allocate once grown.
     std::vector<std::uint32_t> m_nodeOrder, m_nodeRemap;
+    std::vector<std::uint32_t> m_buildLeaves;  ///< rebuildTopDown's scratch
+    std::uint32_t buildRange(std::uint32_t* first, std::uint32_t* last);
     std::vector<Node> m_nodeScratch;
     std::uint64_t m_nodesVisited = 0;
     std::uint64_t m_rotations = 0;

@@ -277,6 +277,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
 void DynamicTree::defragmentIfScattered(std::uint8_t which) {
     // Reinsertions scatter nodes over the pool; renumber once they add up to half the tree.
     if (2 * m_relocated[which] <= m_trees[which].leafCount()) return;
+    // Statics do not move: their tree is rebuilt top down (balanced, tight) before renumbering.
+    if (which == kStill) m_trees[which].rebuildTopDown();
     m_trees[which].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
     m_relocated[which] = 0;
 }
