@@ -31,6 +31,12 @@ shot technique-sweep    --technique sweep    --entities 2000 --overlays grid $ra
 shot technique-tree     --technique tree     --entities 1200 --overlays grid $ray
 shot technique-quadtree --technique quadtree --entities 2000 --overlays grid $box
 
+# The four presets of the workloads that decide a real choice (README "Presets").
+shot preset-static  --scenario static  --entities 100000 --technique tree
+shot preset-bullets --scenario bullets --entities 10000  --technique hshg --overlays pairs --zoom 2
+shot preset-rain    --scenario rain    --entities 10000  --technique hshg
+shot preset-layers  --scenario layers  --entities 10000  --technique hshg --zoom 3
+
 # A million entities with the structure overlay: the whole world, then 24x zoomed in. Three
 # frames: every one of them ticks a million entities.
 echo "assets/million.png: ro_demo --technique hshg --entities 1000000 --frames 3 --overlays grid"
