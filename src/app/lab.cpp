@@ -60,6 +60,7 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
         resizePopulation(m_world, m_rng, entities, m_sizes);
     }
     Settings settings = m_world.broadPhaseSettings();
+    settings.bounds = m_world.config().bounds;  // a preset's walls are the technique's region
     for (const auto& [key, value] : parameters.values()) settings.set(key, value);
     m_autoCellSize = !parameters.find(kCellSizeParameter.key);
     if (m_autoCellSize) settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
@@ -115,7 +116,9 @@ void Lab::restore(const LabState& state) {
         throw std::invalid_argument(fmt::format("sizes [{}, {}] must satisfy {} <= min <= max <= {}", state.sizes.minHalf,
                                                 state.sizes.maxHalf, WorldLimits::kMinHalfExtent, WorldLimits::kMaxHalfExtent));
     World world(state.world);
-    world.setBroadPhaseSettings(state.parameters);
+    Settings parameters = state.parameters;
+    parameters.bounds = state.world.bounds;  // the technique's region is the walls (a file keeps no other)
+    world.setBroadPhaseSettings(parameters);
     for (std::uint32_t i = 0; i < count; ++i) {
         const SavedEntity& e = state.entities[i];
         try {
