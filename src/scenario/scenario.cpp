@@ -409,20 +409,7 @@ Vec2 Scene::velocity(std::uint32_t i) const {
 }
 
 BoxView Scene::sweptBoxes() {
-    for (auto* v : {&m_sweptMinX, &m_sweptMinY, &m_sweptMaxX, &m_sweptMaxY}) v->resize(m_count);
-    for (std::uint32_t i = 0; i < m_count; ++i) {
-        const Vec2 v = velocity(i);
-        m_sweptMinX[i] = std::min(m_minX[i], m_minX[i] + v.x);
-        m_sweptMaxX[i] = std::max(m_maxX[i], m_maxX[i] + v.x);
-        m_sweptMinY[i] = std::min(m_minY[i], m_minY[i] + v.y);
-        m_sweptMaxY[i] = std::max(m_maxY[i], m_maxY[i] + v.y);
-    }
-    BoxView view = boxes();
-    view.minX = m_sweptMinX.data();
-    view.minY = m_sweptMinY.data();
-    view.maxX = m_sweptMaxX.data();
-    view.maxY = m_sweptMaxY.data();
-    return view;
+    return m_swept.sweep(boxes(), [&](std::uint32_t i) { return velocity(i); });
 }
 
 bool Scene::meetBeforeNextFrame(std::uint32_t i, std::uint32_t j) const {

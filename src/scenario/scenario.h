@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/swept_boxes.h"
 #include "core/rng.h"
 
 namespace ro {
@@ -141,7 +142,7 @@ private:
     float m_medianSide = 0.0f;
     std::vector<float> m_x, m_y, m_half, m_vx, m_vy;  ///< centres, half-extents, velocities
     std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
-    std::vector<float> m_sweptMinX, m_sweptMinY, m_sweptMaxX, m_sweptMaxY;  ///< by sweptBoxes()
+    SweptBoxes m_swept;  ///< by sweptBoxes()
     std::vector<std::uint32_t> m_ids;
     std::uint32_t m_nextId = 0;  ///< the id of the next box created (churn)
     std::vector<std::uint8_t> m_isStatic;   ///< by box, when the scene declares statics

@@ -279,27 +279,11 @@ BoxView World::boxes() const {
     return view;
 }
 
-BoxView World::broadPhaseBoxes() const {
-    if (!m_config.sweptBoxes) return boxes();
-    BoxView view = boxes();
-    view.minX = m_sweptMinX.data();
-    view.minY = m_sweptMinY.data();
-    view.maxX = m_sweptMaxX.data();
-    view.maxY = m_sweptMaxY.data();
-    return view;
-}
+BoxView World::broadPhaseBoxes() const { return m_config.sweptBoxes ? m_swept.view(boxes()) : boxes(); }
 
 void World::updateSweptBoxes() {
-    for (auto* v : {&m_sweptMinX, &m_sweptMinY, &m_sweptMaxX, &m_sweptMaxY}) resizeWithHeadroom(*v, size());
-    for (std::uint32_t i = 0; i < size(); ++i) {
-        // This tick's motion is position - previous (statics have none).
-        const float vx = m_posX[i] - m_prevX[i];
-        const float vy = m_posY[i] - m_prevY[i];
-        m_sweptMinX[i] = std::min(m_minX[i], m_minX[i] + vx);
-        m_sweptMaxX[i] = std::max(m_maxX[i], m_maxX[i] + vx);
-        m_sweptMinY[i] = std::min(m_minY[i], m_minY[i] + vy);
-        m_sweptMaxY[i] = std::max(m_maxY[i], m_maxY[i] + vy);
-    }
+    // This tick's motion is position - previous (statics have none).
+    (void)m_swept.sweep(boxes(), [&](std::uint32_t i) { return Vec2{m_posX[i] - m_prevX[i], m_posY[i] - m_prevY[i]}; });
 }
 
 std::optional<float> World::timeOfImpact(std::uint32_t a, std::uint32_t b) const {
@@ -534,11 +518,7 @@ void World::countMissed() {
     // boxes, then the exact swept test. Those the world's broad phase did not report were missed.
     if (!m_missedFinder) m_missedFinder = findTechnique("hshg")->create();
     if (!m_config.sweptBoxes) updateSweptBoxes();
-    BoxView swept = boxes();
-    swept.minX = m_sweptMinX.data();
-    swept.minY = m_sweptMinY.data();
-    swept.maxX = m_sweptMaxX.data();
-    swept.maxY = m_sweptMaxY.data();
+    const BoxView swept = m_swept.view(boxes());
     m_missedFinder->update(swept);
     m_missedFinder->findPairs(m_sweptPairs);
     std::uint64_t missed = 0;

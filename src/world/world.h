@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "broadphase/broadphase.h"
+#include "broadphase/swept_boxes.h"
 #include "core/aabb.h"
 #include "core/id_map.h"
 #include "core/pair.h"
@@ -262,7 +263,7 @@ private:
     std::uint32_t m_filteredCount = 0;  ///< entities whose filter is not the default
     std::vector<std::uint32_t> m_movers;  ///< dense indices of the dynamic entities, when m_moversKnown
     bool m_moversKnown = false;  ///< the technique's last update saw these entities in this order
-    std::vector<float> m_sweptMinX, m_sweptMinY, m_sweptMaxX, m_sweptMaxY;  ///< with sweptBoxes
+    SweptBoxes m_swept;  ///< with sweptBoxes or countMissed
     std::unique_ptr<BroadPhase> m_missedFinder;  ///< countMissed's own broad phase (an HSHG)
     std::vector<Pair> m_sweptPairs;
     std::vector<std::uint8_t> m_overlapping;
