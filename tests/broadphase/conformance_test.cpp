@@ -93,6 +93,15 @@ TEST_P(Conformance, EveryStepOfFastIncoherentMotion) {
     }
 }
 
+/// Positions equal bit for bit: the technique must not change the outcome.
+void expectSamePositions(const World& reference, const World& tested) {
+    ASSERT_EQ(reference.size(), tested.size());
+    EXPECT_EQ(0, std::memcmp(reference.posX().data(), tested.posX().data(), reference.size() * sizeof(float)));
+    EXPECT_EQ(0, std::memcmp(reference.posY().data(), tested.posY().data(), reference.size() * sizeof(float)));
+    EXPECT_EQ(0, std::memcmp(reference.prevX().data(), tested.prevX().data(), reference.size() * sizeof(float)));
+    EXPECT_EQ(0, std::memcmp(reference.prevY().data(), tested.prevY().data(), reference.size() * sizeof(float)));
+}
+
 /// A world with gravity inside `bounds`, run by technique `id` with cells of 10.
 World worldWithGravity(std::string_view id, const Aabb& bounds) {
     WorldConfig config;
@@ -119,11 +128,7 @@ TEST_P(Conformance, WorldStateIsBitIdenticalToBruteForce) {
     };
     const World reference = run("brute");
     const World tested = run(GetParam());
-    ASSERT_EQ(reference.size(), tested.size());
-    EXPECT_EQ(0, std::memcmp(reference.posX().data(), tested.posX().data(), reference.size() * sizeof(float)));
-    EXPECT_EQ(0, std::memcmp(reference.posY().data(), tested.posY().data(), reference.size() * sizeof(float)));
-    EXPECT_EQ(0, std::memcmp(reference.prevX().data(), tested.prevX().data(), reference.size() * sizeof(float)));
-    EXPECT_EQ(0, std::memcmp(reference.prevY().data(), tested.prevY().data(), reference.size() * sizeof(float)));
+    expectSamePositions(reference, tested);
     EXPECT_GT(reference.lastStats().overlaps, 0u) << "the scene should have collisions to resolve";
 }
 
@@ -154,9 +159,7 @@ TEST_P(Conformance, WorldWithStaticsMatchesBruteForceAndStaticsStayPut) {
     };
     const World reference = run("brute");
     const World tested = run(GetParam());
-    ASSERT_EQ(reference.size(), tested.size());
-    EXPECT_EQ(0, std::memcmp(reference.posX().data(), tested.posX().data(), reference.size() * sizeof(float)));
-    EXPECT_EQ(0, std::memcmp(reference.posY().data(), tested.posY().data(), reference.size() * sizeof(float)));
+    expectSamePositions(reference, tested);
     // The statics are where they were put.
     Rng rng(9);
     std::uint32_t checked = 0;
