@@ -175,6 +175,13 @@ int run(const ro::app::Options& options) {
     }
     if (options.queryRay) queries.set(QueryTool::Shape::Ray, options.queryRay->from, options.queryRay->to);
     if (options.paused) lab.togglePause();
+    if (options.sweptBoxes || options.timeOfImpact || options.countMisses) {
+        ro::WorldConfig config = lab.world().config();
+        config.sweptBoxes |= options.sweptBoxes;
+        config.timeOfImpact |= options.timeOfImpact;
+        config.countMissed |= options.countMisses;
+        lab.setWorldConfig(config);
+    }
     if (options.zoom != 1.0f) {
         screen.fitView(lab.world().config().bounds);
         int width = 0, height = 0;

@@ -213,6 +213,10 @@ ParseResult parseOptions(int argc, char** argv) {
         ->type_name("X0,Y0,X1,Y1")
         ->excludes(boxFlag);
     cli.add_flag("--paused", o.paused, "start paused (Esc resumes)");
+    cli.add_flag("--swept-boxes", o.sweptBoxes, "the broad phase gets swept boxes (the panel's Swept boxes)");
+    cli.add_flag("--time-of-impact", o.timeOfImpact, "pairs that meet within a tick move to their first contact (Time of impact)");
+    cli.add_flag("--count-misses", o.countMisses,
+                 "count the collisions the broad phase missed (Count misses; the bullets preset turns it on)");
     cli.add_option("--zoom", zoom, "camera zoom at start around the world's centre, 0.25 to 10000 (default 1: the whole world)")
         ->type_name("Z");
     cli.add_option("--draw-path", drawPath,

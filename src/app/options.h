@@ -58,6 +58,10 @@ struct Options {
     std::optional<Segment> queryRay; ///< a ray query set at start (as if ctrl-dragged)
     std::optional<SizeRange> sizes;  ///< entities' half-extent range (unset: fit the count)
     bool paused = false;             ///< start paused (with --frames: the first frame's state stays)
+    // Fast movers (WorldConfig's switches), as the panel's checkboxes set them.
+    bool sweptBoxes = false;
+    bool timeOfImpact = false;
+    bool countMisses = false;
     DrawPath drawPath = DrawPath::Auto;
     float zoom = 1.0f;               ///< camera zoom at start, around the world's centre
 };
