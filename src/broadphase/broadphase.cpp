@@ -40,6 +40,12 @@ void checkBoxes(const BoxView& b) {
     }
 }
 
+/// Filters come as a category and a mask per box, or not at all.
+void checkFilters(const BoxView& b) {
+    if ((b.category == nullptr) != (b.mask == nullptr))
+        throw std::invalid_argument("filters need both a category and a mask per box, or neither");
+}
+
 }  // namespace
 
 void BroadPhase::configure(const Settings& settings) {
@@ -49,8 +55,7 @@ void BroadPhase::configure(const Settings& settings) {
 
 void BroadPhase::update(const BoxView& boxes) {
     checkBoxes(boxes);
-    if ((boxes.category == nullptr) != (boxes.mask == nullptr))
-        throw std::invalid_argument("filters need both a category and a mask per box, or neither");
+    checkFilters(boxes);
     m_idSlots.update(boxes.ids, boxes.count);
     if (m_pending) {  // after the checks: a refused update leaves the technique as it was
         applySettings(*m_pending);
@@ -68,8 +73,7 @@ void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t
     if (boxes.count != m_updatedCount)
         throw std::invalid_argument("updateMoved: the count changed from " + std::to_string(m_updatedCount) + " to " +
                                     std::to_string(boxes.count) + "; entities that come or go need update()");
-    if ((boxes.category == nullptr) != (boxes.mask == nullptr))
-        throw std::invalid_argument("filters need both a category and a mask per box, or neither");
+    checkFilters(boxes);
     for (const std::uint32_t i : moved) {
         if (i >= boxes.count)
             throw std::invalid_argument("updateMoved: moved index " + std::to_string(i) + " is not below the count " +

@@ -52,6 +52,15 @@ Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) cons
     return fat;
 }
 
+void DynamicTree::takeEntity(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i, bool rules) {
+    if (rules && takeRule(proxy, boxes, i)) {
+        m_proxies[proxy].box = boxes.box(i);
+        reinsert(proxy, {});
+    } else {
+        moveProxy(proxy, boxes.box(i));
+    }
+}
+
 void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box) {
     const Aabb before = m_proxies[proxy].box;
     m_proxies[proxy].box = box;
@@ -192,15 +201,7 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     const bool ruled = PairRule(boxes).active();
     if (m_diff.unchanged()) {
         // Reinsert a leaf only when its box left its fat box.
-        for (std::uint32_t i = 0; i < boxes.count; ++i) {
-            const std::uint32_t proxy = m_proxyOfDense[i];
-            if ((ruled || m_anyRuled) && takeRule(proxy, boxes, i)) {
-                m_proxies[proxy].box = boxes.box(i);
-                reinsert(proxy, {});
-            } else {
-                moveProxy(proxy, boxes.box(i));
-            }
-        }
+        for (std::uint32_t i = 0; i < boxes.count; ++i) takeEntity(m_proxyOfDense[i], boxes, i, ruled || m_anyRuled);
         m_anyRuled = ruled;
         return;
     }
@@ -208,17 +209,11 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     growIdMap(idSlots().slotLimit());
     resizeWithHeadroom(m_proxyOfDense, boxes.count);
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
-        const Aabb box = boxes.box(i);
         std::uint32_t proxy = m_proxyOfId[boxes.ids[i]];
         if (proxy == kNull) {
-            proxy = createProxy(boxes.ids[i], box, ruled ? &boxes : nullptr, i);
+            proxy = createProxy(boxes.ids[i], boxes.box(i), ruled ? &boxes : nullptr, i);
         } else {
-            if ((ruled || m_anyRuled) && takeRule(proxy, boxes, i)) {
-                m_proxies[proxy].box = box;
-                reinsert(proxy, {});
-            } else {
-                moveProxy(proxy, box);
-            }
+            takeEntity(proxy, boxes, i, ruled || m_anyRuled);
         }
         m_proxies[proxy].dense = i;
         m_proxyOfDense[i] = proxy;
@@ -268,8 +263,10 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited + m_trees[kMoving].nodesVisited() + m_trees[kStill].nodesVisited();
-    m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) + bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) +
-                           m_diff.bytesHeld() + bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) + bytesHeld(m_dirtyList) +
+    m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) +
+                           bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) + m_diff.bytesHeld() +
+                           bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) +
+                           bytesHeld(m_dirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs);
 }

@@ -132,6 +132,9 @@ private:
     /// The leaf's box: `box` pushed out by the margin and ahead along `motion` (its last
     /// step's), unless the proxy is static.
     [[nodiscard]] Aabb fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const;
+    /// Takes entity i's box (and, with `rules`, its static flag and filter): a changed rule
+    /// reinserts the leaf, else it moves as moveProxy says.
+    void takeEntity(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i, bool rules);
     /// Gives the proxy its new box, reinserting it if it left its fat box.
     void moveProxy(std::uint32_t proxy, const Aabb& box);
     /// Takes entity i's static flag and filter from `boxes`; true if they changed.
