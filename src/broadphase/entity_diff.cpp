@@ -1,6 +1,7 @@
 #include "broadphase/entity_diff.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/buffers.h"
 
@@ -9,33 +10,72 @@ namespace ro {
 void EntityDiff::track(const BoxView& boxes) {
     m_added.clear();
     m_removed.clear();
+    // Last step's answers go back to "stayed where it was" before this step's are written.
+    for (const std::uint32_t old : m_patched) m_newIndexOfOld[old] = old;
+    m_patched.clear();
     const auto previousCount = static_cast<std::uint32_t>(m_previousIds.size());
-    m_unchanged = boxes.count == previousCount && std::equal(boxes.ids, boxes.ids + boxes.count, m_previousIds.begin());
-    if (m_unchanged) return;  // m_denseOfId already holds these ids at these indices
+    const std::uint32_t common = std::min(boxes.count, previousCount);
 
-    std::uint32_t maxId = 0;
-    for (std::uint32_t i = 0; i < boxes.count; ++i) maxId = std::max(maxId, boxes.ids[i]);
-    if (boxes.count > 0 && maxId >= m_denseOfId.size()) {
-        const std::size_t size = static_cast<std::size_t>(maxId) + 1;
-        if (size > m_denseOfId.capacity()) m_denseOfId.reserve(size + size / 2);
-        m_denseOfId.resize(size, kGone);
+    // 1. The indices whose id differs from last step's, found block by block: under churn a
+    //    step changes a few indices among many, and the blocks that did not change cost a
+    //    compare of contiguous memory.
+    m_changed.clear();
+    // Lists sized by their bounds, not by this step's churn: a step that changes more ids
+    // than any before must not allocate.
+    reserveWithHeadroom(m_changed, boxes.count);
+    reserveWithHeadroom(m_added, boxes.count);
+    reserveWithHeadroom(m_removed, previousCount);
+    reserveWithHeadroom(m_patched, previousCount);
+    constexpr std::uint32_t kBlock = 256;
+    for (std::uint32_t begin = 0; begin < common; begin += kBlock) {
+        const std::uint32_t end = std::min(common, begin + kBlock);
+        if (std::equal(boxes.ids + begin, boxes.ids + end, m_previousIds.begin() + begin)) continue;
+        for (std::uint32_t i = begin; i < end; ++i)
+            if (boxes.ids[i] != m_previousIds[i]) m_changed.push_back(i);
     }
-    // An entry of m_denseOfId may be stale (its entity was removed, its index reused); it is
-    // believed only when the id at that index agrees, which ids being unique (update() checks) makes exact.
-    for (std::uint32_t i = 0; i < boxes.count; ++i) {
+    m_unchanged = m_changed.empty() && boxes.count == previousCount;
+    if (m_unchanged) return;  // m_denseOfId already holds these ids at these indices
+    for (std::uint32_t i = common; i < boxes.count; ++i) m_changed.push_back(i);
+
+    // Every index below the largest count seen stays where it was unless patched below.
+    if (previousCount > m_newIndexOfOld.size()) {
+        const auto identityUpTo = static_cast<std::uint32_t>(m_newIndexOfOld.size());
+        resizeWithHeadroom(m_newIndexOfOld, previousCount);
+        std::iota(m_newIndexOfOld.begin() + identityUpTo, m_newIndexOfOld.end(), identityUpTo);
+    }
+
+    // 2. A changed index holds an entity that moved there or a new one. An entry of
+    //    m_denseOfId may be stale (its entity was removed, its index reused); it is believed
+    //    only when the id at that index agrees, which ids being unique (update() checks)
+    //    makes exact.
+    for (const std::uint32_t i : m_changed) {
         const std::uint32_t id = boxes.ids[i];
+        if (id >= m_denseOfId.size()) {
+            const std::size_t size = std::size_t{id} + 1;
+            if (size > m_denseOfId.capacity()) m_denseOfId.reserve(size + size / 2);
+            m_denseOfId.resize(size, kGone);
+        }
         const std::uint32_t old = m_denseOfId[id];
         if (!(old < previousCount && m_previousIds[old] == id)) m_added.push_back(i);
         m_denseOfId[id] = i;
     }
-    resizeWithHeadroom(m_newIndexOfOld, previousCount);
-    for (std::uint32_t old = 0; old < previousCount; ++old) {
-        const std::uint32_t now = m_denseOfId[m_previousIds[old]];
-        m_newIndexOfOld[old] = now < boxes.count && boxes.ids[now] == m_previousIds[old] ? now : kGone;
-        if (m_newIndexOfOld[old] == kGone) m_removed.push_back(m_previousIds[old]);
+    // 3. Last step's entity at a changed index, or past the new end, moved or went.
+    const auto follow = [&](std::uint32_t old) {
+        const std::uint32_t id = m_previousIds[old];
+        const std::uint32_t now = m_denseOfId[id];
+        const bool stayed = now < boxes.count && boxes.ids[now] == id;
+        m_newIndexOfOld[old] = stayed ? now : kGone;
+        m_patched.push_back(old);
+        if (!stayed) m_removed.push_back(id);
+    };
+    for (const std::uint32_t i : m_changed) {
+        if (i >= previousCount) break;  // the rest are past last step's end
+        follow(i);
     }
+    for (std::uint32_t old = boxes.count; old < previousCount; ++old) follow(old);
+
     resizeWithHeadroom(m_previousIds, boxes.count);
-    std::copy(boxes.ids, boxes.ids + boxes.count, m_previousIds.begin());
+    for (const std::uint32_t i : m_changed) m_previousIds[i] = boxes.ids[i];
 }
 
 void EntityDiff::append(std::uint32_t id) {
@@ -52,7 +92,7 @@ void EntityDiff::swapRemove(std::uint32_t dense) {
 
 std::uint64_t EntityDiff::bytesHeld() const {
     return ro::bytesHeld(m_previousIds) + ro::bytesHeld(m_denseOfId) + ro::bytesHeld(m_newIndexOfOld) +
-           ro::bytesHeld(m_added) + ro::bytesHeld(m_removed);
+           ro::bytesHeld(m_added) + ro::bytesHeld(m_removed) + ro::bytesHeld(m_changed) + ro::bytesHeld(m_patched);
 }
 
 }  // namespace ro

@@ -12,8 +12,8 @@
 namespace ro {
 
 /// Maps last step's dense indices to this step's, through the stable ids, and lists the
-/// entities that are new and the ids that went. O(n) per step; O(1) extra when the ids are
-/// those of the last step.
+/// entities that are new and the ids that went. A compare of the id arrays per step, and work
+/// in proportion to the indices whose id changed.
 class EntityDiff {
 public:
     static constexpr std::uint32_t kGone = 0xFFFFFFFFu;
@@ -44,7 +44,9 @@ public:
 private:
     std::vector<std::uint32_t> m_previousIds;    ///< by last step's dense index
     std::vector<std::uint32_t> m_denseOfId;      ///< by id: dense index when last seen (maybe stale)
-    std::vector<std::uint32_t> m_newIndexOfOld;  ///< by last step's dense index
+    std::vector<std::uint32_t> m_newIndexOfOld;  ///< by last step's dense index: itself unless patched
+    std::vector<std::uint32_t> m_patched;        ///< the indices of m_newIndexOfOld this step wrote
+    std::vector<std::uint32_t> m_changed;        ///< this step's indices whose id is not last step's
     std::vector<std::uint32_t> m_added;
     std::vector<std::uint32_t> m_removed;
     bool m_unchanged = false;
