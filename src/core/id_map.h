@@ -26,6 +26,10 @@ public:
             if (e.id == id) return e.value;
         }
     }
+    /// Asks the cache for the place a find(id) starts, ahead of it.
+    void prefetch(std::uint32_t id) const {
+        if (m_size != 0) __builtin_prefetch(&m_entries[home(id)]);
+    }
     /// Sets the value of `id` (kAbsent is not a storable value), inserting it if new.
     void set(std::uint32_t id, std::uint32_t value) {
         if (2 * (m_size + 1) > m_entries.size()) rehash(std::max<std::size_t>(16, 2 * m_entries.size()));

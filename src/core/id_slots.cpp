@@ -29,9 +29,30 @@ void IdSlots::update(const std::uint32_t* ids, std::uint32_t count) {
     m_changed.clear();
     m_changedSlot.clear();
     m_newIds.clear();
-    for (std::uint32_t i = 0; i < count; ++i) {
+    // Scratch sized by its bound, not by this step's churn: a step that changes more ids than
+    // any before must not allocate.
+    reserveWithHeadroom(m_changed, count);
+    reserveWithHeadroom(m_changedSlot, count);
+    reserveWithHeadroom(m_newIds, count);
+    reserveWithHeadroom(m_freedNow, lastCount);
+    // Under churn a step changes a few indices among many: blocks of unchanged ids cost a
+    // compare of contiguous memory.
+    const std::uint32_t common = std::min(count, lastCount);
+    constexpr std::uint32_t kBlock = 256;
+    for (std::uint32_t begin = 0; begin < common; begin += kBlock) {
+        const std::uint32_t end = std::min(common, begin + kBlock);
+        if (std::equal(ids + begin, ids + end, m_ids.begin() + begin)) continue;
+        for (std::uint32_t i = begin; i < end; ++i)
+            if (ids[i] != m_ids[i]) m_changed.push_back(i);
+    }
+    for (std::uint32_t i = common; i < count; ++i) m_changed.push_back(i);
+    // The lookups land at random places in a table larger than the caches: fetched ahead.
+    constexpr std::size_t kAhead = 8;
+    for (std::size_t k = 0; k < std::min(kAhead, m_changed.size()); ++k) m_slotOfId.prefetch(ids[m_changed[k]]);
+    for (std::size_t k = 0; k < m_changed.size(); ++k) {
+        if (k + kAhead < m_changed.size()) m_slotOfId.prefetch(ids[m_changed[k + kAhead]]);
+        const std::uint32_t i = m_changed[k];
         const std::uint32_t id = ids[i];
-        if (i < lastCount && id == m_ids[i]) continue;
         const std::uint32_t slot = m_slotOfId.find(id);
         if (slot != IdMap::kAbsent) {
             // Taken already: by another changed index, or still at its old, unchanged index.
@@ -41,7 +62,6 @@ void IdSlots::update(const std::uint32_t* ids, std::uint32_t count) {
         } else {
             m_newIds.push_back(id);
         }
-        m_changed.push_back(i);
         m_changedSlot.push_back(slot);
     }
     if (m_newIds.size() > 1) {
@@ -78,6 +98,7 @@ void IdSlots::update(const std::uint32_t* ids, std::uint32_t count) {
         m_slots[i] = slot;
         m_denseOfSlot[slot] = i;
     }
+    reserveWithHeadroom(m_free, m_denseOfSlot.size());  // never more free slots than slots
     m_free.insert(m_free.end(), m_freedNow.begin(), m_freedNow.end());
 }
 

@@ -113,7 +113,11 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
     }
     float minPositiveSide = kInf;
     float maxSide = 0.0f;
+    // Ids follow the dense order until entities come and go; then the records are read at
+    // scattered slots, fetched ahead as in mergeOrder.
+    constexpr std::uint32_t kAhead = 16;
     for (std::uint32_t i = 0; i < b.count; ++i) {
+        if (i + kAhead < b.count && b.ids[i + kAhead] < stateSize) __builtin_prefetch(&state[b.ids[i + kAhead]]);
         const std::uint32_t id = b.ids[i];
         if (id >= stateSize) [[unlikely]] {
             growState(id);
