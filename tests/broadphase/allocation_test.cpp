@@ -43,6 +43,35 @@ TEST_P(SteadyState, NoHeapAllocationPerStep) {
     EXPECT_GT(world.lastStats().overlaps, 0u);
 }
 
+TEST_P(SteadyState, NoHeapAllocationPerStepWhileBodiesComeAndGo) {
+    // Rain and bullets: every step 2% of the boxes are destroyed (swap-removed, as the world
+    // does) and as many created with ids that keep climbing, now and then 20%. Once warm, the
+    // id tables hold as many entries as live bodies, and a step that churns more than any
+    // before still must not allocate.
+    const Aabb area{0, 0, 800, 600};
+    auto technique = findTechnique(GetParam())->create();
+    technique->configure(test::withCell(14.0f, area));
+    test::Population population;
+    Rng rng(11);
+    const auto randomBox = [&] { return test::boxAt(rng.range(10, 790), rng.range(10, 590), rng.range(2, 7)); };
+    for (int i = 0; i < 3000; ++i) population.add(randomBox());
+    std::vector<Pair> pairs;
+    pairs.reserve(20'000);
+    const auto step = [&](int churned) {
+        for (int k = 0; k < churned; ++k) {
+            population.removeAt(rng.below(population.size()));
+            population.add(randomBox());
+        }
+        technique->update(population.boxes.view());
+        technique->findPairs(pairs);
+    };
+    for (int i = 0; i < 40; ++i) step(60);  // warm-up: buffers reach their working size
+    const std::uint64_t before = heapAllocationCount();
+    for (int i = 0; i < 100; ++i) step(i % 10 == 9 ? 600 : 60);  // now and then a burst
+    EXPECT_EQ(heapAllocationCount() - before, 0u);
+    EXPECT_GT(pairs.size(), 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllTechniques, SteadyState, ::testing::ValuesIn(test::allTechniqueIds()),
                          [](const auto& info) { return std::string(info.param); });
 

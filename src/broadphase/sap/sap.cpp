@@ -105,6 +105,7 @@ void SweepAndPrune::mergeAdded() {
     const std::vector<std::uint32_t>& added = m_diff.added();
     if (added.empty()) return;
     m_added.clear();
+    reserveWithHeadroom(m_added, 2 * std::size_t{m_boxes.count});  // a burst of new entities must not allocate
     for (const std::uint32_t i : added) {
         m_added.push_back(beginOf(i));
         m_added.push_back(endOf(i));

@@ -122,6 +122,7 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
     treeOf(proxy).remove(m_proxies[proxy].leaf);
     m_proxies[proxy].leaf = kNull;
     m_proxyOfId[m_proxyId[proxy]] = kNull;
+    reserveWithHeadroom(m_freeProxies, m_proxies.size());  // a burst of removals must not allocate
     m_freeProxies.push_back(proxy);
     markDirty(proxy);  // its pairs go at the next findPairs, even if the slot is reused by then
     ++m_stats.removed;
