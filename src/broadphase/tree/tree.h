@@ -176,6 +176,8 @@ private:
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
     std::vector<ProxyPair> m_pairs;            ///< pairs of proxies whose fat boxes overlap
     bool m_anyRuled = false;        ///< the last update had static flags or filters
+    bool m_bulkLoad = false;        ///< this update stages new leaves and builds the trees once
+    static constexpr std::size_t kBulkLoadMin = 256;
     std::uint64_t m_relocated[2] = {0, 0};  ///< by tree: leaves inserted or reinserted since its last defragment()
     std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
     StepStats m_stats;                 ///< all but the rotations, which the tree counts
