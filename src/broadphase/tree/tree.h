@@ -62,7 +62,7 @@ public:
     DynamicTree() : BroadPhase(kParameters) {}
 
     /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins.
-    static constexpr float kPredictedSteps = 8.0f, kMaxStretch = 4.0f;
+    static constexpr float kPredictedSteps = 32.0f, kMaxStretch = 4.0f;
     /// The largest height difference allowed between the two children of a node.
     static constexpr std::int32_t kMaxImbalance = AabbTree::kMaxImbalance;
 
