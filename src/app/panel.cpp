@@ -153,7 +153,7 @@ void techniqueSection(Lab& lab) {
     float widest = 0.0f;
     for (const TechniqueInfo& t : techniques()) widest = std::max(widest, ImGui::CalcTextSize(Label(t.label).text).x);
     ImGui::SetNextItemWidth(widest + 2.0f * ImGui::GetStyle().FramePadding.x + ImGui::GetFrameHeight());
-    if (ImGui::BeginCombo("Technique", Label(lab.technique().label).text)) {
+    if (ImGui::BeginCombo("Technique", Label(lab.technique().label).text, ImGuiComboFlags_HeightLargest)) {
         // Keyboard navigation is off, so ImGui would leave the list open on Esc.
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
         const auto all = techniques();

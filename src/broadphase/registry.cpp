@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "broadphase/auto/auto.h"
 #include "broadphase/brute/brute.h"
 #include "broadphase/tree/tree.h"
 #include "broadphase/hshg/hshg.h"
@@ -28,6 +29,7 @@ constexpr std::array kTechniques{
     TechniqueInfo{"sweep", "Single-axis sweep (insertion sort)", SingleAxisSweep::kGuide, SingleAxisSweep::kParameters, &make<SingleAxisSweep>},
     TechniqueInfo{"tree", "Dynamic AABB tree", DynamicTree::kGuide, DynamicTree::kParameters, &make<DynamicTree>},
     TechniqueInfo{"quadtree", "Quadtree", Quadtree::kGuide, Quadtree::kParameters, &make<Quadtree>},
+    TechniqueInfo{"auto", "Auto: HSHG or tree, timed", AutoPick::kGuide, AutoPick::kParameters, &make<AutoPick>},
 };
 
 }  // namespace

@@ -24,9 +24,9 @@ start_app --entities 2000 --seed 3 --compare grid,hshg,tree --report-every 2
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
 
-# The random mix's panel for the grid (1280x800): the Plots checkbox at y=685, under the
+# The random mix's panel for the grid (1280x800): the Plots checkbox at y=708, under the
 # Compare checkboxes. The Plots window opens beside the panel (x=370): tabs at y=47.
-click 27 685
+click 27 708
 click 466 47
 steps=$(value steps)
 click 438 70  # Run scaling sweep

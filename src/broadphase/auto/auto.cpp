@@ -1,0 +1,145 @@
+#include "broadphase/auto/auto.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace ro {
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+void AutoPick::applySettings(const Settings& settings) {
+    m_settings = settings;
+    startTrial();
+}
+
+void AutoPick::startTrial() {
+    m_pick = Pick::Trial;
+    m_trialStep = 0;
+    m_trialMs = {};
+    m_watchedMs = 0.0;
+    m_watchedSteps = 0;
+    if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<HierarchicalGrid>();
+    if (!m_techniques[kTree]) m_techniques[kTree] = std::make_unique<DynamicTree>();
+    for (const auto& technique : m_techniques) technique->configure(m_settings);
+}
+
+BroadPhase& AutoPick::answering() const { return *m_techniques[m_pick == Pick::Tree ? kTree : kHshg]; }
+
+template <typename Step>
+void AutoPick::onEach(Step&& step, bool timed) {
+    for (std::size_t k = 0; k < m_techniques.size(); ++k) {
+        if (!m_techniques[k]) continue;
+        const auto start = std::chrono::steady_clock::now();
+        step(*m_techniques[k], k);
+        if (timed) m_trialMs[k] += msSince(start);
+    }
+}
+
+bool AutoPick::exploitsMovedLists() const { return m_pick == Pick::Tree; }
+
+void AutoPick::doUpdate(const BoxView& boxes) {
+    // The boxes are checked and keyed by slots already; each technique keys them again by
+    // its own slots, which costs a compare of the ids when they have not changed.
+    m_diff.track(boxes);
+    m_boxes = boxes;
+    m_updated = true;
+    m_count = boxes.count;
+    const bool newScene = boxes.count >= kMinTrialCount && 2 * m_diff.added().size() > boxes.count;
+    if (m_pick != Pick::Trial && newScene) startTrial();
+    const auto start = std::chrono::steady_clock::now();
+    onEach([&](BroadPhase& technique, std::size_t) { technique.update(boxes); }, m_pick == Pick::Trial && m_trialStep > 0);
+    m_stepMs = msSince(start);
+}
+
+void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
+    m_boxes = boxes;
+    const auto start = std::chrono::steady_clock::now();
+    onEach([&](BroadPhase& technique, std::size_t) { technique.updateMoved(boxes, moved); },
+           m_pick == Pick::Trial && m_trialStep > 0);
+    m_stepMs = msSince(start);
+}
+
+void AutoPick::watchTree(double stepMs) {
+    m_watchedMs += stepMs;
+    if (++m_watchedSteps < kWatchSteps) return;
+    const double hshgMs = m_hshgMsPerEntity * m_count;
+    const bool givenUp = m_watchedMs / m_watchedSteps > kGiveUp * hshgMs;
+    m_watchedMs = 0.0;
+    m_watchedSteps = 0;
+    if (givenUp) preferHshg();
+}
+
+void AutoPick::preferHshg() {
+    if (m_pick == Pick::Hshg) return;
+    // The HSHG builds on the last update's boxes (the caller keeps them until the next
+    // update), so queries before that update find what the tree would have found.
+    if (!m_techniques[kHshg]) {
+        m_techniques[kHshg] = std::make_unique<HierarchicalGrid>();
+        m_techniques[kHshg]->configure(m_settings);
+        if (m_updated) m_techniques[kHshg]->update(m_boxes);
+    }
+    m_pick = Pick::Hshg;
+    m_techniques[kTree].reset();
+    m_otherPairs = {};
+}
+
+void AutoPick::findPairs(std::vector<Pair>& out) {
+    if (m_pick == Pick::Trial) {
+        // Both find their pairs (the tree's pair list must follow every step); the HSHG's answer.
+        onEach([&](BroadPhase& technique, std::size_t k) { technique.findPairs(k == kHshg ? out : m_otherPairs); },
+               m_trialStep > 0);
+        if (++m_trialStep == kTrialSteps) {
+            m_pick = m_trialMs[kTree] < m_trialMs[kHshg] ? Pick::Tree : Pick::Hshg;
+            m_hshgMsPerEntity = m_trialMs[kHshg] / (kTrialSteps - 1) / std::max(1u, m_count);
+            m_techniques[m_pick == Pick::Tree ? kHshg : kTree].reset();
+            m_otherPairs = {};
+        }
+    } else if (m_pick == Pick::Tree) {
+        const auto start = std::chrono::steady_clock::now();
+        answering().findPairs(out);
+        watchTree(m_stepMs + msSince(start));
+    } else {
+        answering().findPairs(out);
+    }
+    // The counters of the technique that answered this step, and the memory of both.
+    const BroadPhase& answered = m_techniques[kHshg] ? *m_techniques[kHshg] : *m_techniques[kTree];
+    m_counters = answered.counters();
+    m_counters.bytesHeld = m_diff.bytesHeld() + bytesHeld(m_otherPairs);
+    for (const auto& technique : m_techniques)
+        if (technique) m_counters.bytesHeld += technique->counters().bytesHeld;
+    m_counters.extra.set("uses_tree", m_pick == Pick::Tree ? 1.0 : 0.0);
+    m_counters.extra.set("trial_steps_left", m_pick == Pick::Trial ? kTrialSteps - m_trialStep : 0.0);
+}
+
+void AutoPick::forEachCell(const std::function<void(const CellView&)>& visit) const {
+    if (m_techniques[kHshg] || m_techniques[kTree]) answering().forEachCell(visit);
+}
+
+std::string AutoPick::validate() const {
+    for (const auto& technique : m_techniques)
+        if (technique)
+            if (std::string broken = technique->validate(); !broken.empty()) return broken;
+    return {};
+}
+
+QueryCost AutoPick::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
+    if (!m_techniques[kHshg] && !m_techniques[kTree]) return {};
+    return answering().queryBox(box, out);
+}
+
+QueryCost AutoPick::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
+    if (!m_techniques[kHshg] && !m_techniques[kTree]) return {};
+    return answering().queryRay(segment, out);
+}
+
+QueryCost AutoPick::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
+    if (!m_techniques[kHshg] && !m_techniques[kTree]) return {};
+    return answering().raycastFirst(segment, hit);
+}
+
+}  // namespace ro

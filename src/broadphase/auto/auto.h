@@ -1,0 +1,110 @@
+#pragma once
+/// Auto: the HSHG or the AABB tree, whichever a scene's first steps show to be faster.
+///
+/// The two win in different worlds. The HSHG rebuilds its cells every step, so a step costs
+/// O(n + k) whatever moved: it wins where most bodies move fast or come and go. The tree keeps
+/// its fat boxes and its pairs across steps and works in proportion to the leaves that left
+/// their fat box: it wins where most bodies are static or slow against their size (the
+/// static field; sparse mixes of big boxes, where it was up to 9x faster than the HSHG).
+/// Neither can tell from the boxes alone which world it is in, so auto runs both on the first
+/// kTrialSteps steps of a scene, times the steps after the first (a build for both), and keeps
+/// the faster; the other is freed. A scene starts again at the first update, after new
+/// parameters, and when most of the entities are new in one update (a new scene).
+///
+/// The trial flatters the tree: just built, no leaf has left its fat box yet, and the first
+/// waves of reinsertion come tens of steps later (at 0.3:20:100:8 in the mixed family, 0.8 ms
+/// a step in the trial, 3.8 ms over 200). The HSHG's step costs the same every step. So a kept
+/// tree is watched: when its mean over kWatchSteps steps exceeds kGiveUp times what the HSHG
+/// took per entity in the trial, the HSHG takes over (one HSHG build) until the next scene.
+///
+/// What it costs: the trial steps cost both techniques' steps; after them, the kept one's plus
+/// an O(n) compare of the ids. Its answers are exactly those of either (both are exact).
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "broadphase/broadphase.h"
+#include "broadphase/entity_diff.h"
+#include "broadphase/hshg/hshg.h"
+#include "broadphase/tree/tree.h"
+
+namespace ro {
+
+class AutoPick final : public BroadPhase {
+public:
+    static constexpr TechniqueGuide kGuide{
+        .how = "Runs the HSHG and the AABB tree side by side for a scene's first steps, times them, and keeps the "
+               "faster: the HSHG where most bodies move, the tree where most are static or slow.",
+        .complexity = "that of the one it keeps; both for 3 steps per scene",
+        .cost = "The kept technique's cost, plus both techniques' steps for the first 3 steps of each scene.",
+        .suits = "A scene you have not measured: static fields, sparse mixes of sizes and crowds of movers alike.",
+        .source = "ro's own: the measurements of the mixed family and the static field (README, Performance)",
+    };
+    static constexpr ParameterSpec kParameters[] = {HierarchicalGrid::kFactorParameter, DynamicTree::kMarginParameter};
+    /// Steps of a scene run by both: the first builds, the others are timed.
+    static constexpr std::uint32_t kTrialSteps = 3;
+    /// A new scene (most entities new in one update) starts a trial from this many entities.
+    static constexpr std::uint32_t kMinTrialCount = 256;
+    /// A kept tree's steps are averaged over this many, and given up above this share of
+    /// the HSHG's trial cost.
+    static constexpr std::uint32_t kWatchSteps = 16;
+    static constexpr double kGiveUp = 1.1;
+
+    enum class Pick : std::uint8_t { Trial, Hshg, Tree };
+
+    AutoPick() : BroadPhase(kParameters) {}
+
+    /// Which technique answers now (Trial while both run).
+    [[nodiscard]] Pick pick() const { return m_pick; }
+    /// Hands the steps to the HSHG now, built on the last update's boxes, until the next
+    /// scene's trial: what the watch does when a kept tree turns out slow.
+    void preferHshg();
+
+    [[nodiscard]] bool exploitsMovedLists() const override;
+    void findPairs(std::vector<Pair>& out) override;
+    [[nodiscard]] bool pairsAreExact() const override { return true; }
+    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    [[nodiscard]] std::string validate() const override;
+
+protected:
+    void applySettings(const Settings& settings) override;
+    void doUpdate(const BoxView& boxes) override;
+    void doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) override;
+    QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
+    QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
+    QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
+
+private:
+    static constexpr std::size_t kHshg = 0, kTree = 1;
+
+    /// Starts a trial: both techniques exist and take the next update afresh.
+    void startTrial();
+    /// The technique that answers queries and draws: during a trial, the HSHG.
+    [[nodiscard]] BroadPhase& answering() const;
+    /// Gives up a kept tree that turned out slower than the HSHG's trial said the HSHG is.
+    void watchTree(double stepMs);
+    /// Runs `step` on every live technique, timing each into m_trialMs during the timed
+    /// steps of a trial.
+    template <typename Step>
+    void onEach(Step&& step, bool timed);
+
+    Settings m_settings;
+    std::array<std::unique_ptr<BroadPhase>, 2> m_techniques;
+    Pick m_pick = Pick::Trial;
+    std::uint32_t m_trialStep = 0;
+    std::array<double, 2> m_trialMs{};
+    double m_hshgMsPerEntity = 0.0;  ///< the HSHG's timed trial steps, per step and entity
+    double m_watchedMs = 0.0;        ///< a kept tree's steps since the last verdict
+    std::uint32_t m_watchedSteps = 0;
+    std::uint32_t m_count = 0;       ///< entities of the last update
+    double m_stepMs = 0.0;           ///< the last update's time
+    BoxView m_boxes;                 ///< the last update's (keyed) boxes
+    bool m_updated = false;          ///< m_boxes holds an update's boxes
+    EntityDiff m_diff;  ///< to see a new scene come in
+    std::vector<Pair> m_otherPairs;  ///< the pairs of the technique a trial runs beside
+};
+
+}  // namespace ro

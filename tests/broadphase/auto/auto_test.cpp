@@ -1,0 +1,126 @@
+// Auto: its trial, its pick, and its answers through each (the answers are also checked with
+// every other technique's in the conformance, property and query suites).
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+#include "broadphase/auto/auto.h"
+#include "broadphase/brute/brute.h"
+#include "core/rng.h"
+#include "support/scenes.h"
+
+namespace ro {
+namespace {
+
+std::set<Pair> pairsOf(BroadPhase& technique) {
+    std::vector<Pair> candidates;
+    technique.findPairs(candidates);
+    return {candidates.begin(), candidates.end()};
+}
+
+/// 2,000 boxes drifting in a 400 x 300 field, with ids from `firstId`.
+test::Population driftingField(Rng& rng, std::uint32_t firstId) {
+    test::Population population;
+    population.nextId = firstId;
+    for (int i = 0; i < 2000; ++i)
+        population.add(test::boxAt(rng.range(5, 395), rng.range(5, 295), rng.range(0.5f, 3.0f)));
+    return population;
+}
+
+void drift(test::Population& population, Rng& rng) {
+    for (std::uint32_t i = 0; i < population.size(); ++i) {
+        const float dx = rng.range(-0.3f, 0.3f), dy = rng.range(-0.3f, 0.3f);
+        const BoxView b = population.boxes.view();
+        population.set(i, {b.minX[i] + dx, b.minY[i] + dy, b.maxX[i] + dx, b.maxY[i] + dy});
+    }
+}
+
+/// One step of both; the pairs must be the same set, and so must a box query's hits.
+void expectSameStep(AutoPick& autoPick, BruteForce& brute, const test::Population& population) {
+    autoPick.update(population.boxes.view());
+    brute.update(population.boxes.view());
+    ASSERT_EQ(pairsOf(autoPick), pairsOf(brute));
+    std::vector<std::uint32_t> hits, expected;
+    autoPick.queryBox({100, 100, 140, 130}, hits);
+    brute.queryBox({100, 100, 140, 130}, expected);
+    EXPECT_EQ(std::set<std::uint32_t>(hits.begin(), hits.end()), std::set<std::uint32_t>(expected.begin(), expected.end()));
+    EXPECT_EQ(autoPick.validate(), "");
+}
+
+TEST(AutoPick, TrialsBothThenKeepsOneAndAnswersAsBruteForceThroughout) {
+    AutoPick autoPick;
+    BruteForce brute;
+    Rng rng(7);
+    test::Population population = driftingField(rng, 0);
+    for (std::uint32_t step = 0; step < 12; ++step) {
+        expectSameStep(autoPick, brute, population);
+        const Counters counters = autoPick.counters();
+        if (step + 1 < AutoPick::kTrialSteps) {
+            EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Trial) << "step " << step;
+            EXPECT_EQ(counters.extra.find("trial_steps_left"), AutoPick::kTrialSteps - step - 1);
+        } else {
+            ASSERT_NE(autoPick.pick(), AutoPick::Pick::Trial) << "step " << step;
+            EXPECT_EQ(counters.extra.find("uses_tree"), autoPick.pick() == AutoPick::Pick::Tree ? 1.0 : 0.0);
+            EXPECT_EQ(autoPick.exploitsMovedLists(), autoPick.pick() == AutoPick::Pick::Tree);
+        }
+        drift(population, rng);
+    }
+}
+
+TEST(AutoPick, ANewSceneOrNewParametersStartATrialAgain) {
+    AutoPick autoPick;
+    BruteForce brute;
+    Rng rng(8);
+    test::Population population = driftingField(rng, 0);
+    for (std::uint32_t step = 0; step < AutoPick::kTrialSteps; ++step) expectSameStep(autoPick, brute, population);
+    ASSERT_NE(autoPick.pick(), AutoPick::Pick::Trial);
+
+    // Every entity new (ids from 10,000): a new scene.
+    test::Population next = driftingField(rng, 10'000);
+    expectSameStep(autoPick, brute, next);
+    EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Trial);
+    for (std::uint32_t step = 1; step < AutoPick::kTrialSteps; ++step) expectSameStep(autoPick, brute, next);
+    ASSERT_NE(autoPick.pick(), AutoPick::Pick::Trial);
+
+    // A tenth new is the same scene going on.
+    for (int k = 0; k < 200; ++k) {
+        next.removeAt(rng.below(next.size()));
+        next.add(test::boxAt(rng.range(5, 395), rng.range(5, 295), 1.0f));
+    }
+    expectSameStep(autoPick, brute, next);
+    EXPECT_NE(autoPick.pick(), AutoPick::Pick::Trial);
+
+    Settings settings;
+    settings.set(DynamicTree::kMarginParameter.key, 5.0);
+    autoPick.configure(settings);
+    expectSameStep(autoPick, brute, next);
+    EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Trial);
+}
+
+TEST(AutoPick, HandingOverToTheHshgKeepsEveryAnswer) {
+    // What the watch does when a kept tree turns out slow, at any point: during the trial,
+    // and between an update and its pair finding (queries and pairs of that same step).
+    for (const std::uint32_t handOverAt : {1u, 5u}) {
+        AutoPick autoPick;
+        BruteForce brute;
+        Rng rng(9);
+        test::Population population = driftingField(rng, 0);
+        for (std::uint32_t step = 0; step < 8; ++step) {
+            autoPick.update(population.boxes.view());
+            brute.update(population.boxes.view());
+            if (step == handOverAt) {
+                autoPick.preferHshg();
+                EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Hshg);
+                EXPECT_FALSE(autoPick.exploitsMovedLists());
+            }
+            ASSERT_EQ(pairsOf(autoPick), pairsOf(brute)) << "step " << step;
+            drift(population, rng);
+        }
+        EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Hshg) << "kept until the next scene";
+    }
+}
+
+}  // namespace
+}  // namespace ro
