@@ -52,6 +52,7 @@ struct Options {
     std::string csv, json, plot;
     bool check = false;
     bool peers = false;
+    std::vector<std::string_view> onlyPeers;  ///< --peer: these peers alone (empty: every one)
     bool slowPeers = false;
     bool list = false;
     bool sweepN = false;                 ///< --sweep-n: a scaling sweep over the counts
@@ -186,6 +187,10 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         ->type_name("K");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
+    std::string peerList;
+    cli.add_option("--peer", peerList,
+                   "comma list of peer ids to run (implies --peers; --list names them): a dense mix can take "
+                   "one peer seconds a frame");
     cli.add_flag("--slow-peers", o.slowPeers,
                  "with --peers, keep peers whose build is too slow for large n (bullet-sap above 20000)");
     cli.footer(fmt::format("Techniques: {}\nScenarios: {}\nExit codes: 0 success, 1 a check failed or a file could "
@@ -195,7 +200,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         cli.parse(argc, argv);
         if (o.list) return 0;
         for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--passes",
-                                 "--seed", "--cell-size", "--csv", "--json", "--plot"})
+                                 "--seed", "--cell-size", "--csv", "--json", "--plot", "--peer"})
             if (cli.count(flag) > 0 && cli[flag]->as<std::string>().empty())
                 throw BadValue(fmt::format("{} was given an empty value", flag));
         if (technique != "all") {
@@ -209,6 +214,20 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
             }
         } else {
             for (const TechniqueInfo& t : techniques()) o.techniques.push_back(&t);
+        }
+        if (cli.count("--peer") > 0) {
+            o.peers = true;
+            const auto known = peers();
+            for (std::string_view id : splitList(peerList)) {
+                const auto found = std::find_if(known.begin(), known.end(), [&](const PeerInfo& p) { return p.id == id; });
+                if (found == known.end()) {
+                    std::string valid;
+                    for (const PeerInfo& p : known) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", p.id);
+                    throw BadValue(fmt::format("--peer: unknown '{}' (valid: {})", id, valid.empty() ? "none built" : valid));
+                }
+                o.onlyPeers.push_back(found->id);
+            }
+            if (o.onlyPeers.empty()) throw BadValue("--peer was given an empty value");
         }
         if (scenario == "all") {
             for (const ScenarioInfo& s : scenarios()) o.scenarios.push_back(&s);
@@ -473,6 +492,9 @@ int runAll(const Options& o) {
                 if (o.peers) {
                     const PeerSetup setup{probe.bounds(), settings.real(kCellSizeParameter), n};
                     for (const PeerInfo& p : peers()) {
+                        if (!o.onlyPeers.empty() &&
+                            std::find(o.onlyPeers.begin(), o.onlyPeers.end(), p.id) == o.onlyPeers.end())
+                            continue;
                         if (p.maxCount != 0 && n > p.maxCount && !o.slowPeers) {
                             if (first)
                                 fmt::print(stderr,
