@@ -56,6 +56,10 @@ void BroadPhase::configure(const Settings& settings) {
 void BroadPhase::update(const BoxView& boxes) {
     checkBoxes(boxes);
     checkFilters(boxes);
+    takeChecked(boxes);
+}
+
+void BroadPhase::takeChecked(const BoxView& boxes) {
     m_idSlots.update(boxes.ids, boxes.count);
     if (m_pending) {  // after the checks: a refused update leaves the technique as it was
         applySettings(*m_pending);

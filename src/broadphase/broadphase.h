@@ -248,6 +248,9 @@ protected:
         (void)moved;
         doUpdate(boxes);
     }
+    /// For a technique made of others (auto): hands `inner` boxes this technique's update()
+    /// checked already, so only their ids are mapped again.
+    static void updateChecked(BroadPhase& inner, const BoxView& boxes) { inner.takeChecked(boxes); }
     /// The rule of the last update's boxes, for the loops that emit pairs.
     [[nodiscard]] const PairRule& pairRule() const { return m_rule; }
     [[nodiscard]] IdSlots& idSlots() { return m_idSlots; }
@@ -262,6 +265,9 @@ protected:
     Counters m_counters;
 
 private:
+    /// update() after its checks.
+    void takeChecked(const BoxView& boxes);
+
     std::span<const ParameterSpec> m_parameters;
     std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     IdSlots m_idSlots;

@@ -18,6 +18,7 @@ namespace {
 void IdSlots::update(const std::uint32_t* ids, std::uint32_t count) {
     if (count > 0 && ids == nullptr) throw std::invalid_argument("boxes need their entity ids");
     const auto lastCount = static_cast<std::uint32_t>(m_ids.size());
+    m_newIds.clear();
     if (count == lastCount && (count == 0 || std::equal(ids, ids + count, m_ids.begin()))) return;
 
     if (++m_stamp == 0) {  // wrapped: forget every claim once

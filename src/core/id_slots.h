@@ -29,6 +29,8 @@ public:
     /// the freed slot. Throws std::invalid_argument if it is absent.
     std::uint32_t remove(std::uint32_t id);
 
+    /// How many ids the last update() met for the first time (0 after an edit).
+    [[nodiscard]] std::uint32_t newIdCount() const { return static_cast<std::uint32_t>(m_newIds.size()); }
     /// Slots by dense index, after the last update (or edit).
     [[nodiscard]] const std::uint32_t* slots() const { return m_slots.data(); }
     [[nodiscard]] std::uint32_t count() const { return static_cast<std::uint32_t>(m_slots.size()); }

@@ -44,11 +44,13 @@ TEST(IdSlots, SlotsAreStableSmallAndReusedOnlyInALaterUpdate) {
     IdSlots slots;
     std::vector<std::uint32_t> ids{4'000'000'000u, 7, 100'000'000u};
     slots.update(ids.data(), 3);
+    EXPECT_EQ(slots.newIdCount(), 3u);
     const std::vector<std::uint32_t> first(slots.slots(), slots.slots() + 3);
     EXPECT_EQ(std::set<std::uint32_t>(first.begin(), first.end()), (std::set<std::uint32_t>{0, 1, 2}));
     // Swap-remove id 7 and add id 9 in the same update: 9 must not take 7's slot yet.
     ids = {4'000'000'000u, 100'000'000u, 9};
     slots.update(ids.data(), 3);
+    EXPECT_EQ(slots.newIdCount(), 1u) << "9 is new; 100,000,000 only moved";
     EXPECT_EQ(slots.slots()[0], first[0]);
     EXPECT_EQ(slots.slots()[1], first[2]);
     EXPECT_NE(slots.slots()[2], first[1]);
@@ -58,6 +60,8 @@ TEST(IdSlots, SlotsAreStableSmallAndReusedOnlyInALaterUpdate) {
     slots.update(ids.data(), 4);
     EXPECT_EQ(slots.slots()[3], first[1]);
     EXPECT_EQ(slots.slotLimit(), 4u);
+    slots.update(ids.data(), 4);
+    EXPECT_EQ(slots.newIdCount(), 0u) << "the same ids again";
 }
 
 TEST(IdSlots, ARepeatedIdIsRefusedWithTheMappingUnchanged) {

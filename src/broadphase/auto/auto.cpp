@@ -44,15 +44,16 @@ bool AutoPick::exploitsMovedLists() const { return m_pick == Pick::Tree; }
 
 void AutoPick::doUpdate(const BoxView& boxes) {
     // The boxes are checked and keyed by slots already; each technique keys them again by
-    // its own slots, which costs a compare of the ids when they have not changed.
-    m_diff.track(boxes);
+    // its own slots, which costs a compare of the ids when they have not changed. Most ids
+    // new at once: a new scene.
     m_boxes = boxes;
     m_updated = true;
     m_count = boxes.count;
-    const bool newScene = boxes.count >= kMinTrialCount && 2 * m_diff.added().size() > boxes.count;
+    const bool newScene = boxes.count >= kMinTrialCount && 2 * idSlots().newIdCount() > boxes.count;
     if (m_pick != Pick::Trial && newScene) startTrial();
     const auto start = std::chrono::steady_clock::now();
-    onEach([&](BroadPhase& technique, std::size_t) { technique.update(boxes); }, m_pick == Pick::Trial && m_trialStep > 0);
+    onEach([&](BroadPhase& technique, std::size_t) { updateChecked(technique, boxes); },
+           m_pick == Pick::Trial && m_trialStep > 0);
     m_stepMs = msSince(start);
 }
 
@@ -66,12 +67,17 @@ void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t
 
 void AutoPick::watchTree(double stepMs) {
     m_watchedMs += stepMs;
-    if (++m_watchedSteps < kWatchSteps) return;
+    if (++m_watchedSteps % kWatchSteps != 0) return;
     const double hshgMs = m_hshgMsPerEntity * m_count;
-    const bool givenUp = m_watchedMs / m_watchedSteps > kGiveUp * hshgMs;
-    m_watchedMs = 0.0;
-    m_watchedSteps = 0;
-    if (givenUp) preferHshg();
+    const double doubt = kDoubt * kWatchSteps / m_watchedSteps;
+    if (m_watchedMs / m_watchedSteps > (kGiveUp + doubt) * hshgMs) {
+        preferHshg();
+        return;
+    }
+    if (m_watchedSteps >= kMemorySteps) {
+        m_watchedMs /= 2.0;
+        m_watchedSteps /= 2;
+    }
 }
 
 void AutoPick::preferHshg() {
@@ -81,7 +87,7 @@ void AutoPick::preferHshg() {
     if (!m_techniques[kHshg]) {
         m_techniques[kHshg] = std::make_unique<HierarchicalGrid>();
         m_techniques[kHshg]->configure(m_settings);
-        if (m_updated) m_techniques[kHshg]->update(m_boxes);
+        if (m_updated) updateChecked(*m_techniques[kHshg], m_boxes);
     }
     m_pick = Pick::Hshg;
     m_techniques[kTree].reset();
@@ -109,7 +115,7 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
     // The counters of the technique that answered this step, and the memory of both.
     const BroadPhase& answered = m_techniques[kHshg] ? *m_techniques[kHshg] : *m_techniques[kTree];
     m_counters = answered.counters();
-    m_counters.bytesHeld = m_diff.bytesHeld() + bytesHeld(m_otherPairs);
+    m_counters.bytesHeld = bytesHeld(m_otherPairs);
     for (const auto& technique : m_techniques)
         if (technique) m_counters.bytesHeld += technique->counters().bytesHeld;
     m_counters.extra.set("uses_tree", m_pick == Pick::Tree ? 1.0 : 0.0);
