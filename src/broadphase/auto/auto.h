@@ -14,10 +14,10 @@
 /// The trial flatters the tree: just built, no leaf has left its fat box yet, and the first
 /// waves of reinsertion come tens of steps later (at 0.3:20:100:8 in the mixed family, 0.8 ms
 /// a step in the trial, 3.8 ms over 200). The HSHG's step costs the same every step. So a kept
-/// tree is watched: every kWatchSteps steps its mean since the pick is compared with what the
-/// HSHG took per entity in the trial, and above kGiveUp times that, plus a doubt that shrinks
-/// as steps accumulate (a wave of reinsertion is a few steps; a slow tree is slow in every
-/// window), the HSHG takes over (one HSHG build) until the next scene.
+/// tree is watched: every kWatchSteps steps its mean since the pick is compared with the
+/// HSHG's fastest trial step, and above kGiveUp times that, plus a doubt that shrinks as steps
+/// accumulate (a wave of reinsertion is a few steps; a slow tree is slow in every window),
+/// the HSHG takes over (one HSHG build) until the next scene.
 ///
 /// What it costs: the trial steps cost both techniques' steps; after them, the kept one's plus
 /// an O(n) compare of the ids. Its answers are exactly those of either (both are exact).
@@ -50,11 +50,11 @@ public:
     /// A new scene (most entities new in one update) starts a trial from this many entities.
     static constexpr std::uint32_t kMinTrialCount = 256;
     /// A kept tree's mean since its pick is judged every kWatchSteps steps: it is given up
-    /// above (kGiveUp + kDoubt * kWatchSteps / steps) times the HSHG's trial cost, so 3.1x
-    /// after 16 steps, 1.6x after 64, 1.23x after 256. The mean forgets slowly: past
+    /// above (kGiveUp + kDoubt * kWatchSteps / steps) times the HSHG's fastest trial step, so
+    /// 2.05x after 16 steps, 1.3x after 64, 1.11x after 256. The mean forgets slowly: past
     /// kMemorySteps both sums are halved.
     static constexpr std::uint32_t kWatchSteps = 16;
-    static constexpr double kGiveUp = 1.1, kDoubt = 2.0;
+    static constexpr double kGiveUp = 1.05, kDoubt = 1.0;
     static constexpr std::uint32_t kMemorySteps = 1024;
 
     enum class Pick : std::uint8_t { Trial, Hshg, Tree };
@@ -90,7 +90,7 @@ private:
     [[nodiscard]] BroadPhase& answering() const;
     /// Gives up a kept tree that turned out slower than the HSHG's trial said the HSHG is.
     void watchTree(double stepMs);
-    /// Runs `step` on every live technique, timing each into m_trialMs during the timed
+    /// Runs `step` on every live technique, timing each into m_stepTrialMs during the timed
     /// steps of a trial.
     template <typename Step>
     void onEach(Step&& step, bool timed);
@@ -99,7 +99,9 @@ private:
     std::array<std::unique_ptr<BroadPhase>, 2> m_techniques;
     Pick m_pick = Pick::Trial;
     std::uint32_t m_trialStep = 0;
-    std::array<double, 2> m_trialMs{};
+    std::array<double, 2> m_trialMs{};      ///< by technique: its timed trial steps
+    std::array<double, 2> m_stepTrialMs{};  ///< by technique: this trial step so far
+    double m_hshgBestMs = 0.0;              ///< the HSHG's fastest timed trial step
     double m_hshgMsPerEntity = 0.0;  ///< the HSHG's timed trial steps, per step and entity
     double m_watchedMs = 0.0;        ///< a kept tree's steps since its pick (halved past kMemorySteps)
     std::uint32_t m_watchedSteps = 0;
