@@ -68,28 +68,30 @@ void AabbTree::rebuildTopDown() {
     if (m_leafCount == 0) return;
     m_buildLeaves.clear();
     for (std::uint32_t node = 0; node < m_nodes.size(); ++node) {
-        if (m_nodes[node].height == 0) m_buildLeaves.push_back(node);
-        else if (m_nodes[node].height > 0) freeNode(node);  // every inner node is made anew
+        const Node& n = m_nodes[node];
+        if (n.height == 0) {
+            m_buildLeaves.push_back({n.box.minX + n.box.maxX, n.box.minY + n.box.maxY, node});
+        } else if (n.height > 0) {
+            freeNode(node);  // every inner node is made anew
+        }
     }
     m_root = buildRange(m_buildLeaves.data(), m_buildLeaves.data() + m_buildLeaves.size());
     m_nodes[m_root].parent = kNull;
 }
 
-std::uint32_t AabbTree::buildRange(std::uint32_t* first, std::uint32_t* last) {
-    if (last - first == 1) return *first;
-    Aabb centres{std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
-                 -std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()};
-    for (const std::uint32_t* p = first; p != last; ++p) {
-        const Aabb& b = m_nodes[*p].box;
-        const float cx = 0.5f * (b.minX + b.maxX), cy = 0.5f * (b.minY + b.maxY);
-        centres = {std::min(centres.minX, cx), std::min(centres.minY, cy), std::max(centres.maxX, cx), std::max(centres.maxY, cy)};
+std::uint32_t AabbTree::buildRange(BuildLeaf* first, BuildLeaf* last) {
+    if (last - first == 1) return first->leaf;
+    float minX = std::numeric_limits<float>::infinity(), minY = minX, maxX = -minX, maxY = -minX;
+    for (const BuildLeaf* p = first; p != last; ++p) {
+        minX = std::min(minX, p->x);
+        maxX = std::max(maxX, p->x);
+        minY = std::min(minY, p->y);
+        maxY = std::max(maxY, p->y);
     }
-    const bool alongX = centres.maxX - centres.minX >= centres.maxY - centres.minY;
-    std::uint32_t* mid = first + (last - first) / 2;
-    std::nth_element(first, mid, last, [&](std::uint32_t a, std::uint32_t b) {
-        const Aabb& p = m_nodes[a].box;
-        const Aabb& q = m_nodes[b].box;
-        return alongX ? p.minX + p.maxX < q.minX + q.maxX : p.minY + p.maxY < q.minY + q.maxY;
+    const bool alongX = maxX - minX >= maxY - minY;
+    BuildLeaf* mid = first + (last - first) / 2;
+    std::nth_element(first, mid, last, [alongX](const BuildLeaf& a, const BuildLeaf& b) {
+        return alongX ? a.x < b.x : a.y < b.y;
     });
     const std::uint32_t left = buildRange(first, mid);
     const std::uint32_t right = buildRange(mid, last);
@@ -405,7 +407,7 @@ std::string AabbTree::validate(const std::function<std::string(std::uint32_t lea
 
 std::uint64_t AabbTree::bytesHeld() const {
     return ro::bytesHeld(m_nodes) + ro::bytesHeld(m_stack) + ro::bytesHeld(m_rayStack) + ro::bytesHeld(m_nodeOrder) +
-           ro::bytesHeld(m_nodeRemap) + ro::bytesHeld(m_nodeScratch);
+           ro::bytesHeld(m_nodeRemap) + ro::bytesHeld(m_nodeScratch) + ro::bytesHeld(m_pairStack);
 }
 
 }  // namespace ro

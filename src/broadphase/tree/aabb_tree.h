@@ -22,6 +22,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "broadphase/broadphase.h"  // Segment, segmentEntry
@@ -68,6 +69,15 @@ public:
     /// Calls onLeaf(value) for each leaf whose box touches `box`; returns the nodes visited.
     template <typename OnLeaf>
     std::uint64_t query(const Aabb& box, OnLeaf onLeaf);
+    /// Calls onPair(value, value) once for each two leaves whose boxes touch, by descending
+    /// the tree against itself: after a bulk load, far fewer node visits than a query per
+    /// leaf. Returns the node pairs visited.
+    template <typename OnPair>
+    std::uint64_t selfPairs(OnPair onPair);
+    /// Calls onPair(this leaf's value, other's leaf's value) for each two leaves, one in each
+    /// tree, whose boxes touch. Returns the node pairs visited.
+    template <typename OnPair>
+    std::uint64_t pairsWith(const AabbTree& other, OnPair onPair);
     /// Calls onLeaf(value) for each leaf whose box the segment enters; returns the nodes visited.
     template <typename OnLeaf>
     std::uint64_t raycast(const Segment& segment, OnLeaf onLeaf);
@@ -124,10 +134,20 @@ private:
     std::uint32_t m_leafCount = 0;
     std::vector<std::uint32_t> m_stack;  ///< traversal stack, sized to the height
     std::vector<PendingNode> m_rayStack;
+    /// Node pairs a tree-against-tree descent has yet to open, and the tree the second is in.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_pairStack;
+    template <typename OnPair>
+    std::uint64_t descendPairs(const AabbTree& other, OnPair onPair);
     // Scratch of defragment(), kept so that it does not allocate once grown.
     std::vector<std::uint32_t> m_nodeOrder, m_nodeRemap;
-    std::vector<std::uint32_t> m_buildLeaves;  ///< rebuildTopDown's scratch
-    std::uint32_t buildRange(std::uint32_t* first, std::uint32_t* last);
+    /// rebuildTopDown's scratch: each leaf with its box's centre (doubled), kept beside it so
+    /// the median splits read contiguous memory, not the node pool.
+    struct BuildLeaf {
+        float x, y;
+        std::uint32_t leaf;
+    };
+    std::vector<BuildLeaf> m_buildLeaves;
+    std::uint32_t buildRange(BuildLeaf* first, BuildLeaf* last);
     std::vector<Node> m_nodeScratch;
     std::uint64_t m_nodesVisited = 0;
     std::uint64_t m_rotations = 0;
@@ -150,6 +170,58 @@ std::uint64_t AabbTree::query(const Aabb& box, OnLeaf onLeaf) {
         } else {
             stack[top++] = node.child1;
             stack[top++] = node.child2;
+        }
+    }
+    return visited;
+}
+
+template <typename OnPair>
+std::uint64_t AabbTree::selfPairs(OnPair onPair) {
+    if (m_root == kNull) return 0;
+    m_pairStack.clear();
+    m_pairStack.push_back({m_root, m_root});
+    return descendPairs(*this, onPair);
+}
+
+template <typename OnPair>
+std::uint64_t AabbTree::pairsWith(const AabbTree& other, OnPair onPair) {
+    if (m_root == kNull || other.m_root == kNull) return 0;
+    m_pairStack.clear();
+    m_pairStack.push_back({m_root, other.m_root});
+    return descendPairs(other, onPair);
+}
+
+template <typename OnPair>
+std::uint64_t AabbTree::descendPairs(const AabbTree& other, OnPair onPair) {
+    // (a, b): a node of this tree and one of `other`. Against itself a node pairs with itself
+    // as its children's three pairs, so each two leaves meet once.
+    const bool self = &other == this;
+    std::uint64_t visited = 0;
+    while (!m_pairStack.empty()) {
+        const auto [a, b] = m_pairStack.back();
+        m_pairStack.pop_back();
+        ++visited;
+        const Node& nodeA = m_nodes[a];
+        const Node& nodeB = other.m_nodes[b];
+        if (self && a == b) {
+            if (nodeA.child1 == kNull) continue;
+            m_pairStack.push_back({nodeA.child1, nodeA.child1});
+            m_pairStack.push_back({nodeA.child2, nodeA.child2});
+            m_pairStack.push_back({nodeA.child1, nodeA.child2});
+            continue;
+        }
+        if (!touches(nodeA.box, nodeB.box)) continue;
+        const bool leafA = nodeA.child1 == kNull, leafB = nodeB.child1 == kNull;
+        if (leafA && leafB) {
+            onPair(nodeA.child2, nodeB.child2);
+        } else if (leafB || (!leafA && nodeA.height >= nodeB.height)) {
+            const std::uint32_t c1 = nodeA.child1, c2 = nodeA.child2;
+            m_pairStack.push_back({c1, b});
+            m_pairStack.push_back({c2, b});
+        } else {
+            const std::uint32_t c1 = nodeB.child1, c2 = nodeB.child2;
+            m_pairStack.push_back({a, c1});
+            m_pairStack.push_back({a, c2});
         }
     }
     return visited;

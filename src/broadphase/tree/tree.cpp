@@ -19,6 +19,7 @@ void DynamicTree::applySettings(const Settings& settings) {
 }
 
 void DynamicTree::clear() {
+    m_pairsAnew = false;
     for (AabbTree& tree : m_trees) tree.clear();
     m_proxies.clear();
     m_fatBoxes.clear();
@@ -226,6 +227,7 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     m_anyRuled = ruled;
     if (m_bulkLoad) {
         m_bulkLoad = false;
+        m_pairsAnew = true;
         for (std::uint8_t which : {kMoving, kStill}) {
             m_trees[which].rebuildTopDown();
             m_trees[which].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
@@ -249,24 +251,38 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         ++tests;
         if (touches(m_proxies[p].box, m_proxies[q].box)) out.push_back(makePair(m_proxies[p].dense, m_proxies[q].dense));
     };
-    // Pairs of untouched leaves still overlap by their fat boxes (neither fat box changed).
-    std::size_t kept = 0;
-    for (const ProxyPair pair : m_pairs) {
-        if (m_dirty[pair.a] | m_dirty[pair.b]) continue;
-        m_pairs[kept++] = pair;
-        emit(pair.a, pair.b);
-    }
-    m_pairs.resize(kept);
-    // Touched leaves find their fat pairs anew; two touched leaves pair from the larger proxy.
-    for (const std::uint32_t proxy : m_dirtyList) {
-        if (m_proxies[proxy].leaf == kNull) continue;  // removed
-        const auto pairWith = [&](std::uint32_t other) {
-            if (other == proxy || (m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
-            m_pairs.push_back({proxy, other});
-            emit(proxy, other);
+    if (m_pairsAnew) {
+        // After a bulk load: every fat pair from the trees descended against themselves and
+        // each other (statics never pair with statics), not from a query per leaf.
+        m_pairsAnew = false;
+        m_pairs.clear();
+        const auto pairUp = [&](std::uint32_t p, std::uint32_t q) {
+            if (!mayPair(p, q)) return;
+            m_pairs.push_back({p, q});
+            emit(p, q);
         };
-        m_nodesVisited += m_trees[kMoving].query(m_fatBoxes[proxy], pairWith);
-        if (!m_isStatic[proxy]) m_nodesVisited += m_trees[kStill].query(m_fatBoxes[proxy], pairWith);
+        m_nodesVisited += m_trees[kMoving].selfPairs(pairUp);
+        m_nodesVisited += m_trees[kMoving].pairsWith(m_trees[kStill], pairUp);
+    } else {
+        // Pairs of untouched leaves still overlap by their fat boxes (neither fat box changed).
+        std::size_t kept = 0;
+        for (const ProxyPair pair : m_pairs) {
+            if (m_dirty[pair.a] | m_dirty[pair.b]) continue;
+            m_pairs[kept++] = pair;
+            emit(pair.a, pair.b);
+        }
+        m_pairs.resize(kept);
+        // Touched leaves find their fat pairs anew; two touched leaves pair from the larger proxy.
+        for (const std::uint32_t proxy : m_dirtyList) {
+            if (m_proxies[proxy].leaf == kNull) continue;  // removed
+            const auto pairWith = [&](std::uint32_t other) {
+                if (other == proxy || (m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
+                m_pairs.push_back({proxy, other});
+                emit(proxy, other);
+            };
+            m_nodesVisited += m_trees[kMoving].query(m_fatBoxes[proxy], pairWith);
+            if (!m_isStatic[proxy]) m_nodesVisited += m_trees[kStill].query(m_fatBoxes[proxy], pairWith);
+        }
     }
     for (const std::uint32_t proxy : m_dirtyList) m_dirty[proxy] = 0;
     m_dirtyList.clear();

@@ -177,6 +177,7 @@ private:
     std::vector<ProxyPair> m_pairs;            ///< pairs of proxies whose fat boxes overlap
     bool m_anyRuled = false;        ///< the last update had static flags or filters
     bool m_bulkLoad = false;        ///< this update stages new leaves and builds the trees once
+    bool m_pairsAnew = false;       ///< after a bulk load: findPairs lists every fat pair afresh
     static constexpr std::size_t kBulkLoadMin = 256;
     std::uint64_t m_relocated[2] = {0, 0};  ///< by tree: leaves inserted or reinserted since its last defragment()
     std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
