@@ -274,7 +274,8 @@ void sceneSection(Lab& lab) {
         float percent = 100.0f * lab.movingFraction();
         ImGui::SliderFloat("Moving", &percent, 0.0f, 100.0f, "%.1f %%", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
         if (ImGui::IsItemDeactivatedAfterEdit()) lab.setMovingFraction(percent / 100.0f);
-        hint("share of boxes that move; the others are static (never paired with each other)");
+        wrapped("share of boxes that move; the others are static (never paired with each other)",
+                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
     hint("ro_bench's scene for this seed and count (its frame 0)");
 }
