@@ -5,7 +5,7 @@
 /// O(n + k) whatever moved: it wins where most bodies move fast or come and go. The tree keeps
 /// its fat boxes and its pairs across steps and works in proportion to the leaves that left
 /// their fat box: it wins where most bodies are static or slow against their size (the
-/// static field; sparse mixes of big boxes, where it was up to 9x faster than the HSHG).
+/// static field, 3.5x faster than the HSHG; sparse mixes of big boxes, about 2x).
 /// Neither can tell from the boxes alone which world it is in, so auto runs both on the first
 /// kTrialSteps steps of a scene, times the steps after the first (a build for both), and keeps
 /// the faster; the other is freed. A scene starts again at the first update, after new

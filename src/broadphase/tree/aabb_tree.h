@@ -134,7 +134,7 @@ private:
     std::uint32_t m_leafCount = 0;
     std::vector<std::uint32_t> m_stack;  ///< traversal stack, sized to the height
     std::vector<PendingNode> m_rayStack;
-    /// Node pairs a tree-against-tree descent has yet to open, and the tree the second is in.
+    /// Node pairs (one of this tree, one of the other) a tree-against-tree descent has yet to open.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_pairStack;
     template <typename OnPair>
     std::uint64_t descendPairs(const AabbTree& other, OnPair onPair);
