@@ -177,8 +177,13 @@ TEST(BenchSideBySide, EveryLaneAnswersAsItDoesAlone) {
         EXPECT_EQ(together[i]->prints(), alone.prints());
         EXPECT_EQ(side[i].row.overlaps, aloneRow.overlaps);
         EXPECT_EQ(side[i].row.candidates, aloneRow.candidates);
-        EXPECT_EQ(side[i].row.tests, aloneRow.tests);
-        EXPECT_EQ(side[i].row.bytes, aloneRow.bytes);
+        // Auto keeps whichever of two techniques its first steps timed faster, so its work
+        // (tests, bytes) is that of the one it kept, which the load beside it can change; its
+        // answers above cannot.
+        if (lanes[i].name != "auto") {
+            EXPECT_EQ(side[i].row.tests, aloneRow.tests);
+            EXPECT_EQ(side[i].row.bytes, aloneRow.bytes);
+        }
         EXPECT_EQ(side[i].row.check, "unchecked");
     }
 }
