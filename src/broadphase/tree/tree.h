@@ -20,7 +20,9 @@
 ///   and a touched static queries only that one (two statics never pair). A pair the rule
 ///   refuses never enters the list, so a field of statics costs nothing per step. Given the
 ///   moved entities (updateMoved), a step visits only them: O(m log n + p) with p the pairs
-///   of moved leaves' fat boxes.
+///   of moved leaves' fat boxes. Once the statics have stayed unchanged for a few steps, a
+///   grid of them (static_cells.h) answers the moved leaves' queries instead of the static
+///   tree: one contiguous scan per row of cells, not a descent with a cache miss a level.
 /// - When half the leaves have moved since, the tree renumbers its nodes in depth-first
 ///   order, so queries walk memory that is close together. Nothing is allocated per step once
 ///   the pools have grown.
@@ -33,6 +35,7 @@
 #include "broadphase/broadphase.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/tree/aabb_tree.h"
+#include "broadphase/tree/static_cells.h"
 
 namespace ro {
 
@@ -92,6 +95,9 @@ public:
     [[nodiscard]] double innerPerimeterSum() const {
         return m_trees[0].innerPerimeterSum() + m_trees[1].innerPerimeterSum();
     }
+    /// Whether the statics' grid answers the moved leaves' queries (their statics have stayed
+    /// unchanged for kSteadyStepsForCells steps, and are many and even enough for a grid).
+    [[nodiscard]] bool usesStaticCells() const { return !m_staticCells.empty(); }
     [[nodiscard]] StepStats stepStats() const {
         StepStats stats = m_stats;
         stats.rotations = m_trees[0].rotations() + m_trees[1].rotations();
@@ -124,6 +130,17 @@ private:
     struct ProxyPair {
         std::uint32_t a, b;
     };
+    /// A fat pair of a dynamic leaf and a static one, with the static's box beside it: statics
+    /// do not move, so the step's test of the pair reads this list and the mover, and touches
+    /// the static's own memory only when the pair overlaps.
+    struct StillPair {
+        std::uint32_t mover, still;
+        Aabb stillBox;
+        std::uint32_t stillDense;  ///< the static's dense index, read when the pair first overlaps (else kNull)
+    };
+    /// Lists the fat pair of proxies p and q (the rule lets them pair), and emits it if their boxes overlap.
+    template <typename Emit>
+    void addPair(std::uint32_t p, std::uint32_t q, Emit emit);
 
     void clear();
     static void checkBox(const Aabb& box);
@@ -147,6 +164,8 @@ private:
     /// A proxy for entity `id`; with `rules`, it takes entity i's static flag and filter.
     std::uint32_t createProxy(std::uint32_t id, const Aabb& box, const BoxView* rules = nullptr, std::uint32_t i = 0);
     void destroyProxy(std::uint32_t proxy);
+    /// Empties the proxy pool when every proxy in it is free (and so their pairs gone).
+    void dropFreeProxies();
     void reinsert(std::uint32_t proxy, Vec2 motion);
     void markDirty(std::uint32_t proxy);
     void removeDense(std::uint32_t dense);
@@ -160,6 +179,15 @@ private:
     [[nodiscard]] const AabbTree& treeOf(std::uint32_t proxy) const { return m_trees[m_treeOf[proxy]]; }
     /// Renumbers a tree's nodes depth first once the leaves relocated in it reach half of it.
     void defragmentIfScattered(std::uint8_t which);
+    /// Drops the statics' grid when a static came, went or changed; builds it when they have
+    /// stayed unchanged for kSteadyStepsForCells steps.
+    void keepStaticCells();
+    static constexpr std::uint32_t kSteadyStepsForCells = 4;
+    StaticCells m_staticCells;
+    bool m_staticsChanged = false;
+    std::uint32_t m_staticsSteadySteps = 0;
+    std::vector<StaticCells::Static> m_cellStatics;  ///< keepStaticCells' scratch: box, proxy, dense index
+    bool m_cellDenseValid = false;  ///< no dense index moved since the grid was built
     EntityDiff m_diff;  ///< which ids came and went since the last update
 
     std::vector<Proxy> m_proxies;
@@ -174,8 +202,11 @@ private:
     std::vector<std::uint32_t> m_freeProxies;
     std::vector<std::uint32_t> m_proxyOfId;    ///< by entity id, kNull if absent
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
-    std::vector<ProxyPair> m_pairs;            ///< pairs of proxies whose fat boxes overlap
+    std::vector<ProxyPair> m_pairs;            ///< pairs of dynamic proxies whose fat boxes overlap
+    std::vector<StillPair> m_stillPairs;       ///< pairs of a dynamic and a static proxy whose fat boxes overlap
     bool m_anyRuled = false;        ///< the last update had static flags or filters
+    bool m_filtersSeen = false;     ///< some proxy had a category or mask other than all bits
+    bool m_denseChanged = false;    ///< entities came or went since findPairs: dense indices moved
     bool m_bulkLoad = false;        ///< this update stages new leaves and builds the trees once
     bool m_pairsAnew = false;       ///< after a bulk load: findPairs lists every fat pair afresh
     static constexpr std::size_t kBulkLoadMin = 256;

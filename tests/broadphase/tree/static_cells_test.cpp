@@ -1,0 +1,169 @@
+// The tree's grid of statics, alone and inside the tree.
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+#include "broadphase/tree/static_cells.h"
+#include "broadphase/tree/tree.h"
+#include "core/rng.h"
+#include "support/scenes.h"
+
+namespace ro {
+namespace {
+
+/// Statics of every size around (x0, y0): most near 1, some points, some 30 wide or tall.
+std::vector<StaticCells::Static> mixedStatics(std::uint32_t count, float x0, float y0, std::uint64_t seed) {
+    Rng rng(seed);
+    std::vector<StaticCells::Static> statics;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const float x = x0 + rng.range(0, 200), y = y0 + rng.range(0, 120);
+        const float roll = rng.unit();
+        const float w = roll < 0.05f ? 0.0f : roll < 0.08f ? 30.0f : rng.range(0.5f, 2.0f);
+        const float h = roll < 0.05f ? 0.0f : roll > 0.97f ? 30.0f : rng.range(0.5f, 2.0f);
+        statics.push_back({{x, y, x + w, y + h}, i, 1000 + i});
+    }
+    return statics;
+}
+
+void expectQueriesMatchALoop(const std::vector<StaticCells::Static>& statics, float x0, float y0) {
+    StaticCells cells;
+    ASSERT_TRUE(cells.build(statics));
+    Rng rng(7);
+    for (int q = 0; q < 500; ++q) {
+        const float x = x0 + rng.range(-20, 220), y = y0 + rng.range(-20, 140);
+        const Aabb box{x, y, x + rng.range(0.0f, 15.0f), y + rng.range(0.0f, 15.0f)};
+        std::multiset<std::uint32_t> found;
+        cells.query(box, [&](const StaticCells::Static& hit) {
+            found.insert(hit.value);
+            EXPECT_EQ(hit.tag, 1000 + hit.value);
+            EXPECT_EQ(hit.box, statics[hit.value].box);
+        });
+        std::multiset<std::uint32_t> expected;
+        for (const auto& s : statics)
+            if (overlaps(s.box, box)) expected.insert(s.value);
+        ASSERT_EQ(found, expected) << "query " << q;  // each once: a multiset shows repeats
+    }
+}
+
+TEST(StaticCells, QueriesFindEveryTouchingStaticOnceWhateverItsSize) {
+    expectQueriesMatchALoop(mixedStatics(3000, 0, 0, 1), 0, 0);
+}
+
+TEST(StaticCells, QueriesStayExactAMillionUnitsFromTheOrigin) {
+    expectQueriesMatchALoop(mixedStatics(3000, 1.0e6f, -1.0e6f, 2), 1.0e6f, -1.0e6f);
+}
+
+TEST(StaticCells, EdgesThatTouchCountAndBoxesOutsideFindNothing) {
+    std::vector<StaticCells::Static> statics;
+    for (std::uint32_t i = 0; i < 100; ++i)
+        statics.push_back({{static_cast<float>(i), 0, static_cast<float>(i) + 1, 1}, i, 0});
+    StaticCells cells;
+    ASSERT_TRUE(cells.build(statics));
+    std::set<std::uint32_t> found;
+    cells.query({5, 1, 5, 3}, [&](const StaticCells::Static& hit) { found.insert(hit.value); });
+    EXPECT_EQ(found, (std::set<std::uint32_t>{4, 5}));  // the corner (5, 1) of both
+    found.clear();
+    cells.query({-10, -10, -0.5f, 5}, [&](const StaticCells::Static& hit) { found.insert(hit.value); });
+    cells.query({0, 1.5f, 200, 5}, [&](const StaticCells::Static& hit) { found.insert(hit.value); });
+    EXPECT_TRUE(found.empty());
+}
+
+TEST(StaticCells, DeclinesWhereAGridWouldNotHelp) {
+    StaticCells cells;
+    EXPECT_FALSE(cells.build(mixedStatics(StaticCells::kMinStatics - 1, 0, 0, 3)));
+    EXPECT_TRUE(cells.empty());
+    // A tenth of them a thousand times the size of the rest: each would fill many cells.
+    std::vector<StaticCells::Static> uneven = mixedStatics(1000, 0, 0, 4);
+    for (std::uint32_t i = 0; i < uneven.size(); i += 10) uneven[i].box.maxX = uneven[i].box.minX + 1000.0f;
+    EXPECT_FALSE(cells.build(uneven));
+    EXPECT_TRUE(cells.empty());
+    // Every static at one point: one cell holds them all, and still answers.
+    std::vector<StaticCells::Static> heap(100, StaticCells::Static{{3, 3, 3, 3}, 0, 0});
+    for (std::uint32_t i = 0; i < heap.size(); ++i) heap[i].value = i;
+    ASSERT_TRUE(cells.build(heap));
+    std::uint32_t hits = 0;
+    cells.query({3, 3, 4, 4}, [&](const StaticCells::Static&) { ++hits; });
+    EXPECT_EQ(hits, 100u);
+}
+
+/// The overlapping pairs the rule lets through, by a double loop.
+std::set<Pair> ruledOverlaps(const BoxView& boxes) {
+    const PairRule rule(boxes);
+    std::set<Pair> pairs;
+    for (const Pair& p : test::referenceOverlaps(boxes))
+        if (rule.accepts(p)) pairs.insert(p);
+    return pairs;
+}
+
+// A field of statics with movers, stepped as the world and ro_bench step it: moved lists,
+// then steps where entities go (dense indices move), a static moves and filters change.
+TEST(DynamicTree, AFieldOfStaticsAnsweredByItsGridMatchesBruteForceEveryStep) {
+    Rng rng(11);
+    test::Population population;
+    std::vector<std::uint8_t> isStatic;
+    std::vector<std::uint32_t> category, mask;
+    for (std::uint32_t i = 0; i < 3000; ++i) {
+        const bool still = i % 20 != 0;
+        const float half = still && i % 97 == 0 ? 12.0f : rng.range(0.3f, 1.0f);
+        population.add(i, test::boxAt(rng.range(0, 300), rng.range(0, 200), half));
+        isStatic.push_back(still ? 1 : 0);
+        category.push_back(1u << (i % 3));
+        mask.push_back(i % 7 == 0 ? 1u : ~0u);
+    }
+    std::vector<Vec2> velocity(population.size());
+    for (Vec2& v : velocity) v = {rng.range(-0.8f, 0.8f), rng.range(-0.8f, 0.8f)};
+    const auto view = [&] {
+        BoxView boxes = population.boxes.view();
+        boxes.isStatic = isStatic.data();
+        boxes.category = category.data();
+        boxes.mask = mask.data();
+        return boxes;
+    };
+    DynamicTree tree;
+    tree.update(view());
+    bool gridSeen = false;
+    for (int step = 0; step < 90; ++step) {
+        std::vector<std::uint32_t> moved;
+        for (std::uint32_t i = 0; i < population.size(); ++i) {
+            if (isStatic[i]) continue;
+            const Aabb b = population.boxes.view().box(i);
+            population.set(i, {b.minX + velocity[i].x, b.minY + velocity[i].y, b.maxX + velocity[i].x, b.maxY + velocity[i].y});
+            moved.push_back(i);
+        }
+        if (step == 30 || step == 60) {
+            // Entities go (the last ones take their dense indices), then a static moves.
+            for (int k = 0; k < 25; ++k) {
+                const std::uint32_t i = rng.below(static_cast<std::uint32_t>(population.size()));
+                population.removeAt(i);
+                isStatic[i] = isStatic.back(), category[i] = category.back(), mask[i] = mask.back();
+                velocity[i] = velocity.back();
+                isStatic.pop_back(), category.pop_back(), mask.pop_back(), velocity.pop_back();
+            }
+            tree.update(view());
+        } else if (step == 45) {
+            const std::uint32_t i = 1;  // a static, moved by hand
+            const Aabb b = population.boxes.view().box(i);
+            population.set(i, {b.minX + 3, b.minY, b.maxX + 3, b.maxY});
+            mask[2] = 2u;
+            tree.update(view());
+        } else {
+            tree.updateMoved(view(), moved);
+        }
+        std::vector<Pair> found;
+        tree.findPairs(found);
+        ASSERT_EQ(std::set<Pair>(found.begin(), found.end()), ruledOverlaps(view())) << "step " << step;
+        ASSERT_EQ(found.size(), std::set<Pair>(found.begin(), found.end()).size()) << "step " << step;
+        ASSERT_EQ(tree.validate(), "") << "step " << step;
+        gridSeen |= tree.usesStaticCells();
+        if (step == 45) {
+            EXPECT_FALSE(tree.usesStaticCells()) << "a static moved: the grid waits until the statics settle";
+        }
+    }
+    EXPECT_TRUE(gridSeen);
+    EXPECT_TRUE(tree.usesStaticCells());
+}
+
+}  // namespace
+}  // namespace ro
