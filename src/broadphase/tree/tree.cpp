@@ -30,6 +30,9 @@ void DynamicTree::clear() {
     m_mask.clear();
     m_dirty.clear();
     m_dirtyList.clear();
+    m_stillReach.clear();
+    m_stillDirty.clear();
+    m_stillDirtyList.clear();
     m_freeProxies.clear();
     std::fill(m_proxyOfId.begin(), m_proxyOfId.end(), kNull);
     m_diff.forget();
@@ -44,19 +47,38 @@ void DynamicTree::clear() {
     m_filtersSeen = false;
 }
 
-Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const {
-    // Rounding of x - m (m >= 0) never exceeds x, so the fat box always contains the box.
-    const float margin = m_isStatic[proxy] ? 0.0f : m_margin;
-    Aabb fat{box.minX - margin, box.minY - margin, box.maxX + margin, box.maxY + margin};
+Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float steps) {
+    // Rounding of x - m (m >= 0) never exceeds x, so the reach always contains the box.
+    Aabb reach{box.minX - margin, box.minY - margin, box.maxX + margin, box.maxY + margin};
     // Stretched ahead along the last step's motion (as Box2D's b2_aabbMultiplier), so a body
-    // moving steadily leaves its fat box several times less often; at most kMaxStretch
-    // margins, so a jump does not make a huge box.
+    // moving steadily leaves it several times less often; at most kMaxStretch margins, so a
+    // jump does not make a huge box.
     const float limit = kMaxStretch * margin;
-    const float sx = std::clamp(kPredictedSteps * motion.x, -limit, limit);
-    const float sy = std::clamp(kPredictedSteps * motion.y, -limit, limit);
-    (sx > 0.0f ? fat.maxX : fat.minX) += sx;
-    (sy > 0.0f ? fat.maxY : fat.minY) += sy;
-    return fat;
+    const float sx = std::clamp(steps * motion.x, -limit, limit);
+    const float sy = std::clamp(steps * motion.y, -limit, limit);
+    (sx > 0.0f ? reach.maxX : reach.minX) += sx;
+    (sy > 0.0f ? reach.maxY : reach.minY) += sy;
+    return reach;
+}
+
+Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const {
+    return m_isStatic[proxy] ? box : reachAhead(box, motion, m_margin, kPredictedSteps);
+}
+
+void DynamicTree::reachStatics(std::uint32_t proxy, Vec2 motion) {
+    // Kept inside the fat box, so that a static that comes finds, through the movers' tree,
+    // every mover whose still reach it touches.
+    const Aabb reach = reachAhead(m_proxies[proxy].box, motion, kStillMarginShare * m_margin, kStillPredictedSteps);
+    const Aabb& fat = m_fatBoxes[proxy];
+    m_stillReach[proxy] = {std::max(reach.minX, fat.minX), std::max(reach.minY, fat.minY), std::min(reach.maxX, fat.maxX),
+                           std::min(reach.maxY, fat.maxY)};
+    markStillDirty(proxy);
+}
+
+void DynamicTree::markStillDirty(std::uint32_t proxy) {
+    if (m_stillDirty[proxy]) return;
+    m_stillDirty[proxy] = 1;
+    m_stillDirtyList.push_back(proxy);
 }
 
 void DynamicTree::takeEntity(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i, bool rules) {
@@ -71,9 +93,15 @@ void DynamicTree::takeEntity(std::uint32_t proxy, const BoxView& boxes, std::uin
 void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box) {
     const Aabb before = m_proxies[proxy].box;
     m_proxies[proxy].box = box;
-    // A static's box is its fat box (and sits in its pairs): any change reinserts it.
-    const bool left = m_isStatic[proxy] ? !sameBox(before, box) : !containsBox(m_fatBoxes[proxy], box);
-    if (left) reinsert(proxy, {box.minX - before.minX, box.minY - before.minY});
+    const Vec2 motion{box.minX - before.minX, box.minY - before.minY};
+    if (m_isStatic[proxy]) {
+        // A static's box is its fat box (and sits in its pairs): any change reinserts it.
+        if (!sameBox(before, box)) reinsert(proxy, motion);
+    } else if (!containsBox(m_fatBoxes[proxy], box)) {
+        reinsert(proxy, motion);
+    } else if (!containsBox(m_stillReach[proxy], box)) {
+        reachStatics(proxy, motion);
+    }
 }
 
 bool DynamicTree::takeRule(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i) {
@@ -111,6 +139,8 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
         m_category.push_back(0);
         m_mask.push_back(0);
         m_dirty.push_back(0);
+        m_stillReach.push_back({});
+        m_stillDirty.push_back(0);
     }
     // Dynamic and colliding with everyone, unless the boxes say otherwise.
     m_isStatic[proxy] = 0;
@@ -124,6 +154,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     m_proxyId[proxy] = id;
     m_proxyOfId[id] = proxy;
     markDirty(proxy);
+    if (m_treeOf[proxy] == kMoving) reachStatics(proxy, {});
     m_staticsChanged |= m_treeOf[proxy] == kStill;
     ++m_stats.inserted;
     ++m_relocated[m_treeOf[proxy]];
@@ -138,6 +169,7 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
     reserveWithHeadroom(m_freeProxies, m_proxies.size());  // a burst of removals must not allocate
     m_freeProxies.push_back(proxy);
     markDirty(proxy);  // its pairs go at the next findPairs, even if the slot is reused by then
+    markStillDirty(proxy);
     ++m_stats.removed;
 }
 
@@ -153,6 +185,11 @@ void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
         m_proxies[proxy].leaf = treeOf(proxy).insert(m_fatBoxes[proxy], proxy);
     }
     markDirty(proxy);
+    if (belongs == kMoving) {
+        reachStatics(proxy, motion);
+    } else {
+        markStillDirty(proxy);  // its pairs as a mover go
+    }
     ++m_stats.reinserted;
     ++m_relocated[m_treeOf[proxy]];
 }
@@ -161,6 +198,8 @@ void DynamicTree::dropFreeProxies() {
     // Every proxy is free: start the pool afresh, so new proxies are numbered in the order made.
     for (const std::uint32_t proxy : m_dirtyList) m_dirty[proxy] = 0;
     m_dirtyList.clear();
+    for (const std::uint32_t proxy : m_stillDirtyList) m_stillDirty[proxy] = 0;
+    m_stillDirtyList.clear();
     m_pairs.clear();
     m_stillPairs.clear();
     m_freeProxies.clear();
@@ -172,6 +211,8 @@ void DynamicTree::dropFreeProxies() {
     m_category.clear();
     m_mask.clear();
     m_dirty.clear();
+    m_stillReach.clear();
+    m_stillDirty.clear();
 }
 
 void DynamicTree::removeDense(std::uint32_t dense) {
@@ -304,17 +345,6 @@ void DynamicTree::keepStaticCells() {
     m_cellDenseValid = true;
 }
 
-template <typename Emit>
-void DynamicTree::addPair(std::uint32_t p, std::uint32_t q, Emit emit) {
-    if (m_isStatic[p]) std::swap(p, q);
-    if (m_isStatic[q]) {
-        m_stillPairs.push_back({p, q, m_proxies[q].box, m_proxies[q].dense});  // read once: emit reads it too
-    } else {
-        m_pairs.push_back({p, q});
-    }
-    emit(p, q);
-}
-
 void DynamicTree::findPairs(std::vector<Pair>& out) {
     out.clear();
     const bool stillsTouched = m_staticsChanged;  // else no static is dirty
@@ -325,19 +355,33 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         ++tests;
         if (touches(m_proxies[p].box, m_proxies[q].box)) out.push_back(makePair(m_proxies[p].dense, m_proxies[q].dense));
     };
+    // Lists a mover and a static whose box its still reach touches (stillDense: kNull when not
+    // known without reading the static's record), and emits them if the boxes overlap.
+    const auto pairWithStill = [&](std::uint32_t mover, std::uint32_t still, const Aabb& stillBox, std::uint32_t stillDense) {
+        if (!touches(m_stillReach[mover], stillBox) || (m_filtersSeen && !mayPair(mover, still))) return;
+        StillPair& pair = m_stillPairs.emplace_back(StillPair{mover, still, stillBox, stillDense});
+        ++tests;
+        if (!touches(m_proxies[mover].box, stillBox)) return;
+        if (pair.stillDense == kNull) pair.stillDense = m_proxies[still].dense;
+        out.push_back(makePair(m_proxies[mover].dense, pair.stillDense));
+    };
     if (m_pairsAnew) {
-        // After a bulk load: every fat pair from the trees descended against themselves and
-        // each other (statics never pair with statics), not from a query per leaf.
+        // After a bulk load: every pair from the trees descended against themselves and each
+        // other (statics never pair with statics), not from a query per leaf.
         m_pairsAnew = false;
         m_pairs.clear();
         m_stillPairs.clear();
-        const auto pairUp = [&](std::uint32_t p, std::uint32_t q) {
-            if (mayPair(p, q)) addPair(p, q, emit);
-        };
-        m_nodesVisited += m_trees[kMoving].selfPairs(pairUp);
-        m_nodesVisited += m_trees[kMoving].pairsWith(m_trees[kStill], pairUp);
+        m_nodesVisited += m_trees[kMoving].selfPairs([&](std::uint32_t p, std::uint32_t q) {
+            if (!mayPair(p, q)) return;
+            m_pairs.push_back({p, q});
+            emit(p, q);
+        });
+        m_nodesVisited += m_trees[kMoving].pairsWith(m_trees[kStill], [&](std::uint32_t mover, std::uint32_t still) {
+            pairWithStill(mover, still, m_proxies[still].box, m_proxies[still].dense);
+        });
     } else {
-        // Pairs of untouched leaves still overlap by their fat boxes (neither fat box changed).
+        // Pairs of untouched leaves still overlap by their fat boxes (neither fat box changed),
+        // and a mover whose still reach did not change still reaches its statics.
         std::size_t kept = 0;
         for (const ProxyPair pair : m_pairs) {
             if (m_dirty[pair.a] | m_dirty[pair.b]) continue;
@@ -347,7 +391,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         m_pairs.resize(kept);
         kept = 0;
         for (StillPair pair : m_stillPairs) {
-            if (m_dirty[pair.mover] | (stillsTouched && m_dirty[pair.still])) continue;
+            if (m_stillDirty[pair.mover] | (stillsTouched && m_dirty[pair.still])) continue;
             if (m_denseChanged) pair.stillDense = kNull;
             ++tests;
             if (touches(m_proxies[pair.mover].box, pair.stillBox)) {
@@ -357,33 +401,43 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
             m_stillPairs[kept++] = pair;
         }
         m_stillPairs.resize(kept);
-        // Touched leaves find their fat pairs anew; two touched leaves pair from the larger proxy.
+        // Touched movers find their fat pairs among the movers (two touched ones pair from the
+        // larger proxy); a touched static, the movers whose still reach it touches (but those
+        // whose reach changed too, which find it below).
         for (const std::uint32_t proxy : m_dirtyList) {
             if (m_proxies[proxy].leaf == kNull) continue;  // removed
-            const auto pairWith = [&](std::uint32_t other) {
-                if (other == proxy || (m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
-                addPair(proxy, other, emit);
-            };
-            m_nodesVisited += m_trees[kMoving].query(m_fatBoxes[proxy], pairWith);
-            if (m_isStatic[proxy]) continue;
-            if (m_staticCells.empty()) {
-                m_nodesVisited += m_trees[kStill].query(m_fatBoxes[proxy], pairWith);
+            if (m_isStatic[proxy]) {
+                const Aabb& box = m_proxies[proxy].box;
+                m_nodesVisited += m_trees[kMoving].query(box, [&](std::uint32_t mover) {
+                    if (!m_stillDirty[mover]) pairWithStill(mover, proxy, box, m_proxies[proxy].dense);
+                });
                 continue;
             }
-            // The grid's statics are neither dirty nor this proxy, and their boxes are in the
-            // grid: the static's own memory is read only for a filter or an overlap.
-            const Aabb& box = m_proxies[proxy].box;
-            m_nodesVisited += m_staticCells.query(m_fatBoxes[proxy], [&](const StaticCells::Static& still) {
-                if (m_filtersSeen && !mayPair(proxy, still.value)) return;
-                const std::uint32_t dense = m_cellDenseValid ? still.tag : kNull;
-                StillPair& pair = m_stillPairs.emplace_back(StillPair{proxy, still.value, still.box, dense});
-                ++tests;
-                if (!touches(box, still.box)) return;
-                if (pair.stillDense == kNull) pair.stillDense = m_proxies[still.value].dense;
-                out.push_back(makePair(m_proxies[proxy].dense, pair.stillDense));
+            m_nodesVisited += m_trees[kMoving].query(m_fatBoxes[proxy], [&](std::uint32_t other) {
+                if (other == proxy || (m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
+                m_pairs.push_back({proxy, other});
+                emit(proxy, other);
             });
         }
+        // Movers whose still reach changed find their statics: in the grid of statics where
+        // it stands (the static's record is then read only for a filter or an overlap), else
+        // in the static tree.
+        for (const std::uint32_t mover : m_stillDirtyList) {
+            if (m_proxies[mover].leaf == kNull || m_isStatic[mover]) continue;
+            const Aabb& reach = m_stillReach[mover];
+            if (m_staticCells.empty()) {
+                m_nodesVisited += m_trees[kStill].query(reach, [&](std::uint32_t still) {
+                    pairWithStill(mover, still, m_proxies[still].box, m_proxies[still].dense);
+                });
+            } else {
+                m_nodesVisited += m_staticCells.query(reach, [&](const StaticCells::Static& still) {
+                    pairWithStill(mover, still.value, still.box, m_cellDenseValid ? still.tag : kNull);
+                });
+            }
+        }
     }
+    for (const std::uint32_t proxy : m_stillDirtyList) m_stillDirty[proxy] = 0;
+    m_stillDirtyList.clear();
     for (const std::uint32_t proxy : m_dirtyList) m_dirty[proxy] = 0;
     m_dirtyList.clear();
     m_denseChanged = false;
@@ -396,7 +450,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) +
                            bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) + m_diff.bytesHeld() +
                            bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) +
-                           bytesHeld(m_dirtyList) +
+                           bytesHeld(m_dirtyList) + bytesHeld(m_stillReach) + bytesHeld(m_stillDirty) +
+                           bytesHeld(m_stillDirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs) + bytesHeld(m_stillPairs) + m_staticCells.bytesHeld() + bytesHeld(m_cellStatics);
 }
@@ -474,40 +529,56 @@ std::string DynamicTree::validate() const {
         }
     }
 
-    // The pair list: exactly the pairs of untouched leaves whose fat boxes overlap, once each.
+    std::size_t stillDirty = 0;
+    for (const std::uint8_t d : m_stillDirty) stillDirty += d;
+    if (stillDirty != m_stillDirtyList.size()) return "still-dirty list and flags disagree";
+
+    // The pair lists, once each: the movers whose fat boxes overlap, untouched both; a mover
+    // whose still reach touches a static's box, neither of them changed since.
     const auto live = [&](std::uint32_t p) { return p < m_proxies.size() && m_proxies[p].leaf != kNull; };
     const auto fat = [&](std::uint32_t p) { return treeOf(p).box(m_proxies[p].leaf); };
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> kept;
-    const auto checkPair = [&](std::uint32_t a, std::uint32_t b) -> std::string {
-        if (a >= m_dirty.size() || b >= m_dirty.size()) return "pair names no proxy";
-        if (m_dirty[a] || m_dirty[b]) return {};
-        if (!live(a) || !live(b) || a == b) return "pair of a dead proxy or a proxy with itself";
-        if (!overlaps(fat(a), fat(b))) return "pair whose fat boxes do not overlap";
-        if (!mayPair(a, b)) return "pair the rule refuses (two statics, or filtered out)";
-        kept.push_back(std::minmax(a, b));
-        return {};
+    const auto pairsNow = [&](std::uint32_t p, std::uint32_t q) {  // both live, not changed since
+        if (!mayPair(p, q)) return false;
+        if (!m_isStatic[p] && !m_isStatic[q]) return !m_dirty[p] && !m_dirty[q] && overlaps(fat(p), fat(q));
+        if (m_isStatic[p]) std::swap(p, q);
+        return !m_stillDirty[p] && !m_dirty[q] && overlaps(m_stillReach[p], m_proxies[q].box);
     };
+    for (std::uint32_t p = 0; p < m_proxies.size(); ++p) {
+        if (!live(p) || m_isStatic[p]) continue;
+        if (!containsBox(m_stillReach[p], m_proxies[p].box) || !containsBox(fat(p), m_stillReach[p]))
+            return at("still reach misses the box or leaves the fat box at proxy", p);
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> kept;
     for (const ProxyPair& pair : m_pairs) {
-        if (std::string broken = checkPair(pair.a, pair.b); !broken.empty()) return broken;
-        if (pair.a < m_dirty.size() && (m_isStatic[pair.a] || m_isStatic[pair.b])) return "pair with a static in the dynamic list";
+        if (!live(pair.a) || !live(pair.b) || pair.a == pair.b) {
+            if (pair.a < m_dirty.size() && pair.b < m_dirty.size() && (m_dirty[pair.a] || m_dirty[pair.b])) continue;
+            return "pair of a dead proxy or a proxy with itself";
+        }
+        if (m_dirty[pair.a] || m_dirty[pair.b]) continue;
+        if (m_isStatic[pair.a] || m_isStatic[pair.b]) return "pair with a static in the movers' list";
+        if (!pairsNow(pair.a, pair.b)) return "pair whose fat boxes do not overlap, or the rule refuses";
+        kept.push_back(std::minmax(pair.a, pair.b));
     }
     for (const StillPair& pair : m_stillPairs) {
-        if (std::string broken = checkPair(pair.mover, pair.still); !broken.empty()) return broken;
-        if (m_dirty[pair.mover] || m_dirty[pair.still]) continue;
-        if (m_isStatic[pair.mover] || !m_isStatic[pair.still]) return "pair in the static list without one static";
+        if (pair.mover >= m_proxies.size() || pair.still >= m_proxies.size()) return "pair names no proxy";
+        if (m_stillDirty[pair.mover] || m_dirty[pair.still]) continue;
+        if (!live(pair.mover) || !live(pair.still)) return "pair of a dead proxy";
+        if (m_isStatic[pair.mover] || !m_isStatic[pair.still]) return "pair in the statics' list without one static";
+        if (!pairsNow(pair.mover, pair.still)) return "pair whose still reach misses the static, or the rule refuses";
         if (!sameBox(pair.stillBox, m_proxies[pair.still].box)) return "pair's copy of the static's box is stale";
         if (!m_denseChanged && pair.stillDense != kNull && pair.stillDense != m_proxies[pair.still].dense)
             return "pair's copy of the static's index is stale";
+        kept.push_back(std::minmax(pair.mover, pair.still));
     }
     std::sort(kept.begin(), kept.end());
     if (std::adjacent_find(kept.begin(), kept.end()) != kept.end()) return "pair listed twice";
     std::size_t expected = 0;
     for (std::uint32_t p = 0; p < m_proxies.size(); ++p) {
-        if (!live(p) || m_dirty[p]) continue;
+        if (!live(p)) continue;
         for (std::uint32_t q = p + 1; q < m_proxies.size(); ++q) {
-            if (!live(q) || m_dirty[q] || !overlaps(fat(p), fat(q)) || !mayPair(p, q)) continue;
+            if (!live(q) || !pairsNow(p, q)) continue;
             ++expected;
-            if (!std::binary_search(kept.begin(), kept.end(), std::pair{p, q})) return at("fat pair missing for proxy", p);
+            if (!std::binary_search(kept.begin(), kept.end(), std::pair{p, q})) return at("pair missing for proxy", p);
         }
     }
     if (expected != kept.size()) return "pair count differs";

@@ -20,8 +20,12 @@
 ///   and a touched static queries only that one (two statics never pair). A pair the rule
 ///   refuses never enters the list, so a field of statics costs nothing per step. Given the
 ///   moved entities (updateMoved), a step visits only them: O(m log n + p) with p the pairs
-///   of moved leaves' fat boxes. Once the statics have stayed unchanged for a few steps, a
-///   grid of them (static_cells.h) answers the moved leaves' queries instead of the static
+///   of moved leaves' fat boxes.
+/// - A mover's pairs with statics are kept for a smaller box inside its fat box, its still
+///   reach (half the margin, 8 steps of motion ahead), with the static's box beside each
+///   pair: statics are many, so a big fat box would keep ten pairs to test for each overlap.
+///   A mover that leaves its still reach finds its statics anew; once the statics have stayed
+///   unchanged for a few steps, in a grid of them (static_cells.h) rather than the static
 ///   tree: one contiguous scan per row of cells, not a descent with a cache miss a level.
 /// - When half the leaves have moved since, the tree renumbers its nodes in depth-first
 ///   order, so queries walk memory that is close together. Nothing is allocated per step once
@@ -66,6 +70,11 @@ public:
 
     /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins.
     static constexpr float kPredictedSteps = 32.0f, kMaxStretch = 4.0f;
+    /// A dynamic leaf's reach among the statics (its still reach, inside its fat box): this
+    /// share of the margin around its box, and this many steps of motion ahead. Statics are
+    /// many and never move, so a small reach keeps few pairs to test a step, and the grid
+    /// of statics makes finding them anew cheap.
+    static constexpr float kStillMarginShare = 0.5f, kStillPredictedSteps = 8.0f;
     /// The largest height difference allowed between the two children of a node.
     static constexpr std::int32_t kMaxImbalance = AabbTree::kMaxImbalance;
 
@@ -130,25 +139,27 @@ private:
     struct ProxyPair {
         std::uint32_t a, b;
     };
-    /// A fat pair of a dynamic leaf and a static one, with the static's box beside it: statics
-    /// do not move, so the step's test of the pair reads this list and the mover, and touches
-    /// the static's own memory only when the pair overlaps.
+    /// A dynamic proxy whose still reach touches a static's box, with that box beside it:
+    /// statics do not move, so the step's test of the pair reads this list and the mover, and
+    /// touches the static's own memory only when the pair first overlaps.
     struct StillPair {
         std::uint32_t mover, still;
         Aabb stillBox;
         std::uint32_t stillDense;  ///< the static's dense index, read when the pair first overlaps (else kNull)
     };
-    /// Lists the fat pair of proxies p and q (the rule lets them pair), and emits it if their boxes overlap.
-    template <typename Emit>
-    void addPair(std::uint32_t p, std::uint32_t q, Emit emit);
 
     void clear();
     static void checkBox(const Aabb& box);
     /// Makes m_proxyOfId hold ids below `size`.
     void growIdMap(std::uint32_t size);
-    /// The leaf's box: `box` pushed out by the margin and ahead along `motion` (its last
-    /// step's), unless the proxy is static.
+    /// `box` pushed out by `margin` and ahead along `steps` of `motion` (its last step's),
+    /// at most kMaxStretch margins.
+    [[nodiscard]] static Aabb reachAhead(const Aabb& box, Vec2 motion, float margin, float steps);
+    /// The leaf's box: its box reached ahead by the margin, or the box itself for a static.
     [[nodiscard]] Aabb fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const;
+    /// A dynamic proxy's new still reach (inside its fat box); its pairs with statics go anew.
+    void reachStatics(std::uint32_t proxy, Vec2 motion);
+    void markStillDirty(std::uint32_t proxy);
     /// Takes entity i's box (and, with `rules`, its static flag and filter): a changed rule
     /// reinserts the leaf, else it moves as moveProxy says.
     void takeEntity(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i, bool rules);
@@ -199,11 +210,14 @@ private:
     std::vector<std::uint32_t> m_mask;         ///< by proxy: filter mask
     std::vector<std::uint8_t> m_dirty;         ///< by proxy: inserted, moved, freed or re-ruled since findPairs
     std::vector<std::uint32_t> m_dirtyList;    ///< the proxies with m_dirty set
+    std::vector<Aabb> m_stillReach;            ///< by dynamic proxy: the box its pairs with statics are kept for
+    std::vector<std::uint8_t> m_stillDirty;    ///< by proxy: its still reach changed (or it went) since findPairs
+    std::vector<std::uint32_t> m_stillDirtyList;
     std::vector<std::uint32_t> m_freeProxies;
     std::vector<std::uint32_t> m_proxyOfId;    ///< by entity id, kNull if absent
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
     std::vector<ProxyPair> m_pairs;            ///< pairs of dynamic proxies whose fat boxes overlap
-    std::vector<StillPair> m_stillPairs;       ///< pairs of a dynamic and a static proxy whose fat boxes overlap
+    std::vector<StillPair> m_stillPairs;       ///< pairs of a dynamic proxy's still reach and a static's box that touch
     bool m_anyRuled = false;        ///< the last update had static flags or filters
     bool m_filtersSeen = false;     ///< some proxy had a category or mask other than all bits
     bool m_denseChanged = false;    ///< entities came or went since findPairs: dense indices moved
