@@ -45,6 +45,7 @@ void DynamicTree::clear() {
     m_staticsSteadySteps = 0;
     m_denseChanged = false;
     m_filtersSeen = false;
+    m_reachKept = false;
 }
 
 Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float steps) {
@@ -78,6 +79,7 @@ void DynamicTree::reachStatics(std::uint32_t proxy, Vec2 motion) {
 void DynamicTree::markStillDirty(std::uint32_t proxy) {
     if (m_stillDirty[proxy]) return;
     m_stillDirty[proxy] = 1;
+    reserveWithHeadroom(m_stillDirtyList, m_proxies.size());  // a burst must not allocate
     m_stillDirtyList.push_back(proxy);
 }
 
@@ -99,7 +101,7 @@ void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box) {
         if (!sameBox(before, box)) reinsert(proxy, motion);
     } else if (!containsBox(m_fatBoxes[proxy], box)) {
         reinsert(proxy, motion);
-    } else if (!containsBox(m_stillReach[proxy], box)) {
+    } else if (m_reachKept && !containsBox(m_stillReach[proxy], box)) {
         reachStatics(proxy, motion);
     }
 }
@@ -154,7 +156,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     m_proxyId[proxy] = id;
     m_proxyOfId[id] = proxy;
     markDirty(proxy);
-    if (m_treeOf[proxy] == kMoving) reachStatics(proxy, {});
+    if (m_reachKept && m_treeOf[proxy] == kMoving) reachStatics(proxy, {});
     m_staticsChanged |= m_treeOf[proxy] == kStill;
     ++m_stats.inserted;
     ++m_relocated[m_treeOf[proxy]];
@@ -186,7 +188,7 @@ void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
     }
     markDirty(proxy);
     if (belongs == kMoving) {
-        reachStatics(proxy, motion);
+        if (m_reachKept) reachStatics(proxy, motion);
     } else {
         markStillDirty(proxy);  // its pairs as a mover go
     }
@@ -350,6 +352,13 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     const bool stillsTouched = m_staticsChanged;  // else no static is dirty
     m_cellDenseValid &= !m_denseChanged;
     keepStaticCells();
+    // Without statics no mover keeps a still reach (a pass less over every entity a step);
+    // when the first statics come, every mover takes one.
+    const bool anyStatics = m_trees[kStill].leafCount() > 0;
+    if (anyStatics && !m_reachKept)
+        for (std::uint32_t proxy = 0; proxy < m_proxies.size(); ++proxy)
+            if (m_proxies[proxy].leaf != kNull && m_treeOf[proxy] == kMoving) reachStatics(proxy, {});
+    m_reachKept = anyStatics;
     std::uint64_t tests = 0;
     const auto emit = [&](std::uint32_t p, std::uint32_t q) {
         ++tests;
@@ -543,7 +552,7 @@ std::string DynamicTree::validate() const {
         if (m_isStatic[p]) std::swap(p, q);
         return !m_stillDirty[p] && !m_dirty[q] && overlaps(m_stillReach[p], m_proxies[q].box);
     };
-    for (std::uint32_t p = 0; p < m_proxies.size(); ++p) {
+    for (std::uint32_t p = 0; p < m_proxies.size() && m_reachKept; ++p) {
         if (!live(p) || m_isStatic[p]) continue;
         if (!containsBox(m_stillReach[p], m_proxies[p].box) || !containsBox(fat(p), m_stillReach[p]))
             return at("still reach misses the box or leaves the fat box at proxy", p);

@@ -220,6 +220,7 @@ private:
     std::vector<StillPair> m_stillPairs;       ///< pairs of a dynamic proxy's still reach and a static's box that touch
     bool m_anyRuled = false;        ///< the last update had static flags or filters
     bool m_filtersSeen = false;     ///< some proxy had a category or mask other than all bits
+    bool m_reachKept = false;       ///< there were statics at the last findPairs: movers keep still reaches
     bool m_denseChanged = false;    ///< entities came or went since findPairs: dense indices moved
     bool m_bulkLoad = false;        ///< this update stages new leaves and builds the trees once
     bool m_pairsAnew = false;       ///< after a bulk load: findPairs lists every fat pair afresh

@@ -165,5 +165,51 @@ TEST(DynamicTree, AFieldOfStaticsAnsweredByItsGridMatchesBruteForceEveryStep) {
     EXPECT_TRUE(tree.usesStaticCells());
 }
 
+// Movers alone keep no still reach; statics that come later, then go, must still pair with
+// every mover they touch, and the movers that walk into them afterwards too.
+TEST(DynamicTree, StaticsThatComeAfterTheMoversAndGoAgainPairAsTheRuleSays) {
+    Rng rng(3);
+    test::Population population;
+    std::vector<std::uint8_t> isStatic;
+    for (std::uint32_t i = 0; i < 400; ++i) {
+        population.add(i, test::boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 2.0f)));
+        isStatic.push_back(0);
+    }
+    const auto view = [&] {
+        BoxView boxes = population.boxes.view();
+        boxes.isStatic = isStatic.data();
+        return boxes;
+    };
+    DynamicTree tree;
+    for (int step = 0; step < 60; ++step) {
+        if (step == 10) {
+            for (std::uint32_t i = 0; i < 300; ++i) {
+                population.add(1000 + i, test::boxAt(rng.range(0, 100), rng.range(0, 100), rng.range(0.5f, 3.0f)));
+                isStatic.push_back(1);
+            }
+        }
+        if (step == 40) {  // the statics go
+            while (isStatic.back() == 1) {
+                population.removeAt(population.size() - 1);
+                isStatic.pop_back();
+            }
+        }
+        for (std::uint32_t i = 0; i < population.size(); ++i) {
+            if (isStatic[i]) continue;
+            const Aabb b = population.boxes.view().box(i);
+            const float dx = 0.3f * static_cast<float>(static_cast<int>(i % 3) - 1), dy = 0.3f;
+            population.set(i, {b.minX + dx, b.minY + dy, b.maxX + dx, b.maxY + dy});
+        }
+        tree.update(view());
+        std::vector<Pair> found;
+        tree.findPairs(found);
+        ASSERT_EQ(std::set<Pair>(found.begin(), found.end()), ruledOverlaps(view())) << "step " << step;
+        ASSERT_EQ(tree.validate(), "") << "step " << step;
+        if (step == 30) {
+            EXPECT_TRUE(tree.usesStaticCells());
+        }
+    }
+}
+
 }  // namespace
 }  // namespace ro
