@@ -23,6 +23,9 @@ void DynamicTree::clear() {
     for (AabbTree& tree : m_trees) tree.clear();
     m_proxies.clear();
     m_fatBoxes.clear();
+    m_reinsertMotion.clear();
+    m_reachSteps.clear();
+    m_neighbours.clear();
     m_proxyId.clear();
     m_isStatic.clear();
     m_treeOf.clear();
@@ -63,7 +66,7 @@ Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float s
 }
 
 Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const {
-    return m_isStatic[proxy] ? box : reachAhead(box, motion, m_margin, kPredictedSteps);
+    return m_isStatic[proxy] ? box : reachAhead(box, motion, m_margin, m_reachSteps[proxy]);
 }
 
 void DynamicTree::reachStatics(std::uint32_t proxy, Vec2 motion) {
@@ -135,6 +138,9 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
         proxy = static_cast<std::uint32_t>(m_proxies.size());
         m_proxies.push_back({});
         m_fatBoxes.push_back({});
+        m_reinsertMotion.push_back({});
+        m_reachSteps.push_back(0.0f);
+        m_neighbours.push_back(0);
         m_proxyId.push_back(0);
         m_isStatic.push_back(0);
         m_treeOf.push_back(kMoving);
@@ -149,6 +155,9 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     m_category[proxy] = ~0u;
     m_mask[proxy] = ~0u;
     if (rules != nullptr) takeRule(proxy, *rules, i);
+    m_reinsertMotion[proxy] = {};
+    m_reachSteps[proxy] = kPredictedSteps;
+    m_neighbours[proxy] = 0;
     m_fatBoxes[proxy] = fatten(proxy, box, {});
     m_treeOf[proxy] = m_isStatic[proxy] ? kStill : kMoving;
     AabbTree& tree = treeOf(proxy);
@@ -176,6 +185,13 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
 }
 
 void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
+    // Reaches further ahead while the motion keeps its direction from one reinsertion to the next.
+    const Vec2 last = m_reinsertMotion[proxy];
+    const float along = last.x * motion.x + last.y * motion.y;
+    const float lengths = std::sqrt((last.x * last.x + last.y * last.y) * (motion.x * motion.x + motion.y * motion.y));
+    const bool steady = lengths > 0.0f && along >= kSteadyCosine * lengths;
+    m_reachSteps[proxy] = steady && m_neighbours[proxy] <= kSparseNeighbours ? kSteadySteps : kPredictedSteps;
+    m_reinsertMotion[proxy] = motion;
     m_fatBoxes[proxy] = fatten(proxy, m_proxies[proxy].box, motion);
     const std::uint8_t belongs = m_isStatic[proxy] ? kStill : kMoving;
     m_staticsChanged |= belongs == kStill || m_treeOf[proxy] == kStill;
@@ -207,6 +223,9 @@ void DynamicTree::dropFreeProxies() {
     m_freeProxies.clear();
     m_proxies.clear();
     m_fatBoxes.clear();
+    m_reinsertMotion.clear();
+    m_reachSteps.clear();
+    m_neighbours.clear();
     m_proxyId.clear();
     m_isStatic.clear();
     m_treeOf.clear();
@@ -381,6 +400,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         m_pairs.clear();
         m_stillPairs.clear();
         m_nodesVisited += m_trees[kMoving].selfPairs([&](std::uint32_t p, std::uint32_t q) {
+            m_neighbours[p] += m_neighbours[p] < 255;
+            m_neighbours[q] += m_neighbours[q] < 255;
             if (!mayPair(p, q)) return;
             m_pairs.push_back({p, q});
             emit(p, q);
@@ -422,11 +443,15 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                 });
                 continue;
             }
+            std::uint32_t neighbours = 0;
             m_nodesVisited += m_trees[kMoving].query(m_fatBoxes[proxy], [&](std::uint32_t other) {
-                if (other == proxy || (m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
+                if (other == proxy) return;
+                ++neighbours;
+                if ((m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
                 m_pairs.push_back({proxy, other});
                 emit(proxy, other);
             });
+            m_neighbours[proxy] = static_cast<std::uint8_t>(std::min(neighbours, 255u));
         }
         // Movers whose still reach changed find their statics: in the grid of statics where
         // it stands (the static's record is then read only for a filter or an overlap), else
@@ -457,7 +482,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited + m_trees[kMoving].nodesVisited() + m_trees[kStill].nodesVisited();
     m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) +
-                           bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_proxyId) + m_diff.bytesHeld() +
+                           bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_reinsertMotion) + bytesHeld(m_reachSteps) +
+                           bytesHeld(m_neighbours) + bytesHeld(m_proxyId) + m_diff.bytesHeld() +
                            bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) +
                            bytesHeld(m_dirtyList) + bytesHeld(m_stillReach) + bytesHeld(m_stillDirty) +
                            bytesHeld(m_stillDirtyList) +

@@ -68,8 +68,13 @@ public:
     static constexpr ParameterSpec kParameters[] = {kMarginParameter};
     DynamicTree() : BroadPhase(kParameters) {}
 
-    /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins.
-    static constexpr float kPredictedSteps = 32.0f, kMaxStretch = 4.0f;
+    /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins;
+    /// kSteadySteps for a leaf whose motion kept its direction (within kSteadyCosine) since
+    /// its last reinsertion and whose fat box met at most kSparseNeighbours others there: a
+    /// body on a steady course through open space is reinserted about half as often, and
+    /// one in a crowd keeps a short reach, which would otherwise add more pairs than it saves.
+    static constexpr float kPredictedSteps = 32.0f, kSteadySteps = 128.0f, kSteadyCosine = 0.9f, kMaxStretch = 4.0f;
+    static constexpr std::uint8_t kSparseNeighbours = 1;
     /// A dynamic leaf's reach among the statics (its still reach, inside its fat box): this
     /// share of the margin around its box, and this many steps of motion ahead. Statics are
     /// many and never move, so a small reach keeps few pairs to test a step, and the grid
@@ -203,6 +208,9 @@ private:
 
     std::vector<Proxy> m_proxies;
     std::vector<Aabb> m_fatBoxes;              ///< by proxy: its leaf's box, for update()'s pass in entity order
+    std::vector<Vec2> m_reinsertMotion;        ///< by proxy: the step's motion at its last (re)insertion
+    std::vector<float> m_reachSteps;           ///< by proxy: steps of motion its fat box reaches ahead
+    std::vector<std::uint8_t> m_neighbours;    ///< by proxy: movers its fat box met when last listed (at most 255)
     std::vector<std::uint32_t> m_proxyId;      ///< by proxy: its entity id
     std::vector<std::uint8_t> m_isStatic;      ///< by proxy: 1 if static
     std::vector<std::uint8_t> m_treeOf;        ///< by proxy: the tree its leaf is in (kMoving, kStill)

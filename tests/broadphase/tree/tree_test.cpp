@@ -145,6 +145,53 @@ TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
     EXPECT_EQ(tree.validate(), "");
 }
 
+// Steps between a leaf's reinsertions as it moves 0.01 a step along x, alone or beside
+// `crowd` others that move with it (and pair with it).
+std::vector<int> reinsertIntervals(int crowd, bool turning) {
+    DynamicTree tree;
+    test::Population population;
+    for (int k = 0; k <= crowd; ++k) population.add(static_cast<std::uint32_t>(k), test::boxAt(0.5f * static_cast<float>(k), 0, 0.5f));
+    tree.update(population.boxes.view());
+    std::vector<Pair> pairs;
+    tree.findPairs(pairs);
+    std::vector<int> intervals;
+    int since = 0;
+    float direction = 1.0f;
+    while (intervals.size() < 4) {
+        ++since;
+        for (std::uint32_t i = 0; i < population.size(); ++i) {
+            const Aabb b = population.boxes.view().box(i);
+            population.set(i, {b.minX + 0.01f * direction, b.minY, b.maxX + 0.01f * direction, b.maxY});
+        }
+        tree.update(population.boxes.view());
+        if (tree.stepStats().reinserted > 0) {
+            intervals.push_back(since);
+            since = 0;
+            if (turning) direction = -direction;
+        }
+        tree.findPairs(pairs);
+    }
+    return intervals;
+}
+
+TEST(DynamicTree, ALeafOnASteadyCourseThroughOpenSpaceReachesFurtherAhead) {
+    // Margin 2: the first reinsertion after 200 steps; the next box reaches 32 steps ahead
+    // (2.32 units, 232 steps); on the same course, alone, then 128 steps (3.28 units).
+    const std::vector<int> alone = reinsertIntervals(0, false);
+    EXPECT_NEAR(alone[0], 200, 2);
+    EXPECT_NEAR(alone[1], 232, 2);
+    EXPECT_NEAR(alone[2], 328, 2);
+    EXPECT_NEAR(alone[3], 328, 2);
+    // Turning back at each reinsertion: never steady, so 32 steps each time (2 + 0.32 back).
+    const std::vector<int> turning = reinsertIntervals(0, true);
+    EXPECT_NEAR(turning[2], turning[1], 2);
+    EXPECT_LT(turning[3], 300);
+    // In a crowd (its fat box meets three others), the reach stays 32 steps.
+    const std::vector<int> crowded = reinsertIntervals(3, false);
+    EXPECT_NEAR(crowded[2], 232, 2);
+    EXPECT_NEAR(crowded[3], 232, 2);
+}
+
 TEST(DynamicTree, UpdateDiffsByIdAcrossRemovalsThatRenumberDenseIndices) {
     DynamicTree tree;
     test::Population population;
