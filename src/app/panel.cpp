@@ -264,16 +264,33 @@ void sceneSection(Lab& lab) {
         ImGui::EndTable();
     }
     if (s->kind == ScenarioKind::Layers) {
-        int layers = static_cast<int>(lab.layers());
-        ImGui::SliderInt("Layers", &layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp);
-        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setLayers(static_cast<std::uint32_t>(layers));
+        // Applied on release (a new scene each time). While it is dragged, the dragged value
+        // is kept in ImGui's storage: the lab's, which the slider shows otherwise, changes
+        // only then.
+        ImGuiStorage& storage = *ImGui::GetStateStorage();
+        const ImGuiID key = ImGui::GetID("layers-dragged");
+        int layers = storage.GetInt(key, -1);
+        if (layers < 0) layers = static_cast<int>(lab.layers());
+        if (ImGui::SliderInt("Layers", &layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp)) storage.SetInt(key, layers);
+        if (ImGui::IsItemDeactivated()) {
+            if (ImGui::IsItemDeactivatedAfterEdit()) lab.setLayers(static_cast<std::uint32_t>(layers));
+            storage.SetInt(key, -1);
+        }
         hint("layer 0 (blue) meets every layer; the others only layer 0 and themselves");
     }
     if (s->kind == ScenarioKind::Static) {
         // The rest are static entities: the technique is handed the movers alone each tick.
-        float percent = 100.0f * lab.movingFraction();
-        ImGui::SliderFloat("Moving", &percent, 0.0f, 100.0f, "%.1f %%", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setMovingFraction(percent / 100.0f);
+        // Applied on release, as the layers are.
+        ImGuiStorage& storage = *ImGui::GetStateStorage();
+        const ImGuiID key = ImGui::GetID("moving-dragged");
+        float percent = storage.GetFloat(key, -1.0f);
+        if (percent < 0.0f) percent = 100.0f * lab.movingFraction();
+        if (ImGui::SliderFloat("Moving", &percent, 0.0f, 100.0f, "%.1f %%", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+            storage.SetFloat(key, percent);
+        if (ImGui::IsItemDeactivated()) {
+            if (ImGui::IsItemDeactivatedAfterEdit()) lab.setMovingFraction(percent / 100.0f);
+            storage.SetFloat(key, -1.0f);
+        }
         wrapped("share of boxes that move; the others are static (never paired with each other)",
                 ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
