@@ -21,27 +21,10 @@ void DynamicTree::applySettings(const Settings& settings) {
 void DynamicTree::clear() {
     m_pairsAnew = false;
     for (AabbTree& tree : m_trees) tree.clear();
-    m_proxies.clear();
-    m_fatBoxes.clear();
-    m_reinsertMotion.clear();
-    m_reachSteps.clear();
-    m_neighbours.clear();
-    m_proxyId.clear();
-    m_isStatic.clear();
-    m_treeOf.clear();
-    m_category.clear();
-    m_mask.clear();
-    m_dirty.clear();
-    m_dirtyList.clear();
-    m_stillReach.clear();
-    m_stillDirty.clear();
-    m_stillDirtyList.clear();
-    m_freeProxies.clear();
+    clearProxies();
     std::fill(m_proxyOfId.begin(), m_proxyOfId.end(), kNull);
     m_diff.forget();
     m_proxyOfDense.clear();
-    m_pairs.clear();
-    m_stillPairs.clear();
     m_relocated[kMoving] = m_relocated[kStill] = 0;
     m_staticCells.clear();
     m_staticsChanged = false;
@@ -212,15 +195,7 @@ void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
     ++m_relocated[m_treeOf[proxy]];
 }
 
-void DynamicTree::dropFreeProxies() {
-    // Every proxy is free: start the pool afresh, so new proxies are numbered in the order made.
-    for (const std::uint32_t proxy : m_dirtyList) m_dirty[proxy] = 0;
-    m_dirtyList.clear();
-    for (const std::uint32_t proxy : m_stillDirtyList) m_stillDirty[proxy] = 0;
-    m_stillDirtyList.clear();
-    m_pairs.clear();
-    m_stillPairs.clear();
-    m_freeProxies.clear();
+void DynamicTree::clearProxies() {
     m_proxies.clear();
     m_fatBoxes.clear();
     m_reinsertMotion.clear();
@@ -232,8 +207,19 @@ void DynamicTree::dropFreeProxies() {
     m_category.clear();
     m_mask.clear();
     m_dirty.clear();
+    m_dirtyList.clear();
     m_stillReach.clear();
     m_stillDirty.clear();
+    m_stillDirtyList.clear();
+    m_freeProxies.clear();
+    m_pairs.clear();
+    m_stillPairs.clear();
+}
+
+void DynamicTree::dropFreeProxies() {
+    // Every proxy is free (so their pairs are gone too): start the pool afresh, so new
+    // proxies are numbered in the order they are made.
+    clearProxies();
 }
 
 void DynamicTree::removeDense(std::uint32_t dense) {

@@ -182,6 +182,8 @@ private:
     void destroyProxy(std::uint32_t proxy);
     /// Empties the proxy pool when every proxy in it is free (and so their pairs gone).
     void dropFreeProxies();
+    /// Empties every per-proxy array, the dirty lists and the pair lists.
+    void clearProxies();
     void reinsert(std::uint32_t proxy, Vec2 motion);
     void markDirty(std::uint32_t proxy);
     void removeDense(std::uint32_t dense);
