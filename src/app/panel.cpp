@@ -272,10 +272,8 @@ void sceneSection(Lab& lab) {
         int layers = storage.GetInt(key, -1);
         if (layers < 0) layers = static_cast<int>(lab.layers());
         if (ImGui::SliderInt("Layers", &layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp)) storage.SetInt(key, layers);
-        if (ImGui::IsItemDeactivated()) {
-            if (ImGui::IsItemDeactivatedAfterEdit()) lab.setLayers(static_cast<std::uint32_t>(layers));
-            storage.SetInt(key, -1);
-        }
+        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setLayers(static_cast<std::uint32_t>(layers));
+        if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if a drag ended unseen
         hint("layer 0 (blue) meets every layer; the others only layer 0 and themselves");
     }
     if (s->kind == ScenarioKind::Static) {
@@ -287,10 +285,8 @@ void sceneSection(Lab& lab) {
         if (percent < 0.0f) percent = 100.0f * lab.movingFraction();
         if (ImGui::SliderFloat("Moving", &percent, 0.0f, 100.0f, "%.1f %%", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
             storage.SetFloat(key, percent);
-        if (ImGui::IsItemDeactivated()) {
-            if (ImGui::IsItemDeactivatedAfterEdit()) lab.setMovingFraction(percent / 100.0f);
-            storage.SetFloat(key, -1.0f);
-        }
+        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setMovingFraction(percent / 100.0f);
+        if (!ImGui::IsItemActive()) storage.SetFloat(key, -1.0f);
         wrapped("share of boxes that move; the others are static (never paired with each other)",
                 ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
