@@ -58,6 +58,14 @@ bool StaticCells::build(const std::vector<Static>& statics) {
             return false;
         }
     }
+    // Statics packed unevenly (a dense cluster in a wide field) would leave a few cells with
+    // most of them, and a query scanning thousands: the static tree answers such fields.
+    std::uint32_t fullest = 0;
+    for (const std::uint32_t count : m_offsets) fullest = std::max(fullest, count);
+    if (fullest > kMaxPerCell) {
+        clear();
+        return false;
+    }
     for (std::size_t c = 1; c < m_offsets.size(); ++c) m_offsets[c] += m_offsets[c - 1];
     resizeWithHeadroom(m_entries, copies);
     // Fill from the back of each run (the offsets then end where the runs start).

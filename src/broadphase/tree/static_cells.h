@@ -29,8 +29,9 @@ public:
         std::uint32_t cellX;  ///< its cell's column, so a query reports it in one cell only
     };
     /// Builds the grid over `statics`. Returns false, leaving the grid empty, where a grid
-    /// would not help: fewer than kMinStatics boxes, or boxes so uneven that their copies in
-    /// the cells they cover exceed kMaxCopies per box.
+    /// would not help: fewer than kMinStatics boxes, boxes so uneven in size that their copies
+    /// in the cells they cover exceed kMaxCopies per box, or so uneven in place that a cell
+    /// holds more than kMaxPerCell.
     bool build(const std::vector<Static>& statics);
     void clear();
     [[nodiscard]] bool empty() const { return m_offsets.empty(); }
@@ -44,6 +45,7 @@ public:
 
     static constexpr std::size_t kMinStatics = 64;
     static constexpr std::size_t kMaxCopies = 4;
+    static constexpr std::uint32_t kMaxPerCell = 64;
 
 private:
     [[nodiscard]] std::uint32_t column(float x) const { return clampedCell(x, m_bounds.minX, m_inverse, m_columns - 1); }

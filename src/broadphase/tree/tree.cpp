@@ -385,6 +385,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         m_pairsAnew = false;
         m_pairs.clear();
         m_stillPairs.clear();
+        std::fill(m_neighbours.begin(), m_neighbours.end(), std::uint8_t{0});
         m_nodesVisited += m_trees[kMoving].selfPairs([&](std::uint32_t p, std::uint32_t q) {
             m_neighbours[p] += m_neighbours[p] < 255;
             m_neighbours[q] += m_neighbours[q] < 255;

@@ -198,7 +198,7 @@ private:
     /// Renumbers a tree's nodes depth first once the leaves relocated in it reach half of it.
     void defragmentIfScattered(std::uint8_t which);
     /// Drops the statics' grid when a static came, went or changed; builds it when they have
-    /// stayed unchanged for kSteadyStepsForCells steps.
+    /// stayed unchanged for kSteadyStepsForCells steps (counted in findPairs calls).
     void keepStaticCells();
     static constexpr std::uint32_t kSteadyStepsForCells = 4;
     StaticCells m_staticCells;

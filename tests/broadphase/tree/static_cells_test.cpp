@@ -79,13 +79,24 @@ TEST(StaticCells, DeclinesWhereAGridWouldNotHelp) {
     for (std::uint32_t i = 0; i < uneven.size(); i += 10) uneven[i].box.maxX = uneven[i].box.minX + 1000.0f;
     EXPECT_FALSE(cells.build(uneven));
     EXPECT_TRUE(cells.empty());
-    // Every static at one point: one cell holds them all, and still answers.
-    std::vector<StaticCells::Static> heap(100, StaticCells::Static{{3, 3, 3, 3}, 0, 0});
+    // A dense cluster in a wide field: the cells follow the mean density, so one would hold
+    // the whole cluster and every query there would scan it.
+    std::vector<StaticCells::Static> clustered = mixedStatics(1000, 0, 0, 5);
+    for (auto& s : clustered) s.box = {s.box.minX / 20, s.box.minY / 20, s.box.minX / 20 + 0.5f, s.box.minY / 20 + 0.5f};
+    Rng rng(6);
+    for (std::uint32_t i = 0; i < 50; ++i) {
+        const float x = rng.range(0, 1.0e5f), y = rng.range(0, 1.0e5f);
+        clustered.push_back({{x, y, x + 1, y + 1}, 1000 + i, 0});
+    }
+    EXPECT_FALSE(cells.build(clustered));
+    EXPECT_TRUE(cells.empty());
+    // Every static at one point, under the per-cell bound: one cell holds them all, and answers.
+    std::vector<StaticCells::Static> heap(StaticCells::kMaxPerCell, StaticCells::Static{{3, 3, 3, 3}, 0, 0});
     for (std::uint32_t i = 0; i < heap.size(); ++i) heap[i].value = i;
     ASSERT_TRUE(cells.build(heap));
     std::uint32_t hits = 0;
     cells.query({3, 3, 4, 4}, [&](const StaticCells::Static&) { ++hits; });
-    EXPECT_EQ(hits, 100u);
+    EXPECT_EQ(hits, StaticCells::kMaxPerCell);
 }
 
 /// The overlapping pairs the rule lets through, by a double loop.
