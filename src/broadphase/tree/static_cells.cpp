@@ -38,9 +38,8 @@ bool StaticCells::build(const std::vector<Static>& statics) {
     const auto cellsAlong = [&](double extent) { return std::floor(extent / cell) + 1.0; };
     while (cellsAlong(width) * cellsAlong(height) > 4.0 * static_cast<double>(n)) cell *= 2.0;
     m_bounds = bounds;
-    m_cellSize = static_cast<float>(cell);
     m_inverse = static_cast<float>(1.0 / cell);
-    if (!std::isfinite(m_cellSize) || !std::isfinite(m_inverse) || !(m_inverse > 0.0f)) return false;
+    if (!std::isfinite(static_cast<float>(cell)) || !std::isfinite(m_inverse) || !(m_inverse > 0.0f)) return false;
     m_columns = static_cast<std::uint32_t>(cellsAlong(width));
     m_rows = static_cast<std::uint32_t>(cellsAlong(height));
 

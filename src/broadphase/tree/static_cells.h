@@ -35,7 +35,6 @@ public:
     bool build(const std::vector<Static>& statics);
     void clear();
     [[nodiscard]] bool empty() const { return m_offsets.empty(); }
-    [[nodiscard]] float cellSize() const { return m_cellSize; }
     [[nodiscard]] std::uint64_t bytesHeld() const;
 
     /// Calls onHit(const Static&) once for each static whose box touches `box`;
@@ -52,7 +51,7 @@ private:
     [[nodiscard]] std::uint32_t row(float y) const { return clampedCell(y, m_bounds.minY, m_inverse, m_rows - 1); }
 
     Aabb m_bounds;
-    float m_cellSize = 0.0f, m_inverse = 0.0f;
+    float m_inverse = 0.0f;
     std::uint32_t m_columns = 0, m_rows = 0;
     std::vector<std::uint32_t> m_offsets;  ///< by cell (row-major) and one past: where its run starts
     std::vector<Entry> m_entries;

@@ -216,12 +216,6 @@ void DynamicTree::clearProxies() {
     m_stillPairs.clear();
 }
 
-void DynamicTree::dropFreeProxies() {
-    // Every proxy is free (so their pairs are gone too): start the pool afresh, so new
-    // proxies are numbered in the order they are made.
-    clearProxies();
-}
-
 void DynamicTree::removeDense(std::uint32_t dense) {
     const std::uint32_t last = m_proxyOfDense.back();
     m_proxyOfDense[dense] = last;
@@ -306,7 +300,8 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     if (m_bulkLoad && boxes.isStatic != nullptr) {
         // The dynamic entities' proxies first, side by side: a step that visits only the
         // movers then reads a few pages of proxies, not a page per mover.
-        if (m_freeProxies.size() == m_proxies.size()) dropFreeProxies();
+        // Every proxy free (their pairs gone too): start the pool afresh, numbered in this order.
+        if (m_freeProxies.size() == m_proxies.size()) clearProxies();
         for (std::uint32_t i = 0; i < boxes.count; ++i)
             if (boxes.isStatic[i] == 0) take(i);
         for (std::uint32_t i = 0; i < boxes.count; ++i)

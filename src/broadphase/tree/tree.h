@@ -180,8 +180,6 @@ private:
     /// A proxy for entity `id`; with `rules`, it takes entity i's static flag and filter.
     std::uint32_t createProxy(std::uint32_t id, const Aabb& box, const BoxView* rules = nullptr, std::uint32_t i = 0);
     void destroyProxy(std::uint32_t proxy);
-    /// Empties the proxy pool when every proxy in it is free (and so their pairs gone).
-    void dropFreeProxies();
     /// Empties every per-proxy array, the dirty lists and the pair lists.
     void clearProxies();
     void reinsert(std::uint32_t proxy, Vec2 motion);
