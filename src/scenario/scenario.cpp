@@ -345,10 +345,20 @@ void Scene::advance() {
                 v = -std::abs(v);
             }
         };
-        for (std::uint32_t i = 0; i < m_count; ++i) {
+        const auto move = [&](std::uint32_t i) {
             reflect(m_x[i], m_vx[i], m_half[i], walls.minX, walls.maxX);
             reflect(m_y[i], m_vy[i], m_half[i], walls.minY, walls.maxY);
+        };
+        // A world does not integrate its statics: a scene that declares them moves only the
+        // others (and leaves every contestant the caches a real step would).
+        if (declaresStatics()) {
+            for (const std::uint32_t i : m_movers) {
+                move(i);
+                updateBox(i);
+            }
+            return;
         }
+        for (std::uint32_t i = 0; i < m_count; ++i) move(i);
     }
     if (m_motion == Motion::Churn && motionApplies(m_motion, m_kind)) churn();
     if (m_kind == ScenarioKind::Rain) rain();
@@ -392,13 +402,15 @@ void Scene::rain() {
     }
 }
 
+void Scene::updateBox(std::uint32_t i) {
+    m_minX[i] = m_x[i] - m_half[i];
+    m_maxX[i] = m_x[i] + m_half[i];
+    m_minY[i] = m_y[i] - m_half[i];
+    m_maxY[i] = m_y[i] + m_half[i];
+}
+
 void Scene::updateBoxes() {
-    for (std::uint32_t i = 0; i < m_count; ++i) {
-        m_minX[i] = m_x[i] - m_half[i];
-        m_maxX[i] = m_x[i] + m_half[i];
-        m_minY[i] = m_y[i] - m_half[i];
-        m_maxY[i] = m_y[i] + m_half[i];
-    }
+    for (std::uint32_t i = 0; i < m_count; ++i) updateBox(i);
 }
 
 Vec2 Scene::velocity(std::uint32_t i) const {

@@ -124,6 +124,7 @@ public:
 
 private:
     void place(std::uint32_t i, float x, float y, float half);
+    void updateBox(std::uint32_t i);
     void updateBoxes();
     /// Churn: destroys 1% of the boxes and creates as many (see Motion).
     void churn();

@@ -360,6 +360,34 @@ TEST(BenchScenario, ChurnReplacesOnePercentOfTheBoxesEveryFrame) {
     EXPECT_FALSE(motionApplies(Motion::Churn, ScenarioKind::OneCell));
 }
 
+// The static field moves only its movers (a world does not integrate its statics): their
+// boxes change, within the walls, and every static's box stays as it was built.
+TEST(BenchScenario, AStaticFieldMovesItsMoversAndLeavesItsStaticsWhereTheyAre) {
+    Scene scene(ScenarioKind::Static, 3000, Motion::Steady, 4);
+    ASSERT_TRUE(scene.declaresStatics());
+    const BoxView start = scene.boxes();
+    const std::vector<float> minX(start.minX, start.minX + start.count), maxX(start.maxX, start.maxX + start.count);
+    const std::vector<float> minY(start.minY, start.minY + start.count), maxY(start.maxY, start.maxY + start.count);
+    for (int f = 0; f < 100; ++f) scene.advance();
+    const BoxView v = scene.boxes();
+    const auto moved = scene.moved();
+    ASSERT_TRUE(moved.has_value());
+    const std::set<std::uint32_t> movers(moved->begin(), moved->end());
+    EXPECT_EQ(movers.size(), 30u) << "1% by default";
+    for (std::uint32_t i = 0; i < v.count; ++i) {
+        ASSERT_EQ(v.isStatic[i] != 0, movers.count(i) == 0) << "box " << i;
+        const bool same = v.minX[i] == minX[i] && v.maxX[i] == maxX[i] && v.minY[i] == minY[i] && v.maxY[i] == maxY[i];
+        if (v.isStatic[i] != 0) {
+            ASSERT_TRUE(same) << "static " << i << " moved";
+        } else {
+            EXPECT_FALSE(same) << "mover " << i << " stayed put";
+            EXPECT_NEAR(v.maxX[i] - v.minX[i], maxX[i] - minX[i], 1e-3f) << "mover " << i << " changed size";
+        }
+        ASSERT_TRUE(v.minX[i] >= scene.bounds().minX - 1e-3f && v.maxX[i] <= scene.bounds().maxX + 1e-3f);
+        ASSERT_TRUE(v.minY[i] >= scene.bounds().minY - 1e-3f && v.maxY[i] <= scene.bounds().maxY + 1e-3f);
+    }
+}
+
 // Teleport motion must really be incoherent: after one frame almost every box is elsewhere.
 TEST(BenchScenario, TeleportMovesEveryBoxFar) {
     Scene scene(ScenarioKind::Uniform, 2000, Motion::Teleport, 3);
