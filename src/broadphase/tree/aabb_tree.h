@@ -42,6 +42,9 @@ public:
     /// Adds a leaf that joins the hierarchy at the next rebuildTopDown(), which must come
     /// before any other call: many leaves at once cost one build, not an insertion each.
     std::uint32_t stage(const Aabb& box, std::uint32_t value);
+    /// Gives a leaf a new box that takes effect at the next rebuildTopDown(), which must
+    /// come before any other call: many leaves moved at once cost one build, not a move each.
+    void restage(std::uint32_t leaf, const Aabb& box) { m_nodes[leaf].box = box; }
     /// Takes the leaf out of the tree and frees its node.
     void remove(std::uint32_t leaf);
     /// Gives the leaf a new box and moves it to where that box belongs.

@@ -86,7 +86,11 @@ void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box) {
         // A static's box is its fat box (and sits in its pairs): any change reinserts it.
         if (!sameBox(before, box)) reinsert(proxy, motion);
     } else if (!containsBox(m_fatBoxes[proxy], box)) {
-        reinsert(proxy, motion);
+        if (m_collectLeaving) {
+            m_leaving.push_back({proxy, motion});  // reserved for every proxy by collectLeaving()
+        } else {
+            reinsert(proxy, motion);
+        }
     } else if (m_reachKept && !containsBox(m_stillReach[proxy], box)) {
         reachStatics(proxy, motion);
     }
@@ -167,7 +171,7 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
     ++m_stats.removed;
 }
 
-void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
+void DynamicTree::refatten(std::uint32_t proxy, Vec2 motion) {
     // Reaches further ahead while the motion keeps its direction from one reinsertion to the next.
     const Vec2 last = m_reinsertMotion[proxy];
     const float along = last.x * motion.x + last.y * motion.y;
@@ -175,7 +179,49 @@ void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
     const bool steady = lengths > 0.0f && along >= kSteadyCosine * lengths;
     m_reachSteps[proxy] = steady && m_neighbours[proxy] <= kSparseNeighbours ? kSteadySteps : kPredictedSteps;
     m_reinsertMotion[proxy] = motion;
-    m_fatBoxes[proxy] = fatten(proxy, m_proxies[proxy].box, motion);
+    // A step longer than a fat box reaches ahead: after one (a respawn), the margin around but
+    // no stretch along it; after two in a row (rain's drops, teleports), the leaf will leave any
+    // fat box at the next step, so it gets none and lists no pairs in vain.
+    const auto outruns = [&](Vec2 step) {
+        const float reach = (1.0f + kMaxStretch) * m_margin;
+        return std::abs(step.x) > reach || std::abs(step.y) > reach;
+    };
+    const bool outran = outruns(motion);
+    m_fatBoxes[proxy] = outran && outruns(last) ? m_proxies[proxy].box : fatten(proxy, m_proxies[proxy].box, outran ? Vec2{} : motion);
+}
+
+void DynamicTree::collectLeaving() {
+    // Only proxies that exist before the pass can leave their fat boxes in it.
+    reserveWithHeadroom(m_leaving, m_proxies.size());
+    m_collectLeaving = true;
+}
+
+void DynamicTree::settleLeaving() {
+    m_collectLeaving = false;
+    const std::size_t movers = m_trees[kMoving].leafCount();
+    const bool rebuild = m_bulkLoad || (m_leaving.size() >= kBulkLoadMin &&
+                                        static_cast<float>(m_leaving.size()) >= kRebuildShare * static_cast<float>(movers));
+    for (const auto [proxy, motion] : m_leaving) {
+        if (!rebuild) {
+            reinsert(proxy, motion);
+            continue;
+        }
+        refatten(proxy, motion);
+        m_trees[kMoving].restage(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
+        if (m_reachKept) reachStatics(proxy, motion);
+        ++m_stats.reinserted;
+    }
+    // A bulk load rebuilds both trees after its pass.
+    m_leaving.clear();
+    if (!rebuild || m_bulkLoad) return;
+    m_trees[kMoving].rebuildTopDown();
+    m_trees[kMoving].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
+    m_relocated[kMoving] = 0;
+    m_pairsAnew = true;
+}
+
+void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
+    refatten(proxy, motion);
     const std::uint8_t belongs = m_isStatic[proxy] ? kStill : kMoving;
     m_staticsChanged |= belongs == kStill || m_treeOf[proxy] == kStill;
     if (belongs == m_treeOf[proxy]) {
@@ -274,10 +320,12 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     m_diff.track(boxes);
     // A leaf whose rule changed is reinserted (a static's fat box is its box) and pairs anew.
     const bool ruled = PairRule(boxes).active();
+    collectLeaving();
     if (m_diff.unchanged()) {
         // Reinsert a leaf only when its box left its fat box.
         for (std::uint32_t i = 0; i < boxes.count; ++i) takeEntity(m_proxyOfDense[i], boxes, i, ruled || m_anyRuled);
         m_anyRuled = ruled;
+        settleLeaving();
         return;
     }
     m_denseChanged = true;
@@ -310,6 +358,7 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         for (std::uint32_t i = 0; i < boxes.count; ++i) take(i);
     }
     m_anyRuled = ruled;
+    settleLeaving();
     if (m_bulkLoad) {
         m_bulkLoad = false;
         m_pairsAnew = true;
@@ -326,7 +375,9 @@ void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint3
     m_stats = {};
     m_nodesVisited = 0;
     for (AabbTree& tree : m_trees) tree.resetWork();
+    collectLeaving();
     for (const std::uint32_t i : moved) moveProxy(m_proxyOfDense[i], boxes.box(i));
+    settleLeaving();
 }
 
 void DynamicTree::keepStaticCells() {
@@ -565,6 +616,8 @@ std::string DynamicTree::validate() const {
         if (!containsBox(m_stillReach[p], m_proxies[p].box) || !containsBox(fat(p), m_stillReach[p]))
             return at("still reach misses the box or leaves the fat box at proxy", p);
     }
+    // After a rebuild, findPairs lists every pair afresh: the lists wait for it.
+    if (m_pairsAnew) return {};
     std::vector<std::pair<std::uint32_t, std::uint32_t>> kept;
     for (const ProxyPair& pair : m_pairs) {
         if (!live(pair.a) || !live(pair.b) || pair.a == pair.b) {

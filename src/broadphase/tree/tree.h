@@ -75,6 +75,11 @@ public:
     /// one in a crowd keeps a short reach, which would otherwise add more pairs than it saves.
     static constexpr float kPredictedSteps = 32.0f, kSteadySteps = 128.0f, kSteadyCosine = 0.9f, kMaxStretch = 4.0f;
     static constexpr std::uint8_t kSparseNeighbours = 1;
+    /// An update whose pass finds at least this share of the movers (and kBulkLoadMin)
+    /// outside their fat boxes rebuilds the movers' tree instead of reinserting each: it
+    /// lists every fat pair anew, which at a quarter of the leaves (orbit's first wave at
+    /// 100,000) cost more than the reinsertions.
+    static constexpr float kRebuildShare = 0.5f;
     /// A dynamic leaf's reach among the statics (its still reach, inside its fat box): this
     /// share of the margin around its box, and this many steps of motion ahead. Statics are
     /// many and never move, so a small reach keeps few pairs to test a step, and the grid
@@ -183,6 +188,15 @@ private:
     /// Empties every per-proxy array, the dirty lists and the pair lists.
     void clearProxies();
     void reinsert(std::uint32_t proxy, Vec2 motion);
+    /// A reinserted leaf's new fat box (reaching further ahead on a steady course).
+    void refatten(std::uint32_t proxy, Vec2 motion);
+    /// Starts an update's pass: moveProxy lists the leaves that leave their fat boxes.
+    void collectLeaving();
+    /// Reinserts the leaves an update's pass found outside their fat boxes: one at a time,
+    /// or, when they are many (kRebuildShare of the movers), by rebuilding the movers' tree
+    /// and listing its pairs afresh. Fast movers leave their fat boxes every step, and a
+    /// build costs a fraction of a reinsertion per leaf.
+    void settleLeaving();
     void markDirty(std::uint32_t proxy);
     void removeDense(std::uint32_t dense);
 
@@ -233,6 +247,12 @@ private:
     bool m_bulkLoad = false;        ///< this update stages new leaves and builds the trees once
     bool m_pairsAnew = false;       ///< after a bulk load: findPairs lists every fat pair afresh
     static constexpr std::size_t kBulkLoadMin = 256;
+    struct Leaving {
+        std::uint32_t proxy;
+        Vec2 motion;
+    };
+    bool m_collectLeaving = false;    ///< an update's pass: moveProxy lists leaving leaves in m_leaving
+    std::vector<Leaving> m_leaving;   ///< movers whose box left their fat box in this update's pass
     std::uint64_t m_relocated[2] = {0, 0};  ///< by tree: leaves inserted or reinserted since its last defragment()
     std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
     StepStats m_stats;                 ///< all but the rotations, which the tree counts

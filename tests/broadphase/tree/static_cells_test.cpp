@@ -222,5 +222,68 @@ TEST(DynamicTree, StaticsThatComeAfterTheMoversAndGoAgainPairAsTheRuleSays) {
     }
 }
 
+// Steps where most movers jump far (a teleport) rebuild the movers' tree instead of
+// reinserting each, and list every pair afresh; steps where a few jump reinsert them. Both
+// kinds, among statics and filters, through full updates and moved lists, against the rule.
+TEST(DynamicTree, AStepThatMovesMostLeavesOutOfTheirFatBoxesRebuildsTheMoversTree) {
+    Rng rng(17);
+    test::Population population;
+    std::vector<std::uint8_t> isStatic;
+    std::vector<std::uint32_t> category, mask;
+    for (std::uint32_t i = 0; i < 2500; ++i) {
+        population.add(i, test::boxAt(rng.range(0, 150), rng.range(0, 150), rng.range(0.3f, 2.0f)));
+        isStatic.push_back(i % 5 == 0 ? 1 : 0);
+        category.push_back(1u << (i % 3));
+        mask.push_back(i % 7 == 0 ? 1u : ~0u);
+    }
+    const auto view = [&] {
+        BoxView boxes = population.boxes.view();
+        boxes.isStatic = isStatic.data();
+        boxes.category = category.data();
+        boxes.mask = mask.data();
+        return boxes;
+    };
+    DynamicTree tree;
+    tree.update(view());
+    std::vector<Pair> found;
+    tree.findPairs(found);
+    const std::uint32_t movers = 2000;
+    for (int step = 0; step < 24; ++step) {
+        // Every third step two thirds of the movers jump anywhere (a different two thirds each
+        // time), else 5% do; the others drift.
+        const bool jumpStep = step % 3 == 0;
+        std::vector<std::uint32_t> moved;
+        for (std::uint32_t i = 0; i < population.size(); ++i) {
+            if (isStatic[i]) continue;
+            const Aabb b = population.boxes.view().box(i);
+            const bool jumps = jumpStep ? (i / 5 + static_cast<std::uint32_t>(step / 3)) % 3 != 0 : rng.unit() < 0.05f;
+            if (jumps) {
+                const float x = rng.range(0, 150), y = rng.range(0, 150);
+                population.set(i, {x, y, x + b.width(), y + b.height()});
+            } else {
+                population.set(i, {b.minX + 0.1f, b.minY, b.maxX + 0.1f, b.maxY});
+            }
+            moved.push_back(i);
+        }
+        if (step % 2 == 0) {
+            tree.update(view());
+        } else {
+            tree.updateMoved(view(), moved);
+        }
+        // A rebuild rotates no node; a hundred reinsertions or more one at a time rotate some.
+        const DynamicTree::StepStats stats = tree.stepStats();
+        const bool rebuilt = stats.reinserted >= movers / 2;
+        if (jumpStep) {
+            EXPECT_TRUE(rebuilt) << "step " << step;
+        }
+        EXPECT_EQ(stats.rotations == 0, rebuilt) << "step " << step << ": " << stats.reinserted << " reinserted";
+        ASSERT_EQ(tree.validate(), "") << "step " << step;
+        tree.findPairs(found);
+        ASSERT_EQ(std::set<Pair>(found.begin(), found.end()), ruledOverlaps(view())) << "step " << step;
+        ASSERT_EQ(found.size(), std::set<Pair>(found.begin(), found.end()).size()) << "step " << step;
+        ASSERT_EQ(tree.validate(), "") << "step " << step;
+    }
+}
+
 }  // namespace
 }  // namespace ro

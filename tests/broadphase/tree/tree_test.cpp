@@ -37,8 +37,11 @@ TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
     std::uint32_t nextId = 0;
     std::uint64_t reinserts = 0;
     // What the fat box must be: margin 2 around the last placement, stretched ahead along the
-    // step that caused it (kPredictedSteps of it, at most kMaxStretch margins).
+    // step that caused it (kPredictedSteps of it, at most kMaxStretch margins); not stretched
+    // after a step longer than that whole reach, and none after two such steps in a row.
     std::map<std::uint32_t, Aabb> fatOf;
+    std::map<std::uint32_t, bool> jumpedOf;
+    const float reach = 2 * (1 + DynamicTree::kMaxStretch);
     const auto fatten = [](const Aabb& b, float dx = 0.0f, float dy = 0.0f) {
         Aabb fat{b.minX - 2, b.minY - 2, b.maxX + 2, b.maxY + 2};
         const float sx = std::clamp(DynamicTree::kPredictedSteps * dx, -2 * DynamicTree::kMaxStretch, 2 * DynamicTree::kMaxStretch);
@@ -59,6 +62,7 @@ TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
             const std::uint32_t i = rng.below(static_cast<std::uint32_t>(count));
             tree.remove(population.boxes.ids[i]);
             fatOf.erase(population.boxes.ids[i]);
+            jumpedOf.erase(population.boxes.ids[i]);
             population.removeAt(i);
         } else {
             const std::uint32_t i = rng.below(static_cast<std::uint32_t>(count));
@@ -72,7 +76,12 @@ TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
             const Aabb& fat = fatOf[population.boxes.ids[i]];
             const bool inside = fat.minX <= b.minX && fat.minY <= b.minY && b.maxX <= fat.maxX && b.maxY <= fat.maxY;
             ASSERT_EQ(moved, !inside) << "a leaf moves exactly when its box leaves its fat box";
-            if (moved) fatOf[population.boxes.ids[i]] = fatten(b, dx, dy);
+            if (moved) {
+                const std::uint32_t id = population.boxes.ids[i];
+                const bool jump = std::abs(dx) > reach || std::abs(dy) > reach;
+                fatOf[id] = jump && jumpedOf[id] ? b : jump ? fatten(b) : fatten(b, dx, dy);
+                jumpedOf[id] = jump;
+            }
             reinserts += moved;
             population.set(i, b);
         }
@@ -190,6 +199,35 @@ TEST(DynamicTree, ALeafOnASteadyCourseThroughOpenSpaceReachesFurtherAhead) {
     const std::vector<int> crowded = reinsertIntervals(3, false);
     EXPECT_NEAR(crowded[2], 232, 2);
     EXPECT_NEAR(crowded[3], 232, 2);
+}
+
+// A leaf that moved further in one step than its fat box reaches ahead (margin 2: 2 + 8)
+// gets the margin around but no stretch; after a second such step, it would leave any fat
+// box at the next: it gets its own box. A slower one gets the margin and 8 units ahead.
+TEST(DynamicTree, ALeafThatOutrunsItsReachInOneStepGetsNoFatBox) {
+    DynamicTree tree;
+    tree.configure(withMargin(2.0f));
+    test::BoxSet boxes;
+    boxes.add(test::boxAt(0, 0, 0.5f));    // fast: 12 units a step
+    boxes.add(test::boxAt(0, 50, 0.5f));   // slower: 3 units a step
+    tree.update(boxes.view());
+    std::vector<Pair> pairs;
+    for (int step = 1; step <= 3; ++step) {
+        boxes.minX[0] += 12.0f, boxes.maxX[0] += 12.0f;
+        boxes.minX[1] += 3.0f, boxes.maxX[1] += 3.0f;
+        tree.update(boxes.view());
+        tree.findPairs(pairs);
+        ASSERT_EQ(tree.validate(), "");
+        std::vector<float> widths;
+        tree.forEachCell([&](const CellView& c) {
+            if (c.kind == CellView::Kind::FatBox) widths.push_back(c.bounds.width());
+        });
+        ASSERT_EQ(widths.size(), 2u);
+        std::sort(widths.begin(), widths.end());
+        const float fast = step == 1 ? 1.0f + 4.0f : 1.0f, slow = 1.0f + 4.0f + 8.0f;
+        EXPECT_FLOAT_EQ(widths[0], std::min(fast, slow)) << "step " << step << ": the fast leaf";
+        EXPECT_FLOAT_EQ(widths[1], std::max(fast, slow)) << "step " << step << ": margin 2 each side, 8 ahead";
+    }
 }
 
 TEST(DynamicTree, UpdateDiffsByIdAcrossRemovalsThatRenumberDenseIndices) {
