@@ -27,6 +27,10 @@
 ///   A mover that leaves its still reach finds its statics anew; once the statics have stayed
 ///   unchanged for a few steps, in a grid of them (static_cells.h) rather than the static
 ///   tree: one contiguous scan per row of cells, not a descent with a cache miss a level.
+/// - Fast movers: an update whose pass finds half the movers or more outside their fat boxes
+///   (rain, teleports) rebuilds the movers' tree top down and lists its pairs afresh, about
+///   20x cheaper than reinserting each; a leaf that jumped further than its fat box reaches,
+///   at two reinsertions in a row, gets its own box (it would leave any fat box next step).
 /// - When half the leaves have moved since, the tree renumbers its nodes in depth-first
 ///   order, so queries walk memory that is close together. Nothing is allocated per step once
 ///   the pools have grown.
