@@ -108,30 +108,50 @@ std::set<Pair> ruledOverlaps(const BoxView& boxes) {
     return pairs;
 }
 
-// A field of statics with movers, stepped as the world and ro_bench step it: moved lists,
-// then steps where entities go (dense indices move), a static moves and filters change.
-TEST(DynamicTree, AFieldOfStaticsAnsweredByItsGridMatchesBruteForceEveryStep) {
-    Rng rng(11);
+/// Boxes each with a static flag and a filter (category 1, 2 or 4 in turn; every seventh box
+/// meets category 1 alone), handed over as the world hands them.
+struct RuledPopulation {
     test::Population population;
     std::vector<std::uint8_t> isStatic;
     std::vector<std::uint32_t> category, mask;
-    for (std::uint32_t i = 0; i < 3000; ++i) {
-        const bool still = i % 20 != 0;
-        const float half = still && i % 97 == 0 ? 12.0f : rng.range(0.3f, 1.0f);
-        population.add(i, test::boxAt(rng.range(0, 300), rng.range(0, 200), half));
+
+    void add(std::uint32_t i, const Aabb& box, bool still) {
+        population.add(i, box);
         isStatic.push_back(still ? 1 : 0);
         category.push_back(1u << (i % 3));
         mask.push_back(i % 7 == 0 ? 1u : ~0u);
     }
-    std::vector<Vec2> velocity(population.size());
-    for (Vec2& v : velocity) v = {rng.range(-0.8f, 0.8f), rng.range(-0.8f, 0.8f)};
-    const auto view = [&] {
+    /// Swap-removes box i, as the world does: the last box takes its dense index.
+    void removeAt(std::uint32_t i) {
+        population.removeAt(i);
+        isStatic[i] = isStatic.back(), category[i] = category.back(), mask[i] = mask.back();
+        isStatic.pop_back(), category.pop_back(), mask.pop_back();
+    }
+    [[nodiscard]] std::uint32_t size() const { return population.size(); }
+    [[nodiscard]] BoxView view() {
         BoxView boxes = population.boxes.view();
         boxes.isStatic = isStatic.data();
         boxes.category = category.data();
         boxes.mask = mask.data();
         return boxes;
-    };
+    }
+};
+
+// A field of statics with movers, stepped as the world and ro_bench step it: moved lists,
+// then steps where entities go (dense indices move), a static moves and filters change.
+TEST(DynamicTree, AFieldOfStaticsAnsweredByItsGridMatchesBruteForceEveryStep) {
+    Rng rng(11);
+    RuledPopulation ruled;
+    test::Population& population = ruled.population;
+    const std::vector<std::uint8_t>& isStatic = ruled.isStatic;
+    for (std::uint32_t i = 0; i < 3000; ++i) {
+        const bool still = i % 20 != 0;
+        const float half = still && i % 97 == 0 ? 12.0f : rng.range(0.3f, 1.0f);
+        ruled.add(i, test::boxAt(rng.range(0, 300), rng.range(0, 200), half), still);
+    }
+    std::vector<Vec2> velocity(population.size());
+    for (Vec2& v : velocity) v = {rng.range(-0.8f, 0.8f), rng.range(-0.8f, 0.8f)};
+    const auto view = [&] { return ruled.view(); };
     DynamicTree tree;
     tree.update(view());
     bool gridSeen = false;
@@ -146,18 +166,17 @@ TEST(DynamicTree, AFieldOfStaticsAnsweredByItsGridMatchesBruteForceEveryStep) {
         if (step == 30 || step == 60) {
             // Entities go (the last ones take their dense indices), then a static moves.
             for (int k = 0; k < 25; ++k) {
-                const std::uint32_t i = rng.below(static_cast<std::uint32_t>(population.size()));
-                population.removeAt(i);
-                isStatic[i] = isStatic.back(), category[i] = category.back(), mask[i] = mask.back();
+                const std::uint32_t i = rng.below(ruled.size());
+                ruled.removeAt(i);
                 velocity[i] = velocity.back();
-                isStatic.pop_back(), category.pop_back(), mask.pop_back(), velocity.pop_back();
+                velocity.pop_back();
             }
             tree.update(view());
         } else if (step == 45) {
             const std::uint32_t i = 1;  // a static, moved by hand
             const Aabb b = population.boxes.view().box(i);
             population.set(i, {b.minX + 3, b.minY, b.maxX + 3, b.maxY});
-            mask[2] = 2u;
+            ruled.mask[2] = 2u;
             tree.update(view());
         } else {
             tree.updateMoved(view(), moved);
@@ -227,22 +246,12 @@ TEST(DynamicTree, StaticsThatComeAfterTheMoversAndGoAgainPairAsTheRuleSays) {
 // kinds, among statics and filters, through full updates and moved lists, against the rule.
 TEST(DynamicTree, AStepThatMovesMostLeavesOutOfTheirFatBoxesRebuildsTheMoversTree) {
     Rng rng(17);
-    test::Population population;
-    std::vector<std::uint8_t> isStatic;
-    std::vector<std::uint32_t> category, mask;
-    for (std::uint32_t i = 0; i < 2500; ++i) {
-        population.add(i, test::boxAt(rng.range(0, 150), rng.range(0, 150), rng.range(0.3f, 2.0f)));
-        isStatic.push_back(i % 5 == 0 ? 1 : 0);
-        category.push_back(1u << (i % 3));
-        mask.push_back(i % 7 == 0 ? 1u : ~0u);
-    }
-    const auto view = [&] {
-        BoxView boxes = population.boxes.view();
-        boxes.isStatic = isStatic.data();
-        boxes.category = category.data();
-        boxes.mask = mask.data();
-        return boxes;
-    };
+    RuledPopulation ruled;
+    test::Population& population = ruled.population;
+    const std::vector<std::uint8_t>& isStatic = ruled.isStatic;
+    for (std::uint32_t i = 0; i < 2500; ++i)
+        ruled.add(i, test::boxAt(rng.range(0, 150), rng.range(0, 150), rng.range(0.3f, 2.0f)), i % 5 == 0);
+    const auto view = [&] { return ruled.view(); };
     DynamicTree tree;
     tree.update(view());
     std::vector<Pair> found;
