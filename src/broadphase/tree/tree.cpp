@@ -74,11 +74,11 @@ void DynamicTree::takeEntity(std::uint32_t proxy, const BoxView& boxes, std::uin
         m_proxies[proxy].box = boxes.box(i);
         reinsert(proxy, {});
     } else {
-        moveProxy(proxy, boxes.box(i));
+        moveProxy(proxy, boxes.box(i), Reinsert::AfterThePass);
     }
 }
 
-void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box) {
+void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box, Reinsert when) {
     const Aabb before = m_proxies[proxy].box;
     m_proxies[proxy].box = box;
     const Vec2 motion{box.minX - before.minX, box.minY - before.minY};
@@ -86,10 +86,11 @@ void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box) {
         // A static's box is its fat box (and sits in its pairs): any change reinserts it.
         if (!sameBox(before, box)) reinsert(proxy, motion);
     } else if (!containsBox(m_fatBoxes[proxy], box)) {
-        if (m_collectLeaving) {
-            m_leaving.push_back({proxy, motion});  // reserved for every proxy by collectLeaving()
-        } else {
+        if (when == Reinsert::Now) {
             reinsert(proxy, motion);
+        } else if (!m_isLeaving[proxy]) {
+            m_isLeaving[proxy] = 1;
+            m_leaving.push_back({proxy, motion});  // reserved for every mover by collectLeaving()
         }
     } else if (m_reachKept && !containsBox(m_stillReach[proxy], box)) {
         reachStatics(proxy, motion);
@@ -136,6 +137,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
         m_dirty.push_back(0);
         m_stillReach.push_back({});
         m_stillDirty.push_back(0);
+        m_isLeaving.push_back(0);
     }
     // Dynamic and colliding with everyone, unless the boxes say otherwise.
     m_isStatic[proxy] = 0;
@@ -191,17 +193,19 @@ void DynamicTree::refatten(std::uint32_t proxy, Vec2 motion) {
 }
 
 void DynamicTree::collectLeaving() {
-    // Only proxies that exist before the pass can leave their fat boxes in it.
-    reserveWithHeadroom(m_leaving, m_proxies.size());
-    m_collectLeaving = true;
+    // A pass an exception cut short may have left some behind.
+    for (const Leaving& leaving : m_leaving) m_isLeaving[leaving.proxy] = 0;
+    m_leaving.clear();
+    // Only the movers there are before the pass can leave their fat boxes in it, once each.
+    reserveWithHeadroom(m_leaving, m_trees[kMoving].leafCount());
 }
 
 void DynamicTree::settleLeaving() {
-    m_collectLeaving = false;
     const std::size_t movers = m_trees[kMoving].leafCount();
-    const bool rebuild = m_bulkLoad || (m_leaving.size() >= kBulkLoadMin &&
+    const bool rebuild = m_bulkLoad || (m_leaving.size() >= kRebuildMin &&
                                         static_cast<float>(m_leaving.size()) >= kRebuildShare * static_cast<float>(movers));
     for (const auto [proxy, motion] : m_leaving) {
+        m_isLeaving[proxy] = 0;
         if (!rebuild) {
             reinsert(proxy, motion);
             continue;
@@ -218,6 +222,7 @@ void DynamicTree::settleLeaving() {
     m_trees[kMoving].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
     m_relocated[kMoving] = 0;
     m_pairsAnew = true;
+    ++m_stats.rebuilds;
 }
 
 void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
@@ -257,6 +262,8 @@ void DynamicTree::clearProxies() {
     m_stillReach.clear();
     m_stillDirty.clear();
     m_stillDirtyList.clear();
+    m_isLeaving.clear();
+    m_leaving.clear();
     m_freeProxies.clear();
     m_pairs.clear();
     m_stillPairs.clear();
@@ -307,7 +314,7 @@ bool DynamicTree::move(std::uint32_t id, const Aabb& box) {
     if (!slot) throw std::invalid_argument("entity " + std::to_string(id) + " is not in the tree");
     const std::uint32_t proxy = m_proxyOfId[*slot];
     const std::uint64_t before = m_stats.reinserted;
-    moveProxy(proxy, box);
+    moveProxy(proxy, box, Reinsert::Now);
     return m_stats.reinserted != before;
 }
 
@@ -376,7 +383,7 @@ void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint3
     m_nodesVisited = 0;
     for (AabbTree& tree : m_trees) tree.resetWork();
     collectLeaving();
-    for (const std::uint32_t i : moved) moveProxy(m_proxyOfDense[i], boxes.box(i));
+    for (const std::uint32_t i : moved) moveProxy(m_proxyOfDense[i], boxes.box(i), Reinsert::AfterThePass);
     settleLeaving();
 }
 
@@ -426,8 +433,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         out.push_back(makePair(m_proxies[mover].dense, pair.stillDense));
     };
     if (m_pairsAnew) {
-        // After a bulk load: every pair from the trees descended against themselves and each
-        // other (statics never pair with statics), not from a query per leaf.
+        // After a bulk load or a rebuild: every pair from the trees descended against
+        // themselves and each other (statics never pair with statics), not a query per leaf.
         m_pairsAnew = false;
         m_pairs.clear();
         m_stillPairs.clear();
@@ -521,7 +528,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_dirtyList) + bytesHeld(m_stillReach) + bytesHeld(m_stillDirty) +
                            bytesHeld(m_stillDirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
-                           bytesHeld(m_pairs) + bytesHeld(m_stillPairs) + m_staticCells.bytesHeld() + bytesHeld(m_cellStatics);
+                           bytesHeld(m_pairs) + bytesHeld(m_stillPairs) + m_staticCells.bytesHeld() + bytesHeld(m_cellStatics) +
+                           bytesHeld(m_leaving) + bytesHeld(m_isLeaving);
 }
 
 void DynamicTree::defragmentIfScattered(std::uint8_t which) {

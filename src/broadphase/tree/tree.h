@@ -79,7 +79,7 @@ public:
     /// one in a crowd keeps a short reach, which would otherwise add more pairs than it saves.
     static constexpr float kPredictedSteps = 32.0f, kSteadySteps = 128.0f, kSteadyCosine = 0.9f, kMaxStretch = 4.0f;
     static constexpr std::uint8_t kSparseNeighbours = 1;
-    /// An update whose pass finds at least this share of the movers (and kBulkLoadMin)
+    /// An update whose pass finds at least this share of the movers (and kRebuildMin)
     /// outside their fat boxes rebuilds the movers' tree instead of reinserting each: it
     /// lists every fat pair anew, which at a quarter of the leaves (orbit's first wave at
     /// 100,000) cost more than the reinsertions.
@@ -98,6 +98,7 @@ public:
         std::uint64_t removed = 0;
         std::uint64_t reinserted = 0;  ///< leaves whose box left the fat box, moved in the tree
         std::uint64_t rotations = 0;   ///< child-grandchild swaps, for balance or perimeter
+        std::uint64_t rebuilds = 0;    ///< the movers' tree rebuilt top down instead of reinserting one at a time
     };
 
     /// Adds entity `id` as dense index leafCount(). Throws std::invalid_argument if `id` is
@@ -174,11 +175,14 @@ private:
     /// A dynamic proxy's new still reach (inside its fat box); its pairs with statics go anew.
     void reachStatics(std::uint32_t proxy, Vec2 motion);
     void markStillDirty(std::uint32_t proxy);
-    /// Takes entity i's box (and, with `rules`, its static flag and filter): a changed rule
-    /// reinserts the leaf, else it moves as moveProxy says.
+    /// When a leaf that left its fat box is reinserted: at once (a public move), or after
+    /// the update's pass, with the others that left (see settleLeaving).
+    enum class Reinsert : std::uint8_t { Now, AfterThePass };
+    /// Takes entity i's box in an update's pass (and, with `rules`, its static flag and
+    /// filter): a changed rule reinserts the leaf, else it moves as moveProxy says.
     void takeEntity(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i, bool rules);
-    /// Gives the proxy its new box, reinserting it if it left its fat box.
-    void moveProxy(std::uint32_t proxy, const Aabb& box);
+    /// Gives the proxy its new box; if it left its fat box, reinserts it `when` says.
+    void moveProxy(std::uint32_t proxy, const Aabb& box, Reinsert when);
     /// Takes entity i's static flag and filter from `boxes`; true if they changed.
     bool takeRule(std::uint32_t proxy, const BoxView& boxes, std::uint32_t i);
     /// Whether the pair rule lets the two proxies pair.
@@ -194,12 +198,12 @@ private:
     void reinsert(std::uint32_t proxy, Vec2 motion);
     /// A reinserted leaf's new fat box (reaching further ahead on a steady course).
     void refatten(std::uint32_t proxy, Vec2 motion);
-    /// Starts an update's pass: moveProxy lists the leaves that leave their fat boxes.
+    /// Starts an update's pass, whose leaves that leave their fat boxes wait in m_leaving.
     void collectLeaving();
     /// Reinserts the leaves an update's pass found outside their fat boxes: one at a time,
-    /// or, when they are many (kRebuildShare of the movers), by rebuilding the movers' tree
-    /// and listing its pairs afresh. Fast movers leave their fat boxes every step, and a
-    /// build costs a fraction of a reinsertion per leaf.
+    /// or, when they are many (kRebuildShare of the movers, and kRebuildMin), by rebuilding
+    /// the movers' tree and listing its pairs afresh. Fast movers leave their fat boxes
+    /// every step, and a build costs a fraction of a reinsertion per leaf.
     void settleLeaving();
     void markDirty(std::uint32_t proxy);
     void removeDense(std::uint32_t dense);
@@ -249,14 +253,15 @@ private:
     bool m_reachKept = false;       ///< there were statics at the last findPairs: movers keep still reaches
     bool m_denseChanged = false;    ///< entities came or went since findPairs: dense indices moved
     bool m_bulkLoad = false;        ///< this update stages new leaves and builds the trees once
-    bool m_pairsAnew = false;       ///< after a bulk load: findPairs lists every fat pair afresh
+    bool m_pairsAnew = false;       ///< after a bulk load or a rebuild: findPairs lists every fat pair afresh
     static constexpr std::size_t kBulkLoadMin = 256;
+    static constexpr std::size_t kRebuildMin = 256;  ///< fewer leaving leaves are always reinserted one at a time
     struct Leaving {
         std::uint32_t proxy;
-        Vec2 motion;
+        Vec2 motion;  ///< its step, from the box it had before
     };
-    bool m_collectLeaving = false;    ///< an update's pass: moveProxy lists leaving leaves in m_leaving
-    std::vector<Leaving> m_leaving;   ///< movers whose box left their fat box in this update's pass
+    std::vector<Leaving> m_leaving;          ///< movers whose box left their fat box in this update's pass
+    std::vector<std::uint8_t> m_isLeaving;   ///< by proxy: listed in m_leaving (a moved list may repeat an index)
     std::uint64_t m_relocated[2] = {0, 0};  ///< by tree: leaves inserted or reinserted since its last defragment()
     std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
     StepStats m_stats;                 ///< all but the rotations, which the tree counts

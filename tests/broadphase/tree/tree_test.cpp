@@ -230,6 +230,36 @@ TEST(DynamicTree, ALeafThatOutrunsItsReachInOneStepGetsNoFatBox) {
     }
 }
 
+// A moved list may name an entity twice: it moves once, as if named once.
+TEST(DynamicTree, AnIndexTwiceInAMovedListMovesItsLeafOnce) {
+    test::BoxSet boxes;
+    for (int i = 0; i < 3; ++i) boxes.add(test::boxAt(static_cast<float>(i) * 3.0f, 0, 0.5f));
+    DynamicTree once, twice;
+    once.update(boxes.view());
+    twice.update(boxes.view());
+    const auto fatBoxes = [](const DynamicTree& tree) {
+        std::vector<float> widths;
+        tree.forEachCell([&](const CellView& c) {
+            if (c.kind == CellView::Kind::FatBox) widths.push_back(c.bounds.width());
+        });
+        std::sort(widths.begin(), widths.end());
+        return widths;
+    };
+    std::vector<Pair> pairs;
+    for (int step = 1; step <= 12; ++step) {
+        boxes.minX[0] += 3.0f, boxes.maxX[0] += 3.0f;
+        const std::vector<std::uint32_t> one{0}, repeated{0, 2, 0};
+        once.updateMoved(boxes.view(), one);
+        twice.updateMoved(boxes.view(), repeated);
+        EXPECT_EQ(twice.stepStats().reinserted, once.stepStats().reinserted) << "step " << step;
+        EXPECT_EQ(fatBoxes(twice), fatBoxes(once)) << "step " << step;
+        ASSERT_EQ(twice.validate(), "");
+        twice.findPairs(pairs);
+        EXPECT_EQ(std::set<Pair>(pairs.begin(), pairs.end()), test::referenceOverlaps(boxes.view()));
+        once.findPairs(pairs);
+    }
+}
+
 TEST(DynamicTree, UpdateDiffsByIdAcrossRemovalsThatRenumberDenseIndices) {
     DynamicTree tree;
     test::Population population;
