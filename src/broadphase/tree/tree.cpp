@@ -215,9 +215,8 @@ void DynamicTree::settleLeaving() {
         if (m_reachKept) reachStatics(proxy, motion);
         ++m_stats.reinserted;
     }
-    // A bulk load rebuilds both trees after its pass.
     m_leaving.clear();
-    if (!rebuild || m_bulkLoad) return;
+    if (!rebuild || m_bulkLoad) return;  // a bulk load rebuilds both trees after its pass
     m_trees[kMoving].rebuildTopDown();
     m_trees[kMoving].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
     m_relocated[kMoving] = 0;
