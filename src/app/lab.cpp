@@ -94,7 +94,8 @@ LabState Lab::capture() const {
     state.entities.resize(w.size());
     for (std::uint32_t i = 0; i < w.size(); ++i)
         state.entities[i] = {w.shapes()[i], {w.posX()[i], w.posY()[i]}, {w.prevX()[i], w.prevY()[i]},
-                             {w.accX()[i], w.accY()[i]}, {w.halfW()[i], w.halfH()[i]}, w.isStatic()[i] != 0};
+                             {w.accX()[i], w.accY()[i]}, {w.halfW()[i], w.halfH()[i]}, w.isStatic()[i] != 0,
+                             w.category()[i],   w.mask()[i]};
     return state;
 }
 
@@ -123,7 +124,8 @@ void Lab::restore(const LabState& state) {
         const SavedEntity& e = state.entities[i];
         try {
             world.add({.position = e.position, .velocity = {}, .acceleration = e.acceleration,
-                       .halfExtents = e.halfExtents, .shape = e.shape, .previous = e.previous, .isStatic = e.isStatic});
+                       .halfExtents = e.halfExtents, .shape = e.shape, .previous = e.previous, .isStatic = e.isStatic,
+                       .category = e.category, .mask = e.mask});
         } catch (const std::invalid_argument& error) {
             throw std::invalid_argument(fmt::format("entity {}: {}", i, error.what()));
         }

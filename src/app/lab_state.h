@@ -19,6 +19,8 @@ struct SavedEntity {
     Shape shape = Shape::Box;
     Vec2 position, previous, acceleration, halfExtents;
     bool isStatic = false;
+    std::uint32_t category = 1;  ///< collision filter (EntityDesc's defaults: pairs with everyone)
+    std::uint32_t mask = ~0u;
 };
 
 /// Everything that decides what the lab does next.

@@ -79,6 +79,20 @@ std::vector<float> reals(const Json& object, const char* key, std::size_t count,
     return out;
 }
 
+/// An array of `count` whole numbers that fit 32 bits.
+std::vector<std::uint32_t> words(const Json& object, const char* key, std::size_t count, std::string_view where) {
+    const Json& v = member(object, key, where);
+    if (!v.is_array() || v.size() != count)
+        fail(fmt::format("'{}' must be an array of {} whole numbers", name(where, key), count));
+    std::vector<std::uint32_t> out(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!v[i].is_number_unsigned() || v[i].get<std::uint64_t>() > 0xffffffffu)
+            fail(fmt::format("'{}[{}]' must be a whole number from 0 to 4294967295, got {}", name(where, key), i, v[i].dump()));
+        out[i] = static_cast<std::uint32_t>(v[i].get<std::uint64_t>());
+    }
+    return out;
+}
+
 /// Floats go out as the double of the same value: nlohmann prints the shortest text that
 /// reads back as that double, so the float comes back bit for bit.
 Json array(const std::vector<float>& values) {
@@ -207,8 +221,13 @@ std::string sceneToJson(const SceneFile& scene) {
     std::string statics(n, '0');
     std::vector<float> columns[8];
     for (auto& c : columns) c.resize(n);
+    std::vector<std::uint32_t> categories(n), masks(n);
+    bool filtered = false;  // the filter columns are written only when some entity has one
     for (std::size_t i = 0; i < n; ++i) {
         const SavedEntity& e = s.entities[i];
+        categories[i] = e.category;
+        masks[i] = e.mask;
+        filtered |= e.category != SavedEntity{}.category || e.mask != SavedEntity{}.mask;
         shapes[i] = e.shape == Shape::Circle ? 'c' : 'b';
         statics[i] = e.isStatic ? '1' : '0';
         const float values[8] = {e.position.x,     e.position.y,     e.previous.x,      e.previous.y,
@@ -218,7 +237,7 @@ std::string sceneToJson(const SceneFile& scene) {
     // Indented for reading, except the columns: one line each.
     j["entities"] = nullptr;
     std::string out = j.dump(1);
-    const std::vector<std::pair<const char*, Json>> entityFields = {
+    std::vector<std::pair<const char*, Json>> entityFields = {
         {"count", n},
         {"shape", shapes},
         {"static", statics},
@@ -230,6 +249,10 @@ std::string sceneToJson(const SceneFile& scene) {
         {"acceleration_y", array(columns[5])},
         {"half_w", array(columns[6])},
         {"half_h", array(columns[7])}};
+    if (filtered) {
+        entityFields.emplace_back("category", Json(categories));
+        entityFields.emplace_back("mask", Json(masks));
+    }
     std::string entities = "{";
     for (const auto& [key, value] : entityFields)
         entities += fmt::format("{}\n  \"{}\": {}", entities.size() > 1 ? "," : "", key, value.dump());
@@ -299,6 +322,13 @@ SceneFile sceneFrom(const Json& j) {
     const char* keys[] = {"x", "y", "previous_x", "previous_y", "acceleration_x", "acceleration_y", "half_w", "half_h"};
     std::vector<float> columns[8];
     for (int c = 0; c < 8; ++c) columns[c] = reals(e, keys[c], count, "entities");
+    // Files written before collision filters, and files of unfiltered scenes, have none: every
+    // entity then pairs with every other.
+    const auto filterColumn = [&](const char* key, std::uint32_t unfiltered) {
+        return e.contains(key) ? words(e, key, count, "entities") : std::vector<std::uint32_t>(count, unfiltered);
+    };
+    const std::vector<std::uint32_t> categories = filterColumn("category", SavedEntity{}.category);
+    const std::vector<std::uint32_t> masks = filterColumn("mask", SavedEntity{}.mask);
     s.entities.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
         if (shapes[i] != 'b' && shapes[i] != 'c')
@@ -309,7 +339,8 @@ SceneFile sceneFrom(const Json& j) {
         if (statics[i] != '0' && statics[i] != '1')
             fail(fmt::format("'entities.static[{}]' must be 0 (dynamic) or 1 (static), got '{}'", i, statics[i]));
         s.entities[i] = {shapes[i] == 'c' ? Shape::Circle : Shape::Box, {columns[0][i], columns[1][i]},
-                         {columns[2][i], columns[3][i]}, {columns[4][i], columns[5][i]}, {halfW, halfH}, statics[i] == '1'};
+                         {columns[2][i], columns[3][i]}, {columns[4][i], columns[5][i]}, {halfW, halfH}, statics[i] == '1',
+                         categories[i], masks[i]};
     }
     return scene;
 }

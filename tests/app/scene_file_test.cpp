@@ -36,14 +36,17 @@ void expectSameState(const LabState& a, const LabState& b) {
         const bool same = p.shape == q.shape && sameBits(p.position.x, q.position.x) && sameBits(p.position.y, q.position.y) &&
                           sameBits(p.previous.x, q.previous.x) && sameBits(p.previous.y, q.previous.y) &&
                           sameBits(p.acceleration.x, q.acceleration.x) && sameBits(p.acceleration.y, q.acceleration.y) &&
-                          sameBits(p.halfExtents.x, q.halfExtents.x) && sameBits(p.halfExtents.y, q.halfExtents.y);
+                          sameBits(p.halfExtents.x, q.halfExtents.x) && sameBits(p.halfExtents.y, q.halfExtents.y) &&
+                          p.isStatic == q.isStatic && p.category == q.category && p.mask == q.mask;
         differing += same ? 0 : 1;
     }
     EXPECT_EQ(differing, 0u);
 }
 
 TEST(SceneFile, SaveLoadSaveGivesTheSameFileAndTheSameState) {
-    for (const char* preset : {"random", "mixed", "orbit"}) {
+    // Layers and static: their entities carry collision filters and static flags, which decide
+    // the pairs, so a lab that dropped them would part from the original at the first contact.
+    for (const char* preset : {"random", "mixed", "orbit", "layers", "static"}) {
         const ro::ScenarioInfo* scenario = ro::findScenario(preset);
         Lab lab(*ro::findTechnique("hshg"), 1200, 4, {}, std::nullopt, scenario);
         for (int frame = 0; frame < 40; ++frame) lab.update(1.0 / 60.0, true);
@@ -61,6 +64,9 @@ TEST(SceneFile, SaveLoadSaveGivesTheSameFileAndTheSameState) {
         Lab other(*ro::findTechnique("sap"), 10, 99, {});
         other.restore(loaded.lab);
         expectSameState(other.capture(), lab.capture());
+        EXPECT_EQ(other.world().hasFilters(), std::string(preset) == "layers") << preset;
+        lab.world().refreshPairs();  // both on the positions on screen
+        EXPECT_EQ(other.world().overlapPairs(), lab.world().overlapPairs()) << preset;
         other.setTechnique(*ro::findTechnique("tree"));
         for (int frame = 0; frame < 40; ++frame) {
             lab.update(1.0 / 60.0, true);
@@ -109,6 +115,8 @@ TEST(SceneFile, BadFilesAreRefusedWithAMessageAndTheLabIsUntouched) {
         {"an unknown response", replaced(good, "\"bounce\"", "\"sticky\""), "'world.response' must be none"},
         {"an unknown parameter", replaced(good, "\"parameters\": {", "\"parameters\": {\n  \"warp\": 2,"), "'parameters.warp' is not a parameter"},
         {"a missing column", replaced(good, "\"previous_x\"", "\"prev_x\""), "missing field 'entities.previous_x'"},
+        {"a short filter column", replaced(good, "\"half_h\": [", "\"category\": [1],\n  \"half_h\": ["),
+         "'entities.category' must be an array of 50 whole numbers"},
         {"a bad shape letter", replaced(good, "\"shape\": \"", "\"shape\": \"x"), "'entities.shape' must have 50 letters"},
     };
     for (const Case& c : cases) {
