@@ -361,8 +361,9 @@ void clockSection(Lab& lab) {
     ImGui::SameLine();
     changed |= ImGui::Checkbox("Count misses", &config.countMissed);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Missed collisions in the HUD: pairs whose paths met within the tick but that the\n"
-                          "broad phase did not report (a second broad phase on swept boxes, then the exact swept test).");
+        ImGui::SetTooltip("Missed collisions in the HUD: pairs that passed through each other within the tick\n"
+                          "(their paths met, their boxes are apart at both ends of it, so no tick shows them) that the\n"
+                          "broad phase did not report (a second broad phase on swept boxes, then the exact swept tests).");
     if (changed) lab.setWorldConfig(config);
 }
 

@@ -128,8 +128,8 @@ void printTable(std::span<const Row> rows) {
     }
     if (peers) fmt::print("(* a peer; vs peer: mean / the best peer's mean; a failed check leaves a row out of the ratios)\n");
     if (bullets)
-        fmt::print("(missed: pairs a frame whose paths met before the next frame but were not reported; with --swept "
-                   "every contestant gets swept boxes)\n");
+        fmt::print("(missed: pairs a frame that passed through each other before the next frame, apart at both frames, "
+                   "and were not reported; with --swept every contestant gets swept boxes)\n");
     if (first.passes > 1)
         fmt::print("(each frame's time is the median of its {} passes; build ms the median of their builds)\n",
                    first.passes);

@@ -90,7 +90,7 @@ public:
         m_finder->findPairs(m_candidates);
         m_meeting.clear();
         for (const Pair& p : m_candidates)
-            if (overlaps(swept.box(p.a), swept.box(p.b)) && scene.meetBeforeNextFrame(p.a, p.b)) m_meeting.push_back(p);
+            if (overlaps(swept.box(p.a), swept.box(p.b)) && scene.passBeforeNextFrame(p.a, p.b)) m_meeting.push_back(p);
         std::sort(m_meeting.begin(), m_meeting.end());
         return m_meeting;
     }

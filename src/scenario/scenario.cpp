@@ -424,12 +424,14 @@ BoxView Scene::sweptBoxes() {
     return m_swept.sweep(boxes(), [&](std::uint32_t i) { return velocity(i); });
 }
 
-bool Scene::meetBeforeNextFrame(std::uint32_t i, std::uint32_t j) const {
+bool Scene::passBeforeNextFrame(std::uint32_t i, std::uint32_t j) const {
     const Vec2 vi = velocity(i);
     const Vec2 vj = velocity(j);
     const Aabb grown{m_x[i] - m_half[i] - m_half[j], m_y[i] - m_half[i] - m_half[j], m_x[i] + m_half[i] + m_half[j],
                      m_y[i] + m_half[i] + m_half[j]};
-    return segmentEntry(grown, Segment{{m_x[j], m_y[j]}, {m_x[j] + vj.x - vi.x, m_y[j] + vj.y - vi.y}}).has_value();
+    const Segment path{{m_x[j], m_y[j]}, {m_x[j] + vj.x - vi.x, m_y[j] + vj.y - vi.y}};
+    const auto touching = [&](Vec2 centre) { return containsBox(grown, Aabb{centre.x, centre.y, centre.x, centre.y}); };
+    return !touching(path.from) && !touching(path.to) && segmentEntry(grown, path).has_value();
 }
 
 BoxView Scene::boxes() const {

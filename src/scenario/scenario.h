@@ -103,10 +103,11 @@ public:
     /// Each box joined with where it will be after the next advance (its velocity, ignoring
     /// the walls): the swept boxes a broad phase needs to see fast movers' paths.
     [[nodiscard]] BoxView sweptBoxes();
-    /// Whether boxes i and j, moving by their velocities, meet during the next advance: the
-    /// exact swept test of two boxes (b's centre against a's box grown by b's, the Minkowski
-    /// sum). Walls ignored, as sweptBoxes() does.
-    [[nodiscard]] bool meetBeforeNextFrame(std::uint32_t i, std::uint32_t j) const;
+    /// Whether boxes i and j, moving by their velocities, pass through each other during the
+    /// next advance: their paths meet (the exact swept test: b's centre against a's box grown
+    /// by b's, the Minkowski sum) but they are apart both now and after it, so no frame shows
+    /// them overlapping (tunnelling). Walls ignored, as sweptBoxes() does.
+    [[nodiscard]] bool passBeforeNextFrame(std::uint32_t i, std::uint32_t j) const;
     /// Box i's centre, half side and velocity (world units per frame; an orbiting box's is
     /// its tangent, the straight line a world that integrates velocities can follow).
     [[nodiscard]] Vec2 centre(std::uint32_t i) const { return {m_x[i], m_y[i]}; }

@@ -299,6 +299,17 @@ std::optional<float> World::timeOfImpact(std::uint32_t a, std::uint32_t b) const
     return segmentEntry(grown, Segment{{m_posX[b], m_posY[b]}, {m_posX[b] + dx, m_posY[b] + dy}});
 }
 
+bool World::apartAfterTick(std::uint32_t a, std::uint32_t b) const {
+    // b's centre relative to a's once both have moved by their motion this tick.
+    const float ex = (m_posX[b] + (m_posX[b] - m_prevX[b])) - (m_posX[a] + (m_posX[a] - m_prevX[a]));
+    const float ey = (m_posY[b] + (m_posY[b] - m_prevY[b])) - (m_posY[a] + (m_posY[a] - m_prevY[a]));
+    if (m_shape[a] == Shape::Circle && m_shape[b] == Shape::Circle) {
+        const float reach = m_halfW[a] + m_halfW[b];
+        return ex * ex + ey * ey > reach * reach;
+    }
+    return std::abs(ex) > m_halfW[a] + m_halfW[b] || std::abs(ey) > m_halfH[a] + m_halfH[b];
+}
+
 void World::updateBroadPhase() {
     if (m_moversKnown && m_staticCount > 0) {
         m_broadPhase->updateMoved(broadPhaseBoxes(), m_movers);
@@ -514,8 +525,10 @@ void World::resolveContacts() {
 }
 
 void World::countMissed() {
-    // Every pair whose paths meet within the tick: a broad phase of its own on the swept
-    // boxes, then the exact swept test. Those the world's broad phase did not report were missed.
+    // Every pair that passes through within the tick: a broad phase of its own on the swept
+    // boxes, then the exact swept test, and apart at the tick's end (a pair that ends it
+    // touching is reported by the next tick). Those the world's broad phase did not report
+    // were missed: no tick will.
     if (!m_missedFinder) m_missedFinder = findTechnique("hshg")->create();
     if (!m_config.sweptBoxes) updateSweptBoxes();
     const BoxView swept = m_swept.view(boxes());
@@ -523,7 +536,9 @@ void World::countMissed() {
     m_missedFinder->findPairs(m_sweptPairs);
     std::uint64_t missed = 0;
     for (const Pair& pair : m_sweptPairs) {
-        if (!overlaps(swept.box(pair.a), swept.box(pair.b)) || !timeOfImpact(pair.a, pair.b)) continue;
+        if (!overlaps(swept.box(pair.a), swept.box(pair.b)) || !timeOfImpact(pair.a, pair.b) ||
+            !apartAfterTick(pair.a, pair.b))
+            continue;
         if (!std::binary_search(m_overlaps.begin(), m_overlaps.end(), pair)) ++missed;
     }
     m_stats.missed += missed;

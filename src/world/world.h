@@ -102,7 +102,7 @@ struct WorldConfig {
     /// there. Needs swept boxes to see such pairs at all.
     bool timeOfImpact = false;
     /// Counts the missed collisions every tick (StepStats::missed), by a second broad phase
-    /// on swept boxes and the exact swept test: it costs about a broad phase more per tick.
+    /// on swept boxes and the exact swept tests: it costs about a broad phase more per tick.
     bool countMissed = false;
 };
 
@@ -116,8 +116,9 @@ struct StepStats {
     std::uint64_t candidates = 0;
     std::uint64_t overlaps = 0;  ///< candidates whose AABBs overlap (closed intervals)
     std::uint64_t contacts = 0;  ///< overlaps whose exact shapes touch (narrow phase)
-    std::uint64_t missed = 0;    ///< with countMissed: pairs whose paths met within the tick (exact
-                                 ///< swept test) that the broad phase did not report
+    std::uint64_t missed = 0;    ///< with countMissed: pairs that passed through each other within
+                                 ///< the tick (paths met, boxes apart at both ends: no tick ever shows
+                                 ///< them) that the broad phase did not report
     std::uint64_t sweptExtra = 0;  ///< with sweptBoxes: reported pairs whose boxes do not overlap now
     std::uint64_t impacts = 0;   ///< with timeOfImpact: pairs moved to their first contact
     Counters broadPhase;         ///< the technique's counters right after the last pair finding
@@ -178,6 +179,10 @@ public:
     /// Box-circle treats the box grown by the radius as square-cornered (a little early at
     /// corners, never late).
     [[nodiscard]] std::optional<float> timeOfImpact(std::uint32_t a, std::uint32_t b) const;
+    /// Whether the two shapes are apart once this tick's motion has moved them (as
+    /// timeOfImpact() takes the motion): a pair that met within the tick but is apart at its
+    /// end passed through, and no later tick will report it.
+    [[nodiscard]] bool apartAfterTick(std::uint32_t a, std::uint32_t b) const;
     // With statics, the technique is told which entities may have moved (the dynamic ones)
     // through BroadPhase::updateMoved, between ticks that added or removed none.
     /// Heap bytes of the world's own tables (entities, id map, pair buffers), not the technique's.

@@ -313,6 +313,29 @@ TEST(FastMovers, ABulletTunnelsThroughAThinWallWithoutSweptBoxesAndTheCounterSay
     }
 }
 
+TEST(FastMovers, APairThatEndsTheTickTouchingIsReportedByTheNextTickNotMissed) {
+    // A box 0.5 short of a static wall, at 1 unit a tick: it meets the wall within the first
+    // tick and ends it overlapping, so the second tick reports it. Late, not missed: the
+    // counter is for pairs no tick ever shows (ordinary contacts would otherwise fill it).
+    for (const TechniqueInfo& t : techniques()) {
+        SCOPED_TRACE(std::string(t.id));
+        WorldConfig config;
+        config.bounds = {0, 0, 1000, 200};
+        config.countMissed = true;
+        World world(config);
+        world.setBroadPhase(t.create());
+        world.setBroadPhaseSettings(test::withCell(4.0f, config.bounds));
+        world.add({.position = {500, 100}, .velocity = {}, .acceleration = {}, .halfExtents = {0.5f, 50}, .isStatic = true});
+        world.add({.position = {498, 100}, .velocity = {1, 0}, .acceleration = {}, .halfExtents = {1, 1}});
+        world.tick();
+        EXPECT_EQ(world.lastStats().missed, 0u);
+        EXPECT_TRUE(world.overlapPairs().empty()) << "apart at the first tick's start";
+        world.tick();
+        EXPECT_EQ(world.lastStats().missed, 0u);
+        EXPECT_EQ(world.overlapPairs().size(), 1u) << "the second tick reports the pair";
+    }
+}
+
 TEST(FastMovers, SweptBoxesAndTimeOfImpactStopTheTunnelling) {
     for (const TechniqueInfo& t : techniques()) {
         for (const Shape shape : {Shape::Box, Shape::Circle}) {
