@@ -420,7 +420,7 @@ void Lab::update(double realSeconds, bool virtualClock) {
         if (m_lastTicksSeconds > kTickBudgetSeconds) m_uiTurnSeconds = m_lastTicksSeconds;
     }
     // A single step while paused: the pairs of the positions it left, as when pausing.
-    if (m_paused && ticks > 0) m_world.refreshPairs();
+    if (m_paused && ticks > 0) m_world.refreshPairs(World::RefreshTimes::KeepTheTicks);
     if (!m_paused && !virtualClock) {
         m_recentReal += realSeconds * m_world.config().speed;
         m_recentSimulated += ticks * dt;

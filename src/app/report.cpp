@@ -61,6 +61,12 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
 }
 
 void FrameHistory::add(FrameReport& r) {
+    if (r.technique != m_technique || r.scene != m_scene || r.entities != m_entities) {
+        *this = FrameHistory{};
+        m_technique = r.technique;
+        m_scene = r.scene;
+        m_entities = r.entities;
+    }
     m_fps.add(r.fps);
     m_broad.add(r.msBroad);
     m_pairs.add(r.msPairs);

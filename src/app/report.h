@@ -77,11 +77,15 @@ struct FrameReport {
 /// The last second of frames, for the medians the HUD shows beside the last values.
 class FrameHistory {
 public:
-    /// Adds the report's figures and writes the medians into it.
+    /// Adds the report's figures and writes the medians into it. Starts over when the
+    /// technique, the preset or the count differs from the last report's: the medians
+    /// describe the scene on screen, not the one before.
     void add(FrameReport& report);
 
 private:
     RollingMedian<> m_fps, m_broad, m_pairs, m_narrow, m_integrate, m_draw;
+    std::string_view m_technique, m_scene;  ///< the last report's (registry and preset names: static strings)
+    std::uint32_t m_entities = 0;
 };
 
 /// Gathers the figures of the frame just simulated and drawn.

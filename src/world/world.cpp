@@ -357,17 +357,42 @@ void World::setBroadPhaseSettings(const Settings& settings) {
     m_settings = settings;
 }
 
-void World::refreshPairs() {
+void World::refreshPairs(RefreshTimes times) {
+    const StepStats tick = m_stats;
+    m_stats = {};
+    const auto t0 = Clock::now();
     if (m_config.sweptBoxes) updateSweptBoxes();
     updateBroadPhase();
+    const auto t1 = Clock::now();
     m_broadPhase->findPairs(m_candidates);
     m_stats.broadPhase = m_broadPhase->counters();
     findOverlaps();
+    const auto t2 = Clock::now();
     if (m_observer) m_observer(broadPhaseBoxes(), m_ticks);
+    const auto t3 = Clock::now();
     // The narrow phase's count on these positions, without a response.
     std::uint64_t contacts = 0;
     for (const Pair& p : m_overlaps) contacts += contactOf(*this, p.a, p.b).depth >= 0.0f ? 1 : 0;
     m_stats.contacts = contacts;
+    const auto t4 = Clock::now();
+    if (times == RefreshTimes::KeepTheTicks) {
+        // What the tick did (its times, misses and impacts) beside the pairs of where it left them.
+        m_stats.msBroadUpdate = tick.msBroadUpdate;
+        m_stats.msPairFind = tick.msPairFind;
+        m_stats.msNarrow = tick.msNarrow;
+        m_stats.msIntegrate = tick.msIntegrate;
+        m_stats.msMissedCount = tick.msMissedCount;
+        m_stats.missed = tick.missed;
+        m_stats.impacts = tick.impacts;
+        return;
+    }
+    m_stats.msBroadUpdate = msBetween(t0, t1);
+    m_stats.msPairFind = msBetween(t1, t2);
+    m_stats.msNarrow = msBetween(t3, t4);
+    if (m_config.countMissed) {
+        countMissed();
+        m_stats.msMissedCount = msBetween(t4, Clock::now());
+    }
 }
 
 

@@ -202,11 +202,18 @@ public:
     /// reads its key, or the bounds have no finite area.
     void setBroadPhaseSettings(const Settings& settings);
     [[nodiscard]] const Settings& broadPhaseSettings() const { return m_settings; }
+    /// What a refresh does with the last tick's times: measure its own work in their place
+    /// (the scene or technique changed, so the tick's times describe another), or keep them
+    /// (a single step while paused: the tick ran on the scene on screen).
+    enum class RefreshTimes : std::uint8_t { Measure, KeepTheTicks };
     /// Runs the broad phase on the current boxes without advancing the clock (after a technique
     /// switch while paused, say): the candidate and overlap pairs, and their counts in
-    /// lastStats(), become those of the technique in use, and the contacts are counted on the
-    /// current positions (no response is applied).
-    void refreshPairs();
+    /// lastStats(), become those of the technique in use, and the contacts (and, with
+    /// countMissed, the missed pairs of the coming tick's motion) are counted on the current
+    /// positions (no response is applied). With RefreshTimes::Measure lastStats()' times
+    /// become the refresh's: broad update, pair finding, the contact count as the narrow
+    /// phase, no integration.
+    void refreshPairs(RefreshTimes times = RefreshTimes::Measure);
     /// Called with the boxes the technique was just given, after its pairs were found, every
     /// sub-step and every refreshPairs(), with the tick they belong to (the one running, or
     /// tickCount() for a refresh): a second opinion (the app's compare) sees exactly what the

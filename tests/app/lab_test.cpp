@@ -59,6 +59,22 @@ TEST(Lab, PausedCountChangeRefreshesPairsAndContactsWithoutATick) {
     EXPECT_LE(lab.world().lastStats().contacts, lab.world().lastStats().overlaps);
 }
 
+TEST(Lab, WhilePausedTheTimesAreOfTheSceneOnScreen) {
+    Lab lab(*ro::findTechnique("grid"), 2000, 5, {});
+    for (int frame = 0; frame < 5; ++frame) lab.update(1.0 / 60.0, true);
+    lab.togglePause();
+    lab.requestStep();
+    lab.update(1.0 / 60.0, false);
+    // A single step: its tick's times stay beside the pairs of where it left the entities.
+    EXPECT_GT(lab.world().lastStats().msIntegrate, 0.0) << "the step integrated";
+    // A change of count (as of preset or technique): the last tick ran on another scene, so
+    // the times become the refresh's own, which integrated nothing.
+    lab.setEntityCount(500);
+    lab.refreshIfChanged();
+    EXPECT_EQ(lab.world().lastStats().msIntegrate, 0.0);
+    EXPECT_GT(lab.world().lastStats().msBroadUpdate + lab.world().lastStats().msPairFind, 0.0);
+}
+
 TEST(Lab, TabEitherWaySkipsATechniqueOverItsLimit) {
     const auto all = ro::techniques();
     const ro::TechniqueInfo& limited = all.front();  // brute force
