@@ -75,6 +75,31 @@ TEST(Lab, WhilePausedTheTimesAreOfTheSceneOnScreen) {
     EXPECT_GT(lab.world().lastStats().msBroadUpdate + lab.world().lastStats().msPairFind, 0.0);
 }
 
+TEST(Lab, ATechniqueThatShrinksFarBelowItsLargestSceneIsMadeAfresh) {
+    // A technique keeps the capacity of the most entities it held; the HUD's memory row would
+    // then describe the scene before.
+    const auto bytesAfterATick = [](Lab& lab) {
+        lab.update(1.0 / 60.0, true);
+        return lab.world().lastStats().broadPhase.bytesHeld;
+    };
+    Lab lab(*ro::findTechnique("sap"), 100'000, 5, {});
+    const std::uint64_t big = bytesAfterATick(lab);
+    lab.setEntityCount(1'000);
+    const std::uint64_t shrunk = bytesAfterATick(lab);
+    Lab fresh(*ro::findTechnique("sap"), 1'000, 5, {});
+    const std::uint64_t made = bytesAfterATick(fresh);
+    EXPECT_LT(shrunk, big / 20);
+    EXPECT_LE(shrunk, 2 * made);
+    // A quarter or more of the peak keeps the technique (and what it built).
+    const ro::BroadPhase* kept = &lab.world().broadPhase();
+    lab.setEntityCount(4'000);
+    (void)bytesAfterATick(lab);
+    lab.setEntityCount(1'000);
+    EXPECT_EQ(&lab.world().broadPhase(), kept) << "1,000 is a quarter of 4,000: the technique stays";
+    lab.setEntityCount(999);
+    EXPECT_NE(&lab.world().broadPhase(), kept);
+}
+
 TEST(Lab, TabEitherWaySkipsATechniqueOverItsLimit) {
     const auto all = ro::techniques();
     const ro::TechniqueInfo& limited = all.front();  // brute force
