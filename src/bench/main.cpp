@@ -161,7 +161,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         ->allow_extra_args(false);
     cli.add_option("--csv", o.csv, "write every row to this CSV file")->type_name("FILE");
     cli.add_option("--json", o.json, "write every row to this JSON file")->type_name("FILE");
-    cli.add_option("--plot", o.plot, "draw mean ms per frame against n (log-log) with gnuplot")->type_name("FILE.png");
+    cli.add_option("--plot", o.plot, "draw median ms per frame against n (log-log) with gnuplot")->type_name("FILE.png");
     cli.add_flag("--sweep-n", o.sweepN,
                  "print a scaling sweep as CSV: each technique's median ms, candidates and pair tests at each --n "
                  "(default 10 counts from 100 to 1000000, log-spaced), one scenario; the app's scaling plot has "

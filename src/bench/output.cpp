@@ -180,15 +180,21 @@ bool writePlot(const std::string& path, std::span<const Row> rows, std::string& 
     // panel (scenario, motion) -> line (technique) -> points (n, median ms): the median, as the
     // app's sweeps draw, so one noisy frame does not bend a curve.
     std::map<std::string, std::map<std::string, std::vector<std::pair<std::uint32_t, double>>>> panels;
-    for (const Row& r : rows)
+    std::uint32_t fewest = ~0u, most = 0;
+    for (const Row& r : rows) {
         panels[r.scenario + " (" + r.motion + ")"][r.technique + (r.peer ? " (peer)" : "")].push_back({r.n, r.medianMs});
+        fewest = std::min(fewest, r.n);
+        most = std::max(most, r.n);
+    }
+    // One count only: a range around it, or gnuplot warns of an empty x range.
+    const std::string xRange = fewest == most ? fmt::format("set xrange [{}:{}]\n", fewest / 2.0, most * 2.0) : "";
 
     std::string script = fmt::format(
         // No `set output`: the PNG goes to gnuplot's standard output (see runGnuplot).
         "set terminal pngcairo size 900,{} font 'sans,10'\n"
         "set logscale xy\nset grid\nset key outside right\nset xlabel 'entities'\nset ylabel 'median ms per frame'\n"
-        "set multiplot layout {},1\n",
-        420 * panels.size(), panels.size());
+        "{}set multiplot layout {},1\n",
+        420 * panels.size(), xRange, panels.size());
     for (const auto& [title, lines] : panels) {
         script += fmt::format("set title '{}'\nplot ", title);
         bool first = true;
