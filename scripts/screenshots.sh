@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates the screenshots under assets/ that the README links: one per technique, each
-# with its structure overlay and one of the query tools. Headless (no display needed); every
-# image is the app's own last frame, the command that made it printed beside it.
+# Regenerates the screenshots under assets/ that the README links: the first image, one per
+# technique (each with its structure overlay and one of the query tools), the presets, a
+# million entities and the plots. Headless (no display needed); every image is the app's own
+# last frame, the command that made it printed beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,10 @@ shot() {  # name, then ro_demo flags
     echo "assets/$name.png: ro_demo $*"
     "$demo" "$@" --frames 90 --screenshot "assets/$name.png" >/dev/null
 }
+
+# The README's first image, with the command under it.
+echo "assets/screenshot.png: ro_demo --technique grid --entities 1500 --frames 90 --overlays grid,pairs"
+"$demo" --technique grid --entities 1500 --frames 90 --overlays grid,pairs --screenshot assets/screenshot.png >/dev/null
 
 # The query tools, as a person would use them: hover (point), shift-drag (box), ctrl-drag (ray).
 ray="--query-ray 120,880,1500,140"
