@@ -76,6 +76,7 @@ void Lab::setTechnique(std::size_t index) {
     record({.kind = RecordedInput::Kind::Technique, .name = std::string(technique().id)});
     m_world.setBroadPhase(technique().create());
     m_techniquePeak = m_world.size();
+    m_lastStepAllocations = 0;
     // The HUD's pairs become the new technique's at once, even while paused.
     m_world.refreshPairs();
 }
@@ -139,6 +140,7 @@ void Lab::restore(const LabState& state) {
     m_world.setBeforeTick([this](World& w) { rain(w); });
     m_technique = indexOf(*technique);
     m_techniquePeak = count;
+    m_lastStepAllocations = 0;
     m_autoCellSize = state.autoCellSize;
     m_scenario = scenario;
     m_sceneSeed = state.sceneSeed;
@@ -390,6 +392,7 @@ void Lab::populationChanged() {
         m_techniquePeak = count;
     }
     m_techniquePeak = std::max(m_techniquePeak, count);
+    m_lastStepAllocations = 0;
     // A preset brings its own walls: the technique's region follows them, or a grid sized for
     // the old ones would clamp every box beyond them into its edge cells.
     if (m_world.broadPhaseSettings().bounds != m_world.config().bounds) {

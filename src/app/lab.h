@@ -211,7 +211,7 @@ private:
     bool m_autoCellSize = true;
     bool m_paused = false;
     bool m_stepRequested = false;
-    std::uint64_t m_lastStepAllocations = 0;
+    std::uint64_t m_lastStepAllocations = 0;  ///< of the last step on this scene and technique (0 until one runs)
     bool m_refreshPending = false;
     std::string m_notice;
     Compare m_compare;
