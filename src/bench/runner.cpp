@@ -80,32 +80,33 @@ void summarise(const Tally& tally, const Contestant& contestant, Row& row) {
     row.bytes = figures.bytes;
 }
 
-/// The pairs of a frame whose paths meet before the next one: an HSHG on the swept boxes,
-/// then the exact swept test, sorted. The world's missed-collision count works the same way.
-class MeetingPairs {
+/// The pairs of a frame that pass through each other before the next one (their paths meet,
+/// their boxes are apart at both frames): an HSHG on the swept boxes, then the exact swept
+/// test, sorted. The world's missed-collision count works the same way.
+class PassingPairs {
 public:
     const std::vector<Pair>& of(Scene& scene) {
         const BoxView swept = scene.sweptBoxes();
         m_finder->update(swept);
         m_finder->findPairs(m_candidates);
-        m_meeting.clear();
+        m_passing.clear();
         for (const Pair& p : m_candidates)
-            if (overlaps(swept.box(p.a), swept.box(p.b)) && scene.passBeforeNextFrame(p.a, p.b)) m_meeting.push_back(p);
-        std::sort(m_meeting.begin(), m_meeting.end());
-        return m_meeting;
+            if (overlaps(swept.box(p.a), swept.box(p.b)) && scene.passBeforeNextFrame(p.a, p.b)) m_passing.push_back(p);
+        std::sort(m_passing.begin(), m_passing.end());
+        return m_passing;
     }
-    /// How many of `meeting` (sorted) are not among `reported` (any order).
-    std::uint64_t missed(const std::vector<Pair>& meeting, const std::vector<Pair>& reported) {
+    /// How many of `passing` (sorted) are not among `reported` (any order).
+    std::uint64_t missed(const std::vector<Pair>& passing, const std::vector<Pair>& reported) {
         m_sorted.assign(reported.begin(), reported.end());
         std::sort(m_sorted.begin(), m_sorted.end());
         std::uint64_t missed = 0;
-        for (const Pair& p : meeting) missed += std::binary_search(m_sorted.begin(), m_sorted.end(), p) ? 0 : 1;
+        for (const Pair& p : passing) missed += std::binary_search(m_sorted.begin(), m_sorted.end(), p) ? 0 : 1;
         return missed;
     }
 
 private:
     std::unique_ptr<BroadPhase> m_finder = findTechnique("hshg")->create();
-    std::vector<Pair> m_candidates, m_meeting, m_sorted;
+    std::vector<Pair> m_candidates, m_passing, m_sorted;
 };
 
 bool hasBullets(const RunSpec& spec) {
@@ -209,8 +210,8 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
 
     Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
     if (spec.layers > 0) scene.setLayers(spec.layers);  // the layers scene has 4 of its own
-    std::optional<MeetingPairs> meetings;
-    if (hasBullets(spec)) meetings.emplace();
+    std::optional<PassingPairs> passings;
+    if (hasBullets(spec)) passings.emplace();
     const int total = 1 + spec.warmup + spec.frames;
     // The reference steps first on every frame, so the others are compared with its pairs of
     // the same frame; the rest rotate by one each frame, so no lane always runs right after the
@@ -219,7 +220,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     Fingerprint referencePrint;
     for (int frame = 0; frame < total; ++frame) {
         if (frame > 0) scene.advance();  // outside the timing: the scene is not the broad phase
-        const std::vector<Pair>* meeting = meetings && frame > spec.warmup ? &meetings->of(scene) : nullptr;
+        const std::vector<Pair>* passing = passings && frame > spec.warmup ? &passings->of(scene) : nullptr;
         const BoxView boxes = spec.swept ? scene.sweptBoxes() : scene.boxes();
         for (std::size_t k = 0; k < lanes.size(); ++k) {
             const std::size_t i = laneToStep(k, frame, lanes.size(), fixed);
@@ -238,7 +239,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
                 tally.allocations += allocated;
                 tally.candidates += contestant.figures().candidates;
                 tally.overlapCount += tally.overlaps.size();
-                if (meeting) tally.missed += meetings->missed(*meeting, tally.overlaps);
+                if (passing) tally.missed += passings->missed(*passing, tally.overlaps);
             }
             if (!checked) continue;
             const Fingerprint print = fingerprintOf(tally.overlaps);
