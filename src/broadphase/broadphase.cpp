@@ -23,6 +23,8 @@ void checkSegment(const Segment& s) {
 /// Throws for the first box that is not finite or has min > max. One branch-free pass that
 /// the compiler vectorises; the slow search for the culprit runs only when one fails.
 void checkBoxes(const BoxView& b) {
+    if (b.count > 0 && (!b.minX || !b.minY || !b.maxX || !b.maxY))
+        throw std::invalid_argument("boxes need all four coordinate arrays (minX, minY, maxX, maxY)");
     // x * 0 == 0 is false for an infinity and for NaN; min <= max is false for NaN too.
     const auto good = [&](std::uint32_t i) {
         return (b.minX[i] <= b.maxX[i]) & (b.minY[i] <= b.maxY[i]) & (b.minX[i] * 0.0f == 0.0f) &

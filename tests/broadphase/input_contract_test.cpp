@@ -107,6 +107,41 @@ TEST_P(InputContract, EveryBadBoxAndRepeatedIdIsRefusedWithOneMessageAndTheLastS
     }
 }
 
+TEST_P(InputContract, PairsAndQueriesBeforeTheFirstGoodUpdateFindNothing) {
+    // A game's first frame may hold a NaN: update() refuses it, the game goes on to ask for
+    // pairs. Auto crashed there (its techniques are made by the first update).
+    const test::BoxSet good = smallScene();
+    test::BoxSet bad = good;
+    bad.minX[3] = kNaN;
+    for (const bool configured : {false, true}) {
+        SCOPED_TRACE(configured ? "configured" : "as created");
+        auto technique = configured ? make() : findTechnique(GetParam())->create();
+        std::vector<Pair> pairs{{1, 2}};
+        technique->findPairs(pairs);
+        EXPECT_TRUE(pairs.empty());
+        EXPECT_NE(refusal(*technique, bad.view()), "");
+        pairs = {{1, 2}};
+        technique->findPairs(pairs);
+        EXPECT_TRUE(pairs.empty());
+        std::vector<std::uint32_t> hits;
+        (void)technique->queryBox({0, 0, 100, 100}, hits);
+        EXPECT_TRUE(hits.empty());
+        // The first good update is then taken as a first one.
+        EXPECT_EQ(test::techniqueOverlaps(*technique, good.view()), test::referenceOverlaps(good.view()));
+    }
+}
+
+TEST_P(InputContract, BoxesWithoutACoordinateArrayAreRefused) {
+    const test::BoxSet good = smallScene();
+    for (int missing = 0; missing < 4; ++missing) {
+        BoxView view = good.view();
+        const float** arrays[] = {&view.minX, &view.minY, &view.maxX, &view.maxY};
+        *arrays[missing] = nullptr;
+        auto technique = make();
+        EXPECT_EQ(refusal(*technique, view), "boxes need all four coordinate arrays (minX, minY, maxX, maxY)");
+    }
+}
+
 TEST_P(InputContract, APointIsAValidBox) {
     test::BoxSet boxes;
     boxes.add({10, 10, 10, 10});

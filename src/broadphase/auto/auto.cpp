@@ -97,6 +97,13 @@ void AutoPick::preferHshg() {
 }
 
 void AutoPick::findPairs(std::vector<Pair>& out) {
+    if (!m_updated) {
+        // Before its first update (or after only refused ones) there is nothing to pair, and the
+        // techniques the settings make do not exist yet; nor is this a step of the trial.
+        out.clear();
+        m_counters = {};
+        return;
+    }
     if (m_pick == Pick::Trial) {
         // Both find their pairs (the tree's pair list must follow every step); the HSHG's answer.
         onEach([&](BroadPhase& technique, std::size_t k) { technique.findPairs(k == kHshg ? out : m_otherPairs); },
