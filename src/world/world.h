@@ -179,10 +179,10 @@ public:
     /// Box-circle treats the box grown by the radius as square-cornered (a little early at
     /// corners, never late).
     [[nodiscard]] std::optional<float> timeOfImpact(std::uint32_t a, std::uint32_t b) const;
-    /// Whether the two shapes are apart once this tick's motion has moved them (as
-    /// timeOfImpact() takes the motion): a pair that met within the tick but is apart at its
-    /// end passed through, and no later tick will report it.
-    [[nodiscard]] bool apartAfterTick(std::uint32_t a, std::uint32_t b) const;
+    /// Whether the two pass through each other within the coming tick: their boxes are apart
+    /// now and after the tick's motion (circles as their squares), yet timeOfImpact() says the
+    /// shapes meet on the way. No tick ever reports such a pair to a discrete broad phase.
+    [[nodiscard]] bool passesThrough(std::uint32_t a, std::uint32_t b) const;
     // With statics, the technique is told which entities may have moved (the dynamic ones)
     // through BroadPhase::updateMoved, between ticks that added or removed none.
     /// Heap bytes of the world's own tables (entities, id map, pair buffers), not the technique's.
@@ -240,6 +240,14 @@ public:
     void setConfig(const WorldConfig& config);
 
 private:
+    /// b's centre along this tick's motion relative to a's, and a's box grown by b's half
+    /// extents (the Minkowski sum): the swept tests' common arithmetic.
+    struct RelativePath {
+        Aabb grown;
+        Segment centre;
+        Vec2 motion;  ///< b's motion relative to a's (centre.to - centre.from before rounding)
+    };
+    [[nodiscard]] RelativePath relativePath(std::uint32_t a, std::uint32_t b) const;
     /// Throws std::invalid_argument for a description outside WorldLimits.
     static void check(const EntityDesc& d);
     void subStep(float dt);

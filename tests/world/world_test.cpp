@@ -336,6 +336,30 @@ TEST(FastMovers, APairThatEndsTheTickTouchingIsReportedByTheNextTickNotMissed) {
     }
 }
 
+TEST(FastMovers, TwoCirclesWhoseBoxesEndTheTickTouchingAreNotMissed) {
+    // b's circle grazes a's within the tick and ends apart from it, but their boxes end the
+    // tick overlapping (corner to corner), so the next tick's broad phase reports the pair:
+    // late, not missed. The count is of boxes, whatever the shapes.
+    for (const TechniqueInfo& t : techniques()) {
+        SCOPED_TRACE(std::string(t.id));
+        WorldConfig config;
+        config.bounds = {0, 0, 100, 100};
+        config.countMissed = true;
+        World world(config);
+        world.setBroadPhase(t.create());
+        world.setBroadPhaseSettings(test::withCell(4.0f, config.bounds));
+        world.add({.position = {50, 50}, .velocity = {}, .acceleration = {}, .halfExtents = {1, 1}, .shape = Shape::Circle,
+                   .isStatic = true});
+        world.add({.position = {47.5f, 51}, .velocity = {4.4f, 0.9f}, .acceleration = {}, .halfExtents = {1, 1},
+                   .shape = Shape::Circle});
+        ASSERT_TRUE(world.timeOfImpact(0, 1)) << "the circles meet within the tick";
+        world.tick();
+        EXPECT_EQ(world.lastStats().missed, 0u);
+        world.tick();
+        EXPECT_EQ(world.overlapPairs().size(), 1u) << "the second tick reports the pair";
+    }
+}
+
 TEST(FastMovers, SweptBoxesAndTimeOfImpactStopTheTunnelling) {
     for (const TechniqueInfo& t : techniques()) {
         for (const Shape shape : {Shape::Box, Shape::Circle}) {
