@@ -187,8 +187,9 @@ void Lab::setWorldConfig(const WorldConfig& config) {
 }
 
 void Lab::refreshIfChanged() {
-    if (m_refreshPending) m_world.refreshPairs();
+    if (m_refreshPending) m_world.refreshPairs(m_refreshTimes);
     m_refreshPending = false;
+    m_refreshTimes = World::RefreshTimes::KeepTheTicks;
 }
 
 void Lab::stepTechnique(int direction) {
@@ -393,6 +394,7 @@ void Lab::populationChanged() {
     }
     m_techniquePeak = std::max(m_techniquePeak, count);
     m_lastStepAllocations = 0;
+    if (m_paused) m_refreshTimes = World::RefreshTimes::Measure;  // the last tick's scene is gone
     // A preset brings its own walls: the technique's region follows them, or a grid sized for
     // the old ones would clamp every box beyond them into its edge cells.
     if (m_world.broadPhaseSettings().bounds != m_world.config().bounds) {

@@ -213,6 +213,10 @@ private:
     bool m_stepRequested = false;
     std::uint64_t m_lastStepAllocations = 0;  ///< of the last step on this scene and technique (0 until one runs)
     bool m_refreshPending = false;
+    /// What the pending refresh does with the last tick's times: it measures its own when the
+    /// scene on screen is another (count, preset), and keeps the tick's when only the view of
+    /// it changed (a pause, a compared technique, a world setting).
+    World::RefreshTimes m_refreshTimes = World::RefreshTimes::KeepTheTicks;
     std::string m_notice;
     Compare m_compare;
     std::optional<Recording> m_recording;

@@ -67,6 +67,14 @@ TEST(Lab, WhilePausedTheTimesAreOfTheSceneOnScreen) {
     lab.update(1.0 / 60.0, false);
     // A single step: its tick's times stay beside the pairs of where it left the entities.
     EXPECT_GT(lab.world().lastStats().msIntegrate, 0.0) << "the step integrated";
+    // So they do when only the view of the scene changes: a compared technique, a pause.
+    const double stepIntegrate = lab.world().lastStats().msIntegrate;
+    lab.setCompared(*ro::findTechnique("sap"), true);
+    lab.refreshIfChanged();
+    lab.togglePause();
+    lab.togglePause();
+    lab.refreshIfChanged();
+    EXPECT_EQ(lab.world().lastStats().msIntegrate, stepIntegrate);
     // A change of count (as of preset or technique): the last tick ran on another scene, so
     // the times become the refresh's own, which integrated nothing.
     lab.setEntityCount(500);
