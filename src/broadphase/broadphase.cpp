@@ -22,9 +22,13 @@ void checkSegment(const Segment& s) {
 
 /// Throws for the first box that is not finite or has min > max. One branch-free pass that
 /// the compiler vectorises; the slow search for the culprit runs only when one fails.
-void checkBoxes(const BoxView& b) {
+void checkArrays(const BoxView& b) {
     if (b.count > 0 && (!b.minX || !b.minY || !b.maxX || !b.maxY))
         throw std::invalid_argument("boxes need all four coordinate arrays (minX, minY, maxX, maxY)");
+}
+
+void checkBoxes(const BoxView& b) {
+    checkArrays(b);
     // x * 0 == 0 is false for an infinity and for NaN; min <= max is false for NaN too.
     const auto good = [&](std::uint32_t i) {
         return (b.minX[i] <= b.maxX[i]) & (b.minY[i] <= b.maxY[i]) & (b.minX[i] * 0.0f == 0.0f) &
@@ -79,6 +83,7 @@ void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t
     if (boxes.count != m_updatedCount)
         throw std::invalid_argument("updateMoved: the count changed from " + std::to_string(m_updatedCount) + " to " +
                                     std::to_string(boxes.count) + "; entities that come or go need update()");
+    checkArrays(boxes);
     checkFilters(boxes);
     for (const std::uint32_t i : moved) {
         if (i >= boxes.count)

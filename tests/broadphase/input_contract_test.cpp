@@ -139,6 +139,15 @@ TEST_P(InputContract, BoxesWithoutACoordinateArrayAreRefused) {
         *arrays[missing] = nullptr;
         auto technique = make();
         EXPECT_EQ(refusal(*technique, view), "boxes need all four coordinate arrays (minX, minY, maxX, maxY)");
+        // And from a moved list, after a good update.
+        (void)test::techniqueOverlaps(*technique, good.view());
+        const std::uint32_t moved[] = {0, 1};
+        try {
+            technique->updateMoved(view, moved);
+            ADD_FAILURE() << "updateMoved took a view without array " << missing;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()), "boxes need all four coordinate arrays (minX, minY, maxX, maxY)");
+        }
     }
 }
 
