@@ -43,8 +43,6 @@ std::string describeRange(const ParameterSpec& spec, bool offered) {
     }
     const double lo = offered ? spec.offeredMin : spec.min;
     const double hi = offered ? spec.offeredMax : spec.max;
-    if (!offered && lo == std::numeric_limits<float>::min() && hi == std::numeric_limits<float>::max())
-        return "> 0 and at most float's largest, 3.4e+38";
     return "between " + number(lo) + " and " + number(hi);
 }
 
