@@ -45,8 +45,9 @@ struct Row {
     std::uint64_t candidates = 0, overlaps = 0;              ///< mean per measured frame
     std::optional<std::uint64_t> tests, bytes;  ///< of the last frame, where the contestant tells
     std::optional<double> allocsPerFrame;  ///< ro's techniques only: peers allocate with malloc
-    /// Scenes with bullets: pairs a frame whose paths met before the next frame (exact swept
-    /// test) that the contestant did not report; 0 with swept boxes.
+    /// Scenes with bullets: pairs a frame that passed through each other before the next frame
+    /// (their paths met, exact swept test; their boxes apart at both frames) that the
+    /// contestant did not report; 0 with swept boxes.
     std::optional<double> missedPerFrame;
     std::optional<double> ratioToBestPeer;  ///< left unset for a row whose check failed
     std::string check = "unchecked";        ///< "ok", "failed" or "unchecked"

@@ -45,7 +45,7 @@ void expectSameState(const LabState& a, const LabState& b) {
 
 TEST(SceneFile, SaveLoadSaveGivesTheSameFileAndTheSameState) {
     // Layers and static: their entities carry collision filters and static flags, which decide
-    // the pairs, so a lab that dropped them would part from the original at the first contact.
+    // the pairs; the filters, flags and pairs compared below catch a lab that dropped them.
     for (const char* preset : {"random", "mixed", "orbit", "layers", "static"}) {
         const ro::ScenarioInfo* scenario = ro::findScenario(preset);
         Lab lab(*ro::findTechnique("hshg"), 1200, 4, {}, std::nullopt, scenario);
