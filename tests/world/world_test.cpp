@@ -279,17 +279,23 @@ struct BulletRun {
     std::uint64_t impacts = 0;  ///< pairs moved to their first contact
 };
 
-/// A bullet (a box of half-extent 1) fired at 60 units a tick at a static wall 1 unit thick
-/// 100 units ahead: between two ticks it is 40 units short, then 20 past it.
-BulletRun fireAtWall(std::string_view technique, bool swept, bool toi, Shape bulletShape = Shape::Box) {
+/// A 1000 x 200 world that counts missed collisions, with `technique` and cells of 4.
+World missCountingWorld(const TechniqueInfo& technique, bool swept = false, bool toi = false) {
     WorldConfig config;
     config.bounds = {0, 0, 1000, 200};
     config.sweptBoxes = swept;
     config.timeOfImpact = toi;
     config.countMissed = true;
     World world(config);
-    world.setBroadPhase(findTechnique(technique)->create());
+    world.setBroadPhase(technique.create());
     world.setBroadPhaseSettings(test::withCell(4.0f, config.bounds));
+    return world;
+}
+
+/// A bullet (a box of half-extent 1) fired at 60 units a tick at a static wall 1 unit thick
+/// 100 units ahead: between two ticks it is 40 units short, then 20 past it.
+BulletRun fireAtWall(std::string_view technique, bool swept, bool toi, Shape bulletShape = Shape::Box) {
+    World world = missCountingWorld(*findTechnique(technique), swept, toi);
     world.add({.position = {500, 100}, .velocity = {}, .acceleration = {}, .halfExtents = {0.5f, 50}, .isStatic = true});
     const EntityId bullet = world.add({.position = {400, 100}, .velocity = {60, 0}, .acceleration = {},
                                        .halfExtents = {1, 1}, .shape = bulletShape});
@@ -319,12 +325,7 @@ TEST(FastMovers, APairThatEndsTheTickTouchingIsReportedByTheNextTickNotMissed) {
     // counter is for pairs no tick ever shows (ordinary contacts would otherwise fill it).
     for (const TechniqueInfo& t : techniques()) {
         SCOPED_TRACE(std::string(t.id));
-        WorldConfig config;
-        config.bounds = {0, 0, 1000, 200};
-        config.countMissed = true;
-        World world(config);
-        world.setBroadPhase(t.create());
-        world.setBroadPhaseSettings(test::withCell(4.0f, config.bounds));
+        World world = missCountingWorld(t);
         world.add({.position = {500, 100}, .velocity = {}, .acceleration = {}, .halfExtents = {0.5f, 50}, .isStatic = true});
         world.add({.position = {498, 100}, .velocity = {1, 0}, .acceleration = {}, .halfExtents = {1, 1}});
         world.tick();
@@ -342,12 +343,7 @@ TEST(FastMovers, TwoCirclesWhoseBoxesEndTheTickTouchingAreNotMissed) {
     // late, not missed. The count is of boxes, whatever the shapes.
     for (const TechniqueInfo& t : techniques()) {
         SCOPED_TRACE(std::string(t.id));
-        WorldConfig config;
-        config.bounds = {0, 0, 100, 100};
-        config.countMissed = true;
-        World world(config);
-        world.setBroadPhase(t.create());
-        world.setBroadPhaseSettings(test::withCell(4.0f, config.bounds));
+        World world = missCountingWorld(t);
         world.add({.position = {50, 50}, .velocity = {}, .acceleration = {}, .halfExtents = {1, 1}, .shape = Shape::Circle,
                    .isStatic = true});
         world.add({.position = {47.5f, 51}, .velocity = {4.4f, 0.9f}, .acceleration = {}, .halfExtents = {1, 1},
