@@ -227,6 +227,10 @@ ParseResult parseOptions(int argc, char** argv) {
     // value, not a missing one (the parsers below reject empty text).
     auto given = [&cli](const char* flag) { return cli.count(flag) > 0; };
     try {
+        // CLI11 reads `--flag=` as `--flag` and takes the next argument for its value.
+        for (int i = 1; i < argc; ++i)
+            if (const std::string_view arg = argv[i]; arg.starts_with("--") && arg.ends_with("="))
+                throw BadValue(fmt::format("{} has no value after the '='", arg));
         cli.parse(argc, argv);
         o.techniqueGiven = given("--technique");
         const TechniqueInfo* technique = findTechnique(o.technique);

@@ -197,6 +197,10 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                            "not be written, 2 bad command line.",
                            joinIds(techniques()), scenarioNames()));
     try {
+        // CLI11 reads `--flag=` as `--flag` and takes the next argument for its value.
+        for (int i = 1; i < argc; ++i)
+            if (const std::string_view arg = argv[i]; arg.starts_with("--") && arg.ends_with("="))
+                throw BadValue(fmt::format("{} has no value after the '='", arg));
         cli.parse(argc, argv);
         if (o.list) return 0;
         for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--passes",
