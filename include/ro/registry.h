@@ -1,3 +1,3 @@
 #pragma once
 /// Every technique, as a table: ro::techniques(), ro::findTechnique("hshg")->create().
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"

@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "core/aabb.h"
+#include "ro/core/aabb.h"
 
 namespace ro::app {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "core/aabb.h"
+#include "ro/core/aabb.h"
 #include "core/alloc_counter.h"
 
 namespace ro::app {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "app/rolling.h"
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 
 namespace ro::app {
 

@@ -11,11 +11,11 @@
 
 #include "app/compare.h"
 #include "app/lab_state.h"
-#include "broadphase/registry.h"
-#include "core/rng.h"
-#include "scenario/scenario.h"
-#include "world/scene.h"
-#include "world/world.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/rng.h"
+#include "ro/scenario/scenario.h"
+#include "ro/world/scene.h"
+#include "ro/world/world.h"
 
 namespace ro::app {
 

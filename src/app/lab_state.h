@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "app/camera.h"
-#include "broadphase/parameters.h"
-#include "world/scene.h"
-#include "world/world.h"
+#include "ro/broadphase/parameters.h"
+#include "ro/world/scene.h"
+#include "ro/world/world.h"
 
 namespace ro::app {
 

@@ -16,8 +16,8 @@
 #include <vector>
 #include <algorithm>
 
-#include "broadphase/registry.h"
-#include "scenario/scenario.h"
+#include "ro/broadphase/registry.h"
+#include "ro/scenario/scenario.h"
 
 namespace ro::app {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/broadphase.h"
-#include "world/scene.h"
+#include "ro/broadphase/broadphase.h"
+#include "ro/world/scene.h"
 
 namespace ro::app {
 

@@ -14,9 +14,9 @@
 
 #include <memory>
 
-#include "broadphase/broadphase.h"
-#include "broadphase/registry.h"
-#include "world/world.h"
+#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase/registry.h"
+#include "ro/world/world.h"
 
 namespace ro::app {
 

@@ -12,8 +12,8 @@
 #include "app/camera.h"
 #include "app/options.h"
 #include "app/raster.h"
-#include "core/aabb.h"
-#include "world/world.h"
+#include "ro/core/aabb.h"
+#include "ro/world/world.h"
 
 namespace ro::app {
 

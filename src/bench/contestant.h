@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 
 namespace ro::bench {
 

@@ -10,7 +10,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 #include "core/alloc_counter.h"
 
 namespace ro::bench {

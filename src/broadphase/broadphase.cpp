@@ -1,4 +1,4 @@
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 
 #include <algorithm>
 #include <string>

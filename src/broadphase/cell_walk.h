@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 
 namespace ro {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 

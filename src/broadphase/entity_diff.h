@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 
 namespace ro {
 

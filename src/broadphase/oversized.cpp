@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 namespace {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 
 namespace ro {
 

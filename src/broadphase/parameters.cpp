@@ -1,4 +1,4 @@
-#include "broadphase/parameters.h"
+#include "ro/broadphase/parameters.h"
 
 #include <charconv>
 #include <sstream>

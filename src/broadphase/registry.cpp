@@ -1,4 +1,4 @@
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 
 #include <array>
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro::sweep {
 

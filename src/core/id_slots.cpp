@@ -1,10 +1,10 @@
-#include "core/id_slots.h"
+#include "ro/core/id_slots.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/pair.h"
+#include "ro/core/pair.h"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 

@@ -1,4 +1,4 @@
-#include "scenario/scenario.h"
+#include "ro/scenario/scenario.h"
 
 #include <algorithm>
 #include <array>

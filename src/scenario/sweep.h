@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "broadphase/registry.h"
-#include "scenario/scenario.h"
+#include "ro/broadphase/registry.h"
+#include "ro/scenario/scenario.h"
 
 namespace ro {
 

@@ -1,4 +1,4 @@
-#include "world/scene.h"
+#include "ro/world/scene.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "world/world.h"
+#include "ro/world/world.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 #include "core/alloc_counter.h"
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "app/compare.h"
 #include "app/lab.h"
-#include "broadphase/registry.h"
-#include "core/aabb.h"
-#include "scenario/scenario.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/aabb.h"
+#include "ro/scenario/scenario.h"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "app/lab.h"
-#include "broadphase/registry.h"
-#include "scenario/scenario.h"
+#include "ro/broadphase/registry.h"
+#include "ro/scenario/scenario.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 
 #include "app/lab.h"
 #include "app/scene_file.h"
-#include "broadphase/registry.h"
-#include "scenario/scenario.h"
+#include "ro/broadphase/registry.h"
+#include "ro/scenario/scenario.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 
 #include "app/lab.h"
 #include "app/scene_file.h"
-#include "broadphase/registry.h"
-#include "scenario/scenario.h"
+#include "ro/broadphase/registry.h"
+#include "ro/scenario/scenario.h"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include "support/settings.h"
 #include "bench/contestant.h"
 #include "bench/runner.h"
-#include "scenario/scenario.h"
+#include "ro/scenario/scenario.h"
 
 namespace ro::bench {
 namespace {

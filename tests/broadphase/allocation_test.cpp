@@ -5,13 +5,13 @@
 
 #include <optional>
 
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 #include "core/alloc_counter.h"
-#include "core/rng.h"
+#include "ro/core/rng.h"
 #include "support/settings.h"
 #include "support/scenes.h"
-#include "world/scene.h"
-#include "world/world.h"
+#include "ro/world/scene.h"
+#include "ro/world/world.h"
 
 namespace ro {
 namespace {

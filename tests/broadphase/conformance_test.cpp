@@ -5,12 +5,12 @@
 
 #include <cstring>
 
-#include "broadphase/registry.h"
-#include "core/rng.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/rng.h"
 #include "support/settings.h"
 #include "support/scenes.h"
-#include "world/scene.h"
-#include "world/world.h"
+#include "ro/world/scene.h"
+#include "ro/world/world.h"
 
 namespace ro {
 namespace {

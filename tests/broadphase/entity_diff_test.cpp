@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "broadphase/entity_diff.h"
-#include "core/rng.h"
+#include "ro/core/rng.h"
 
 namespace ro {
 namespace {

@@ -13,8 +13,8 @@
 #include <set>
 #include <string>
 
-#include "broadphase/registry.h"
-#include "core/rng.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/rng.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

@@ -12,8 +12,8 @@
 
 #include "support/settings.h"
 #include "broadphase/oversized.h"
-#include "broadphase/registry.h"
-#include "core/rng.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

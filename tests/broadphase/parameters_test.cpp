@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

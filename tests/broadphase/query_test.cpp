@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "broadphase/brute/brute.h"
-#include "broadphase/registry.h"
-#include "core/rng.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/rng.h"
 #include "support/settings.h"
 #include "support/scenes.h"
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <string_view>
 
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

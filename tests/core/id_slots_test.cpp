@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/id_map.h"
-#include "core/id_slots.h"
-#include "core/rng.h"
+#include "ro/core/id_map.h"
+#include "ro/core/id_slots.h"
+#include "ro/core/rng.h"
 
 namespace ro {
 namespace {

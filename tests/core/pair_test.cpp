@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/pair.h"
-#include "core/rng.h"
+#include "ro/core/pair.h"
+#include "ro/core/rng.h"
 
 namespace ro {
 namespace {

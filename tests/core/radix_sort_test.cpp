@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/radix_sort.h"
-#include "core/rng.h"
+#include "ro/core/rng.h"
 
 namespace ro {
 namespace {

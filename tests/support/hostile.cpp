@@ -11,9 +11,9 @@
 
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/quadtree/quadtree.h"
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 #include "broadphase/tree/tree.h"
-#include "world/world.h"
+#include "ro/world/world.h"
 
 namespace ro::test {
 namespace {

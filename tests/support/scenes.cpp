@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "broadphase/registry.h"
-#include "core/rng.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/rng.h"
 
 namespace ro::test {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "core/rng.h"
+#include "ro/core/rng.h"
 #include "support/hostile.h"
 
 namespace ro {

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/registry.h"
-#include "core/rng.h"
-#include "world/scene.h"
-#include "world/world.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/rng.h"
+#include "ro/world/scene.h"
+#include "ro/world/world.h"
 
 namespace ro {
 namespace {

@@ -10,11 +10,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "broadphase/registry.h"
-#include "core/rng.h"
+#include "ro/broadphase/registry.h"
+#include "ro/core/rng.h"
 #include "support/scenes.h"
-#include "world/scene.h"
-#include "world/world.h"
+#include "ro/world/scene.h"
+#include "ro/world/world.h"
 
 namespace ro {
 namespace {

@@ -6,12 +6,12 @@
 #include <stdexcept>
 
 #include "support/settings.h"
-#include "broadphase/registry.h"
+#include "ro/broadphase/registry.h"
 #include "broadphase/grid/grid.h"
 #include "broadphase/hash/hash.h"
-#include "core/rng.h"
-#include "world/scene.h"
-#include "world/world.h"
+#include "ro/core/rng.h"
+#include "ro/world/scene.h"
+#include "ro/world/world.h"
 
 namespace ro {
 namespace {

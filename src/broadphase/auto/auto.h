@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/tree/tree.h"
 

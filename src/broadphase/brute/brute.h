@@ -3,7 +3,7 @@
 /// The reference every other technique is checked against. Its candidates are exactly the
 /// overlapping pairs, since it has already paid for the test.
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 
 namespace ro {
 

@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 #include "broadphase/oversized.h"
 
 namespace ro {

@@ -18,7 +18,7 @@
 #include "broadphase/hshg/kernels.h"
 #include "broadphase/hshg/lookups.h"
 #include "broadphase/oversized.h"
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 

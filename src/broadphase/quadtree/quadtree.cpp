@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 namespace {

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 
 namespace ro {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 #include "core/radix_sort.h"
 
 namespace ro {

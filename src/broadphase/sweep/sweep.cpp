@@ -6,7 +6,7 @@
 #include <string>
 #include <tuple>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 

@@ -20,7 +20,7 @@
 #include <optional>
 #include <vector>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/sweep_common.h"
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <utility>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 namespace {

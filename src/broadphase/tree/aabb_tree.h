@@ -25,9 +25,9 @@
 #include <utility>
 #include <vector>
 
-#include "broadphase/broadphase.h"  // Segment, segmentEntry
-#include "core/aabb.h"
-#include "core/buffers.h"
+#include "ro/broadphase/broadphase.h"  // Segment, segmentEntry
+#include "ro/core/aabb.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 

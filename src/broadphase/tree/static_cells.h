@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/aabb.h"
+#include "ro/core/aabb.h"
 
 namespace ro {
 

@@ -6,7 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 

@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/tree/aabb_tree.h"
 #include "broadphase/tree/static_cells.h"

@@ -8,7 +8,7 @@
 
 #include "broadphase/auto/auto.h"
 #include "broadphase/brute/brute.h"
-#include "core/rng.h"
+#include "ro/core/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "broadphase/hash/hash.h"
-#include "core/rng.h"
+#include "ro/core/rng.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

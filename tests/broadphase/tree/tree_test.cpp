@@ -10,7 +10,7 @@
 
 #include "broadphase/brute/brute.h"
 #include "broadphase/tree/tree.h"
-#include "core/rng.h"
+#include "ro/core/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/broadphase.h"
-#include "core/buffers.h"
+#include "ro/broadphase/broadphase.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/aabb.h"
+#include "ro/core/aabb.h"
 
 namespace ro {
 

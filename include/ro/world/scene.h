@@ -3,9 +3,9 @@
 
 #include <cstdint>
 
-#include "core/rng.h"
-#include "scenario/scenario.h"
-#include "world/world.h"
+#include "ro/core/rng.h"
+#include "ro/scenario/scenario.h"
+#include "ro/world/world.h"
 
 namespace ro {
 

@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "broadphase/broadphase.h"
+#include "ro/broadphase/broadphase.h"
 
 namespace ro {
 

@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/id_map.h"
+#include "ro/core/id_map.h"
 
 namespace ro {
 

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/broadphase.h"
-#include "broadphase/swept_boxes.h"
-#include "core/aabb.h"
-#include "core/id_map.h"
-#include "core/pair.h"
+#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase/swept_boxes.h"
+#include "ro/core/aabb.h"
+#include "ro/core/id_map.h"
+#include "ro/core/pair.h"
 
 namespace ro {
 

@@ -19,10 +19,10 @@
 #include <string_view>
 #include <vector>
 
-#include "broadphase/parameters.h"
-#include "core/aabb.h"
-#include "core/id_slots.h"
-#include "core/pair.h"
+#include "ro/broadphase/parameters.h"
+#include "ro/core/aabb.h"
+#include "ro/core/id_slots.h"
+#include "ro/core/pair.h"
 
 namespace ro {
 

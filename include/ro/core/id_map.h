@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/buffers.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 
