@@ -2,7 +2,8 @@
 # The library as another project uses it: install the build's ro package into a temporary
 # prefix, configure examples/ on its own against it (find_package(ro CONFIG REQUIRED)),
 # build both examples with warnings as errors, and run them (each checks its own answers).
-# A header missing from the install, a wrong include path or a broken package file fails here.
+# A header missing from the install, a wrong include path, a header of ro's that takes a
+# project's own header of the same name, or a broken package file fails here.
 # usage: examples.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
@@ -14,9 +15,17 @@ cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || fail "c
     fail "the public headers are not installed under include/ro"
 # Private headers stay private: no technique's own header is installed.
 [[ -z $(find "$work/prefix" -name 'hshg.h' -o -name 'tree.h' -o -name 'grid.h') ]] || fail "a technique's private header was installed"
+# A project with headers of its own named as ro's are inside include/ro ("core/pair.h",
+# "world/world.h", ...), first on its include path: ro's headers must never take them.
+while IFS= read -r header; do
+    mkdir -p "$work/consumer/$(dirname "$header")"
+    echo "#error \"the project's own $header was taken for ro's\"" >"$work/consumer/$header"
+done < <(cd "$work/prefix/include/ro" && find . -mindepth 2 -name '*.h' | sed 's|^\./||')
+[[ -f $work/consumer/world/world.h ]] || fail "no header of ro's own under include/ro/world: the layout changed"
 cmake -S "$source/examples" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
+    -DCMAKE_CXX_FLAGS="-I$work/consumer" \
     >"$work/configure.log" 2>&1 || fail "configuring the examples: $(cat "$work/configure.log")"
 cmake --build "$work/build" >"$work/build.log" 2>&1 || fail "building the examples: $(cat "$work/build.log")"
 "$work/build/example_technique" || fail "example_technique exited $?"
 "$work/build/example_world" || fail "example_world exited $?"
-echo "ok [package_examples]: installed, found with find_package(ro), both examples built and ran"
+echo "ok [package_examples]: installed, found with find_package(ro), both examples built (beside a project's own core/, world/, ... headers) and ran"
