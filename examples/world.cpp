@@ -7,7 +7,7 @@
 
 int main() {
     ro::World world;  // 1600 x 1000 world units, 60 Hz
-    world.setBroadPhase(ro::findTechnique("hshg")->create());
+    world.setBroadPhase(ro::createTechnique("hshg"));
     ro::Rng rng(1);
     ro::resizePopulation(world, rng, 5000, ro::defaultSizeRange(5000, world.config().bounds));
     for (int tick = 0; tick < 60; ++tick) world.tick();  // one simulated second

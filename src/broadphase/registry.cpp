@@ -1,6 +1,8 @@
 #include "ro/broadphase/registry.h"
 
 #include <array>
+#include <stdexcept>
+#include <string>
 
 #include "broadphase/auto/auto.h"
 #include "broadphase/brute/brute.h"
@@ -40,6 +42,13 @@ const TechniqueInfo* findTechnique(std::string_view id) {
     for (const TechniqueInfo& t : kTechniques)
         if (t.id == id) return &t;
     return nullptr;
+}
+
+std::unique_ptr<BroadPhase> createTechnique(std::string_view id) {
+    if (const TechniqueInfo* info = findTechnique(id)) return info->create();
+    std::string ids;
+    for (const TechniqueInfo& t : kTechniques) ids.append(ids.empty() ? "" : ", ").append(t.id);
+    throw std::invalid_argument("no technique '" + std::string(id) + "'; the techniques: " + ids);
 }
 
 }  // namespace ro

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <typeinfo>
 
 #include "ro/broadphase/registry.h"
 #include "support/scenes.h"
@@ -28,6 +31,27 @@ TEST(Registry, IdsAreUniqueAndBruteForceComesFirst) {
     }
     EXPECT_EQ(techniques().front().id, "brute");
     EXPECT_EQ(findTechnique("no-such-technique"), nullptr);
+}
+
+TEST(Registry, CreateTechniqueMakesTheNamedOneAndRefusesAnUnknownNameByListingTheIds) {
+    for (const TechniqueInfo& t : techniques()) {
+        const auto made = createTechnique(t.id);
+        const auto expected = t.create();
+        ASSERT_NE(made, nullptr) << t.id;
+        const BroadPhase& madeRef = *made;
+        const BroadPhase& expectedRef = *expected;
+        EXPECT_EQ(typeid(madeRef), typeid(expectedRef)) << t.id;
+    }
+    for (const std::string_view typo : {"GRID", "grid ", "", "nope"}) {
+        try {
+            (void)createTechnique(typo);
+            ADD_FAILURE() << "'" << typo << "' was accepted";
+        } catch (const std::invalid_argument& e) {
+            const std::string message = e.what();
+            EXPECT_NE(message.find("no technique '" + std::string(typo) + "'"), std::string::npos) << message;
+            for (const TechniqueInfo& t : techniques()) EXPECT_NE(message.find(t.id), std::string::npos) << message;
+        }
+    }
 }
 
 TEST(Techniques, NewSettingsTakeEffectAtTheNextUpdate) {

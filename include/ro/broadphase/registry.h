@@ -30,5 +30,9 @@ struct TechniqueInfo {
 
 /// The row with this id, or nullptr.
 [[nodiscard]] const TechniqueInfo* findTechnique(std::string_view id);
+/// A new instance of the technique with this id (as findTechnique(id)->create()); throws
+/// std::invalid_argument naming the ids there are if none has it, so a misspelt name in a
+/// program is an error that says what to write, not a null pointer.
+[[nodiscard]] std::unique_ptr<BroadPhase> createTechnique(std::string_view id);
 
 }  // namespace ro
