@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "ro/core/buffers.h"
+
 namespace ro {
 namespace {
 
@@ -71,11 +73,29 @@ void BroadPhase::takeChecked(const BoxView& boxes) {
         applySettings(*m_pending);
         m_pending.reset();
     }
-    m_rule = PairRule(boxes);
+    BoxView keyed = m_ruleCopy.take(boxes);
+    m_rule = PairRule(keyed);
     m_updatedCount = boxes.count;
-    BoxView keyed = boxes;
     keyed.ids = m_idSlots.slots();
     doUpdate(keyed);
+}
+
+BoxView BroadPhase::RuleCopy::take(const BoxView& boxes) {
+    BoxView view = boxes;
+    const auto copy = [n = boxes.count](auto& to, const auto* from) {
+        if (from == nullptr) return decltype(to.data()){nullptr};
+        to.assign(from, from + n);
+        to.reserve(1);  // given arrays stay given (non-null), even for no boxes
+        return to.data();
+    };
+    view.isStatic = copy(isStatic, boxes.isStatic);
+    view.category = copy(category, boxes.category);
+    view.mask = copy(mask, boxes.mask);
+    return view;
+}
+
+std::uint64_t BroadPhase::RuleCopy::bytesHeld() const {
+    return ro::bytesHeld(isStatic) + ro::bytesHeld(category) + ro::bytesHeld(mask);
 }
 
 void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
@@ -85,6 +105,8 @@ void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t
                                     std::to_string(boxes.count) + "; entities that come or go need update()");
     checkArrays(boxes);
     checkFilters(boxes);
+    if ((boxes.isStatic == nullptr) != (m_rule.isStatic == nullptr) || (boxes.category == nullptr) != (m_rule.category == nullptr))
+        throw std::invalid_argument("updateMoved: static flags or filters came or went since the last update; that needs update()");
     for (const std::uint32_t i : moved) {
         if (i >= boxes.count)
             throw std::invalid_argument("updateMoved: moved index " + std::to_string(i) + " is not below the count " +
@@ -94,8 +116,11 @@ void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t
         if (box.minX > box.maxX || box.minY > box.maxY)
             throw std::invalid_argument("box " + std::to_string(i) + " must have min <= max on both axes");
     }
-    m_rule = PairRule(boxes);
+    // The same flags and filters as the last update() (the caller vouches): its copies stand.
     BoxView keyed = boxes;
+    keyed.isStatic = m_rule.isStatic;
+    keyed.category = m_rule.category;
+    keyed.mask = m_rule.mask;
     keyed.ids = m_idSlots.slots();
     if (m_pending) {  // new settings rebuild: a full update on boxes checked by now
         applySettings(*m_pending);

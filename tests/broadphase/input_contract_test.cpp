@@ -4,11 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/settings.h"
 #include "broadphase/oversized.h"
@@ -105,6 +109,112 @@ TEST_P(InputContract, EveryBadBoxAndRepeatedIdIsRefusedWithOneMessageAndTheLastS
             EXPECT_NE(refusal(*fresh, lone.view()), "");
         }
     }
+}
+
+TEST_P(InputContract, ABadBoxWrittenIntoTheSameArraysLeavesTheLastGoodStepsAnswers) {
+    // A game edits its arrays in place every step. When one step's box is bad, update()
+    // refuses it, and the answers stay those of the last good step, for brute force (which
+    // read the caller's arrays at findPairs) as for the others.
+    const test::BoxSet good = smallScene();
+    const std::set<Pair> expected = test::referenceOverlaps(good.view());
+    test::BoxSet arrays = good;
+    auto technique = make();
+    EXPECT_EQ(test::techniqueOverlaps(*technique, arrays.view()), expected);
+    // Box 5 moves onto box 3 with its x inverted by 0.1: a loop that tests min <= max across
+    // the two boxes would pair them.
+    arrays.minX[5] = arrays.minX[3] + 0.1f;
+    arrays.maxX[5] = arrays.minX[3];
+    arrays.minY[5] = arrays.minY[3];
+    arrays.maxY[5] = arrays.maxY[3];
+    ASSERT_FALSE(expected.contains(makePair(3, 5)));
+    EXPECT_EQ(refusal(*technique, arrays.view()), "box 5 (id 5) must have min <= max on both axes");
+    std::vector<Pair> pairs;
+    technique->findPairs(pairs);
+    const std::set<Pair> found(pairs.begin(), pairs.end());
+    if (technique->pairsAreExact()) {
+        EXPECT_EQ(found, expected);
+    }
+    EXPECT_EQ(exactPairs(*technique, good.view()), expected);
+    // The queries too: over box 3 they find the good boxes there, not the refused box 5, and
+    // over box 5's good place they find box 5.
+    for (const std::uint32_t at : {3u, 5u}) {
+        const Aabb query = good.view().box(at);
+        std::vector<std::uint32_t> hits;
+        (void)technique->queryBox(query, hits);
+        std::set<std::uint32_t> expectedHits;
+        for (std::uint32_t i = 0; i < good.size(); ++i)
+            if (overlaps(good.view().box(i), query)) expectedHits.insert(i);
+        EXPECT_EQ(std::set<std::uint32_t>(hits.begin(), hits.end()), expectedHits) << "query over box " << at;
+    }
+}
+
+TEST_P(InputContract, TheCallersArraysAreFreeOnceUpdateReturns) {
+    // Coordinates, static flags and filters: the technique answers for what update() saw,
+    // after the caller has written over its arrays and freed them (ASan would see a read).
+    const test::BoxSet scene = smallScene();
+    auto arrays = std::make_unique<test::BoxSet>(scene);
+    std::vector<std::uint8_t> isStatic(scene.size());
+    std::vector<std::uint32_t> category(scene.size()), mask(scene.size());
+    for (std::uint32_t i = 0; i < scene.size(); ++i) {
+        isStatic[i] = i % 3 == 0;
+        category[i] = 1u << (i % 2);
+        mask[i] = i % 4 == 1 ? 1u : ~0u;
+    }
+    BoxView view = arrays->view();
+    view.isStatic = isStatic.data();
+    view.category = category.data();
+    view.mask = mask.data();
+    auto technique = make();
+    technique->update(view);
+    const auto answers = [&] {
+        std::vector<Pair> pairs;
+        technique->findPairs(pairs);
+        std::vector<std::uint32_t> hits;
+        (void)technique->queryBox({20, 20, 70, 70}, hits);
+        return std::pair{std::set<Pair>(pairs.begin(), pairs.end()), std::set<std::uint32_t>(hits.begin(), hits.end())};
+    };
+    const auto before = answers();
+    ASSERT_FALSE(before.first.empty());
+    ASSERT_FALSE(before.second.empty());
+    for (auto* coordinates : {&arrays->minX, &arrays->minY, &arrays->maxX, &arrays->maxY})
+        for (float& c : *coordinates) c = 1000.0f;
+    std::fill(isStatic.begin(), isStatic.end(), std::uint8_t{1});
+    std::fill(mask.begin(), mask.end(), 0u);
+    EXPECT_EQ(answers(), before) << "after the arrays were written over";
+    arrays.reset();
+    isStatic = {};
+    category = {};
+    mask = {};
+    EXPECT_EQ(answers(), before) << "after the arrays were freed";
+}
+
+TEST_P(InputContract, UpdateMovedRefusesStaticFlagsOrFiltersThatCameOrWent) {
+    test::BoxSet boxes = smallScene();
+    std::vector<std::uint8_t> isStatic(boxes.size(), 0);
+    std::vector<std::uint32_t> all(boxes.size(), ~0u);
+    auto technique = make();
+    technique->update(boxes.view());
+    BoxView flagged = boxes.view();
+    flagged.isStatic = isStatic.data();
+    const std::uint32_t moved[] = {2};
+    const std::string message = "updateMoved: static flags or filters came or went since the last update; that needs update()";
+    try {
+        technique->updateMoved(flagged, moved);
+        ADD_FAILURE() << "static flags that came were taken";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), message);
+    }
+    technique->update(flagged);
+    BoxView filtered = flagged;
+    filtered.category = all.data();
+    filtered.mask = all.data();
+    try {
+        technique->updateMoved(filtered, moved);
+        ADD_FAILURE() << "filters that came were taken";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), message);
+    }
+    technique->updateMoved(flagged, moved);  // the same arrays as the last update: taken
 }
 
 TEST_P(InputContract, PairsAndQueriesBeforeTheFirstGoodUpdateFindNothing) {

@@ -182,8 +182,10 @@ public:
     /// shows the last step's structure). Throws std::invalid_argument, naming the parameter and
     /// its range, for a value checkSettings rejects; keys of other techniques are ignored.
     void configure(const Settings& settings);
-    /// Takes in the current boxes. The caller keeps the view's arrays unchanged until the next
-    /// update: findPairs and the queries read them.
+    /// Takes in the current boxes. The technique keeps what it needs of them (coordinates,
+    /// static flags, filters), so the caller's arrays are free again when it returns: findPairs
+    /// and the queries answer for these boxes until the next good update, whatever is since
+    /// written into the arrays (or if they are freed).
     ///
     /// The contract every technique shares, checked here once for all of them: every box has
     /// finite corners with min <= max on both axes (a point is a valid box), and the ids are
@@ -223,10 +225,11 @@ public:
     /// The first box the segment touches (least t, then least index), in `hit`; nothing if none.
     QueryCost raycastFirst(const Segment& segment, std::optional<RayHit>& hit);
 
-    /// Counters of the last update + findPairs (bytesHeld includes the id slots update() keeps).
+    /// Counters of the last update + findPairs (bytesHeld includes the id slots, static flags
+    /// and filters that update() keeps).
     [[nodiscard]] Counters counters() const {
         Counters counters = m_counters;
-        counters.bytesHeld += m_idSlots.bytesHeld();
+        counters.bytesHeld += m_idSlots.bytesHeld() + m_ruleCopy.bytesHeld();
         return counters;
     }
     /// Lets the caller that measured it record the allocations of the last step.
@@ -271,7 +274,17 @@ private:
     std::span<const ParameterSpec> m_parameters;
     std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     IdSlots m_idSlots;
-    PairRule m_rule;
+    /// The last good update's static flags and filters, which the pair loops read until the
+    /// next: with the techniques' own copies of the boxes, the caller's arrays are free again
+    /// once update() returns.
+    struct RuleCopy {
+        std::vector<std::uint8_t> isStatic;
+        std::vector<std::uint32_t> category, mask;
+        /// Copies the arrays `boxes` has into these; returns `boxes` over the copies.
+        BoxView take(const BoxView& boxes);
+        [[nodiscard]] std::uint64_t bytesHeld() const;
+    } m_ruleCopy;
+    PairRule m_rule;  ///< over m_ruleCopy
     static constexpr std::uint32_t kNoUpdate = 0xFFFFFFFFu;
     std::uint32_t m_updatedCount = kNoUpdate;  ///< boxes of the last good update, for updateMoved
 };

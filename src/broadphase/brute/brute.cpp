@@ -2,7 +2,7 @@
 
 namespace ro {
 
-void BruteForce::doUpdate(const BoxView& boxes) { m_boxes = boxes; }
+void BruteForce::doUpdate(const BoxView& boxes) { m_boxes = m_copy.take(boxes); }
 
 void BruteForce::findPairs(std::vector<Pair>& out) {
     out.clear();
@@ -24,6 +24,7 @@ void BruteForce::findPairs(std::vector<Pair>& out) {
     m_counters = {};
     m_counters.pairTests = static_cast<std::uint64_t>(n) * (n > 0 ? n - 1 : 0) / 2;
     m_counters.candidatePairs = out.size();
+    m_counters.bytesHeld = m_copy.bytesHeld();
 }
 
 }  // namespace ro

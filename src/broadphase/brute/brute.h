@@ -3,6 +3,7 @@
 /// The reference every other technique is checked against. Its candidates are exactly the
 /// overlapping pairs, since it has already paid for the test.
 
+#include "broadphase/box_copy.h"
 #include "ro/broadphase/broadphase.h"
 
 namespace ro {
@@ -32,7 +33,8 @@ protected:
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
 
 private:
-    BoxView m_boxes;
+    BoxCopy m_copy;   ///< the last good update's coordinates
+    BoxView m_boxes;  ///< that update's boxes, over the copy
 };
 
 }  // namespace ro

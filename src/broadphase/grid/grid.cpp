@@ -34,9 +34,9 @@ std::uint32_t SpatialGrid::column(float x) const { return clampedCell(x, m_bound
 std::uint32_t SpatialGrid::row(float y) const { return clampedCell(y, m_bounds.minY, m_inverseCellSize, m_rows - 1); }
 
 void SpatialGrid::doUpdate(const BoxView& boxes) {
-    m_boxes = boxes;
     m_counters = {};
     if (boxes.count > kMaxEntities) throw std::length_error("the spatial grid holds at most 2^30 entities");
+    m_boxes = m_copy.take(boxes);
     resizeWithHeadroom(m_ranges, boxes.count);
     m_oversized.clear();
     m_isOversized.assign(boxes.count, 0);
@@ -110,7 +110,8 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
     m_counters.cellsTouched += occupiedCells;
     m_counters.extra.set("cell_size", m_cellSize);
     m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch) +
-                           bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld();
+                           bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld() +
+                           m_copy.bytesHeld();
 }
 
 void SpatialGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ro/broadphase/broadphase.h"
+#include "broadphase/box_copy.h"
 #include "broadphase/oversized.h"
 
 namespace ro {
@@ -74,7 +75,8 @@ private:
     template <typename OnHit, typename KeepGoing>
     QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
 
-    BoxView m_boxes;
+    BoxCopy m_copy;   ///< the last good update's coordinates
+    BoxView m_boxes;  ///< that update's boxes, over the copy
     Aabb m_bounds;
     float m_cellSize = 1.0f;
     float m_inverseCellSize = 1.0f;

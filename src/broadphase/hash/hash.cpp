@@ -76,7 +76,7 @@ void SpatialHash::resizeTable(std::uint32_t entityCount) {
 }
 
 void SpatialHash::doUpdate(const BoxView& boxes) {
-    m_boxes = boxes;
+    m_boxes = m_copy.take(boxes);
     m_counters = {};
     resizeTable(boxes.count);
     m_tableBuilt = false;
@@ -180,7 +180,7 @@ void SpatialHash::findPairs(std::vector<Pair>& out) {
     m_counters.extra.set("hash_false_positives", static_cast<double>(m_falsePositives));
     m_counters.bytesHeld = bytesHeld(m_buckets) + bytesHeld(m_nodes) + bytesHeld(m_order) + bytesHeld(m_ranges) +
                            bytesHeld(m_seen) + bytesHeld(m_oversized) + bytesHeld(m_isOversized) + bytesHeld(m_orderScratch) +
-                           m_oversizedScratch.bytesHeld();
+                           m_oversizedScratch.bytesHeld() + m_copy.bytesHeld();
 }
 
 void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit) const {

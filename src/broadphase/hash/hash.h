@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ro/broadphase/broadphase.h"
+#include "broadphase/box_copy.h"
 #include "broadphase/oversized.h"
 
 namespace ro {
@@ -102,7 +103,8 @@ private:
     template <typename OnHit, typename KeepGoing>
     QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
 
-    BoxView m_boxes;
+    BoxCopy m_copy;   ///< the last good update's coordinates
+    BoxView m_boxes;  ///< that update's boxes, over the copy
     float m_cellSize = 1.0f;
     std::uint64_t m_falsePositives = 0;  ///< candidates of the last findPairs whose cells only share a bucket
     float m_inverseCellSize = 1.0f;

@@ -30,7 +30,7 @@ void SweepAndPrune::doUpdate(const BoxView& boxes) {
         throw std::length_error("sweep and prune holds at most 2^30 entities");
     }
     m_diff.track(boxes);  // update() checked the boxes and the ids already
-    m_boxes = boxes;
+    m_boxes = m_copy.take(boxes);
     const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
     m_rebuilt = !m_built || axis != m_axis;
     m_axis = axis;
@@ -172,7 +172,7 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.bytesHeld = bytesHeld(m_delimiters) + bytesHeld(m_scratch) + bytesHeld(m_added) + bytesHeld(m_openMin) +
                            bytesHeld(m_openMax) + bytesHeld(m_openEntity) + bytesHeld(m_openSlot) +
-                           bytesHeld(m_hitFlags) + m_diff.bytesHeld();
+                           bytesHeld(m_hitFlags) + m_diff.bytesHeld() + m_copy.bytesHeld();
 }
 
 void SweepAndPrune::forEachCell(const std::function<void(const CellView&)>& visit) const {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "ro/broadphase/broadphase.h"
+#include "broadphase/box_copy.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/sweep_common.h"
 
@@ -127,7 +128,8 @@ private:
         return [this](float lo, float hi, auto visit) { return forEachOnAxis(lo, hi, visit); };
     }
 
-    BoxView m_boxes;
+    BoxCopy m_copy;   ///< the last good update's coordinates
+    BoxView m_boxes;  ///< that update's boxes, over the copy
     SweepAxis m_axisSetting = SweepAxis::Auto;
     double m_swapBudget = kSwapBudgetParameter.defaultValue;  ///< swaps per delimiter
     sweep::AxisChooser m_axisChooser;

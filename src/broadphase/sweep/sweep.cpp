@@ -19,7 +19,7 @@ void SingleAxisSweep::doUpdate(const BoxView& boxes) {
     m_counters = {};
     m_counters.extra.set(sweep::kSortSwapsCounter, 0);
     m_diff.track(boxes);  // update() checked the boxes and the ids already
-    m_boxes = boxes;
+    m_boxes = m_copy.take(boxes);
     const std::uint32_t axis = m_axisChooser.choose(boxes, m_axisSetting);
     // A new axis invalidates the order: every entity is merged in afresh.
     const bool fresh = !m_built || axis != m_axis;
@@ -138,7 +138,7 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.bytesHeld = bytesHeld(m_order) + bytesHeld(m_added) + bytesHeld(m_scratch) + bytesHeld(m_min) +
                            bytesHeld(m_max) + bytesHeld(m_otherMin) + bytesHeld(m_otherMax) + bytesHeld(m_entity) +
-                           bytesHeld(m_endTouchesVoid) + bytesHeld(m_hitFlags) + m_diff.bytesHeld();
+                           bytesHeld(m_endTouchesVoid) + bytesHeld(m_hitFlags) + m_diff.bytesHeld() + m_copy.bytesHeld();
 }
 
 void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& visit) const {
