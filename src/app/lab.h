@@ -87,7 +87,7 @@ public:
 
     // ---- record and replay (lab_replay.cpp) ------------------------------------------------------
     /// Records every input that changes the world from now on, with its tick, starting from
-    /// the state now. Refused (false) while replaying.
+    /// the state now. Refused (false) while a replay runs; after one has finished, its status goes.
     bool startRecording(const Camera& camera = {});
     [[nodiscard]] bool recording() const { return m_recording.has_value(); }
     /// Inputs recorded so far (0 when not recording).
@@ -183,8 +183,10 @@ private:
     void respawnPopulation();
     /// Notes an input while recording (with the tick it comes at).
     void record(RecordedInput input);
-    /// True for a person's world-changing input during a replay: it is ignored.
-    [[nodiscard]] bool ignoredDuringReplay() const { return m_replay && !m_applyingReplay; }
+    /// True for a person's world-changing input during a replay: it is ignored. After the
+    /// replay has finished such an input is taken, and the replay's status goes (the world
+    /// is no longer the replayed one).
+    [[nodiscard]] bool ignoredDuringReplay();
     /// Applies the recorded inputs due before the next tick; at the end tick, finishes.
     void applyDueInputs();
     void apply(const RecordedInput& input);

@@ -11,8 +11,16 @@
 
 namespace ro::app {
 
+bool Lab::ignoredDuringReplay() {
+    if (!m_replay || m_applyingReplay) return false;
+    if (!m_replay->finished) return true;
+    m_replay.reset();
+    return false;
+}
+
 bool Lab::startRecording(const Camera& camera) {
-    if (m_replay) return false;
+    if (m_replay && !m_replay->finished) return false;
+    m_replay.reset();
     m_recording = Recording{capture(), camera, {}, 0, 0};
     m_recordingStartTick = m_world.tickCount();
     return true;

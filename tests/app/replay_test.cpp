@@ -73,6 +73,30 @@ TEST(Replay, ARecordedSessionReplaysToTheSameStateUnderOtherTechniques) {
     }
 }
 
+TEST(Replay, AfterAReplayHasFinishedThePersonsInputsChangeTheWorldAgain) {
+    // A walk-through found every click, preset and respawn ignored after a finished replay,
+    // with nothing on screen saying so.
+    Lab lab(*ro::findTechnique("grid"), 300, 5, {});
+    const Recording recording = recordSession(lab);
+    Lab replay(*ro::findTechnique("grid"), 10, 5, {});
+    replay.startReplay(recording);
+    const std::size_t during = replay.world().size();
+    replay.spawnAt({300.0f, 300.0f});
+    EXPECT_EQ(replay.world().size(), during) << "a click while the replay runs is ignored";
+    EXPECT_FALSE(replay.startRecording()) << "no recording while a replay runs";
+    for (int frame = 0; frame < 1000 && !replay.replayStatus()->finished; ++frame) replay.update(1.0 / 60.0, false);
+    ASSERT_TRUE(replay.replayStatus()->finished);
+    ASSERT_TRUE(replay.replayStatus()->matched);
+
+    const std::size_t done = replay.world().size();
+    replay.spawnAt({300.0f, 300.0f});
+    EXPECT_EQ(replay.world().size(), done + 1);
+    EXPECT_FALSE(replay.replayStatus()) << "the replay's status is no longer about this world";
+    replay.loadScenario(ro::findScenario("uniform"));
+    EXPECT_EQ(replay.sceneName(), "uniform");
+    EXPECT_TRUE(replay.startRecording());
+}
+
 TEST(Replay, AChangedStartDoesNotMatch) {
     Lab lab(*ro::findTechnique("hshg"), 400, 2, {});
     Recording recording = recordSession(lab);
