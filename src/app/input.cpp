@@ -20,6 +20,14 @@ int imguiButton(Uint8 button) {
 
 bool isKey(const SDL_Event& event) { return event.type == SDL_KEYDOWN || event.type == SDL_KEYUP; }
 
+bool isModifier(SDL_Scancode key) {
+    switch (key) {
+        case SDL_SCANCODE_LCTRL: case SDL_SCANCODE_RCTRL: case SDL_SCANCODE_LSHIFT: case SDL_SCANCODE_RSHIFT:
+        case SDL_SCANCODE_LALT: case SDL_SCANCODE_RALT: case SDL_SCANCODE_LGUI: case SDL_SCANCODE_RGUI: return true;
+        default: return false;
+    }
+}
+
 /// The wheel zooms by this factor per notch.
 constexpr float kZoomPerNotch = 1.25f;
 
@@ -41,6 +49,9 @@ bool Input::waitsForNextFrame(const SDL_Event& event) const {
             // An auto-repeat changes no key state: held back, repeats would pile up behind a
             // slow frame (and everything after them) for as long as the key was held.
             if (event.type == SDL_KEYDOWN && event.key.repeat != 0) return false;
+            // A modifier let go after a click in the same frame would turn Ctrl+click into a
+            // plain click: ImGui sees one modifier state per frame.
+            if (m_buttonChanged && isModifier(event.key.keysym.scancode)) return true;
             return std::find(m_keysChanged.begin(), m_keysChanged.end(), event.key.keysym.scancode) !=
                    m_keysChanged.end();
         default:
@@ -92,7 +103,7 @@ void Input::poll() {
     m_moved = false;
     m_keysChanged.clear();
     std::fill(std::begin(m_pointer.pressed), std::end(m_pointer.pressed), false);
-    const ImGuiIO& io = ImGui::GetIO();
+    ImGuiIO& io = ImGui::GetIO();
     std::size_t handed = 0;
     for (; handed < m_pending.size(); ++handed) {
         const SDL_Event& e = m_pending[handed];
@@ -103,6 +114,16 @@ void Input::poll() {
         // that then swallows every shortcut.
         const bool appsTab = isKey(e) && e.key.keysym.sym == SDLK_TAB && !io.WantTextInput;
         if (!appsTab) Gui::processEvent(e);
+        if (isKey(e)) {
+            // ImGui 1.86's backend reads the modifiers from SDL_GetModState(): the state after
+            // every event SDL has queued, so a quick Ctrl+click or Ctrl+A in a slow frame would
+            // reach it without the Ctrl. Each key event carries the modifiers as they were.
+            const Uint16 mods = e.key.keysym.mod;
+            io.KeyCtrl = (mods & KMOD_CTRL) != 0;
+            io.KeyShift = (mods & KMOD_SHIFT) != 0;
+            io.KeyAlt = (mods & KMOD_ALT) != 0;
+            io.KeySuper = (mods & KMOD_GUI) != 0;
+        }
         m_events.push_back(e);
     }
     m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(handed));
@@ -111,6 +132,7 @@ void Input::poll() {
 void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen, const UiRects& ui) {
     const ImGuiIO& io = ImGui::GetIO();
     for (const SDL_Event& event : m_events) {
+        if (isKey(event)) m_mods = event.key.keysym.mod;  // as of this event, for the clicks after it
         switch (event.type) {
             case SDL_QUIT:
                 m_quit = true;
@@ -181,7 +203,7 @@ void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays
 
 void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, Screen& screen, bool onUi) {
     const ViewTransform& view = screen.view();
-    const SDL_Keymod mods = SDL_GetModState();
+    const Uint16 mods = m_mods;
     const bool left = event.button.button == SDL_BUTTON_LEFT;
     const bool right = event.button.button == SDL_BUTTON_RIGHT;
     const bool middle = event.button.button == SDL_BUTTON_MIDDLE;

@@ -69,6 +69,10 @@ private:
     bool m_moved = false;
     std::vector<SDL_Scancode> m_keysChanged;
 
+    /// The modifiers as the last applied key event left them (not SDL_GetModState(), which is
+    /// already past every queued event): Shift or Ctrl with a click makes a query drag.
+    Uint16 m_mods = KMOD_NONE;
+
     bool m_quit = false;
     bool m_uiHidden = false;
     bool m_screenshotRequested = false;
