@@ -21,7 +21,8 @@ namespace ro::app {
 
 class Lab {
 public:
-    /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory.
+    /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory
+    /// (the panel's tooltip names it: at 1,000,000 random entities the largest is 0.69 wide).
     static constexpr float kMinAutoCellSize = 1.0f;
 
     /// Builds the world with `entities` entities from `seed`, and the technique with the

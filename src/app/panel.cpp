@@ -193,7 +193,8 @@ void techniqueSection(Lab& lab) {
         if (spec.key == kCellSizeParameter.key) {
             ImGui::SameLine();
             if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size (follows the population)");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size, at least %.0f world unit (follows the population)",
+                                                          static_cast<double>(Lab::kMinAutoCellSize));
         }
     }
 }
