@@ -207,13 +207,21 @@ void populationSection(Lab& lab) {
     if (limit != 0) top = std::min(top, limit);
     if (lab.scenarioLimit() != 0) top = std::min(top, lab.scenarioLimit());
     int count = static_cast<int>(lab.world().size());
-    if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, static_cast<int>(top), "%d",
+    // A limit shows in the slider itself and its reason on hover, not on a line of its own: a
+    // line that came and went with the technique or preset moved every button below it.
+    const bool capped = top < kMaxPanelEntities;
+    char format[48] = "%d";
+    if (capped) *fmt::format_to_n(format, sizeof format - 1, "%d (at most {})", top).out = '\0';
+    if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, static_cast<int>(top), format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         lab.setEntityCount(static_cast<std::uint32_t>(count));
-    if (limit != 0)
-        withText(hint, "at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", limit, lab.technique().id);
-    if (lab.scenarioLimit() != 0 && lab.scenarioLimit() < kMaxPanelEntities)
-        withText(hint, "at most {} in {}: nearly every pair overlaps", lab.scenarioLimit(), lab.sceneName());
+    if (capped && ImGui::IsItemHovered()) {
+        const auto tooltip = [](std::string_view t) { ImGui::SetTooltip("%.*s", static_cast<int>(t.size()), t.data()); };
+        if (lab.scenarioLimit() == top)
+            withText(tooltip, "at most {} in {}: nearly every pair overlaps", top, lab.sceneName());
+        else
+            withText(tooltip, "at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", top, lab.technique().id);
+    }
     if (!lab.notice().empty()) wrapped(lab.notice(), ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
     if (lab.scenario()) {
         // A scenario's sizes are its own; a new seed makes another scene of the same kind.
