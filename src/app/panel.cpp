@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <span>
 #include <string_view>
 
 #include "app/palette.h"
@@ -268,8 +269,12 @@ void sceneSection(Lab& lab) {
     if (ImGui::BeginTable("scenario", 2, ImGuiTableFlags_SizingFixedFit)) {
         row("sizes", "{}", s->sizes);
         row("spacing", "{}", s->spacing);
-        if (s->speed > 0.0f) row("speed", "{:.3g} per tick", s->speed);  // rain: its drops cross the world in ~100 ticks
+        if (s->speed > 0.0f) row("speed", "{:.3g} per tick", s->speed);
+        if (s->kind == ScenarioKind::Rain) row("speed", "{}", "across the world in ~100 ticks");
         if (s->kind != ScenarioKind::Static) row("moving", "{:.0f} %", 100.0 * s->movingFraction);
+        // What makes these two what they are, besides the rows above.
+        if (s->kind == ScenarioKind::Bullets) row("fast", "{}", "1% (up to 500) at 20-100x");
+        if (s->kind == ScenarioKind::Rain) row("churn", "{}", "~1% replaced a tick");
         ImGui::EndTable();
     }
     if (s->kind == ScenarioKind::Layers) {
@@ -283,7 +288,8 @@ void sceneSection(Lab& lab) {
         if (ImGui::SliderInt("Layers", &layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp)) storage.SetInt(key, layers);
         if (ImGui::IsItemDeactivatedAfterEdit()) lab.setLayers(static_cast<std::uint32_t>(layers));
         if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if a drag ended unseen
-        hint("layer 0 (blue) meets every layer; the others only layer 0 and themselves");
+        wrapped("layer 0 (cyan) meets every layer; the others only layer 0 and themselves",
+                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
     if (s->kind == ScenarioKind::Static) {
         // The rest are static entities: the technique is handed the movers alone each tick.
@@ -324,12 +330,12 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
     if (lab.recording()) {
         withText(hint, "recording: {} inputs (Stop saves them)", lab.recordedInputs());
     } else if (replay && !replay->finished) {
-        withText(hint, "replaying: tick {} of {} (clicks are ignored)", replay->tick, replay->endTick);
+        withText(hint, "replaying: tick {} of {} (clicks ignored)", replay->tick, replay->endTick);
     } else if (replay && replay->matched) {
-        withText(hint, "replay done at tick {}: the recorded state, bit for bit", replay->endTick);
+        withText(hint, "replay done (tick {}): recorded state, bit for bit", replay->endTick);
     } else if (replay) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
-        text("replay done at tick {}: NOT the recorded state", replay->endTick);
+        text("replay done (tick {}): NOT the recorded state", replay->endTick);
         ImGui::PopStyleColor();
     } else {
         hint("Record notes every input with its tick");
@@ -449,6 +455,19 @@ void swatch(SDL_Color c, std::string_view meaning) {
     ImGui::TextUnformatted(meaning.data(), meaning.data() + meaning.size());
 }
 
+/// A row of colour swatches (one per level or layer, in order) and what they mean.
+void swatches(std::span<const SDL_Color> colours, std::string_view meaning) {
+    const float side = ImGui::GetTextLineHeight();
+    for (const SDL_Color c : colours) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side), IM_COL32(c.r, c.g, c.b, 255));
+        ImGui::Dummy(ImVec2(side, side));
+        ImGui::SameLine(0.0f, 2.0f);
+    }
+    ImGui::SameLine();
+    ImGui::TextUnformatted(meaning.data(), meaning.data() + meaning.size());
+}
+
 void legendSection() {
     if (!ImGui::CollapsingHeader("Legend and keys")) return;
     swatch(palette::kBox, "box");
@@ -458,7 +477,7 @@ void legendSection() {
     swatch(palette::kCandidate, "candidate pair (P) that does not overlap");
     swatch(palette::kLongCandidate, "far candidate pair (hash collision)");
     swatch(palette::kOverlap, "candidate pair whose AABBs overlap");
-    swatch(palette::kLevels[0], "cell (G): brighter holds more; a colour per level");
+    swatches(std::span(palette::kLevels).first(4), "cell (G) per level; brighter holds more");
     swatch(palette::kFatBox, "fat box of the AABB tree (G)");
     swatch(palette::kStripDepth, "sweep strip: intervals open along the axis");
     swatch(palette::kVoidMark, "strip mark: a delimiter that touches void");
@@ -467,6 +486,8 @@ void legendSection() {
     swatch(palette::kQueryShape, "box or ray query (Shift / Ctrl + drag)");
     swatch(palette::kQueryHit, "box or ray query hit");
     swatch(palette::kFirstHit, "the ray's first hit and its entry point");
+    swatch(palette::kMismatch, "a pair a compared technique got wrong");
+    swatches(palette::kLayers, "layers 0-3 (the layers preset)");
     hint("A pixel that several entities share is lighter (density).");
     ImGui::Spacing();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
@@ -489,11 +510,11 @@ void legendSection() {
         key("F or Home", "fit the world in the window");
         key("H", "hide or show all UI");
         key("C", "clear the box or ray query");
-        key("F12", "screenshot (PNG in the working directory)");
+        key("F12", "screenshot (PNG, working dir.)");
         key("Q", "quit");
         ImGui::EndTable();
     }
-    hint("Keys work wherever the focus is, except while typing in a field.");
+    hint("Keys work anywhere but in a text field.");
 }
 
 /// The current window's rectangle.
