@@ -282,8 +282,10 @@ ParseResult parseOptions(int argc, char** argv) {
         if (given("--seed")) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
         if (given("--cell-size")) {
             const ParameterSpec& cell = kCellSizeParameter;
-            const float value = parsePositive(cellSize, "--cell-size");
-            if (!(value >= cell.offeredMin && value <= cell.offeredMax))
+            float value = 0.0f;
+            const char* end = cellSize.data() + cellSize.size();
+            const auto [ptr, ec] = std::from_chars(cellSize.data(), end, value);
+            if (cellSize.empty() || ec != std::errc{} || ptr != end || !(value >= cell.offeredMin && value <= cell.offeredMax))
                 throw BadValue(fmt::format("--cell-size expects a number from {} to {}, got '{}'", cell.offeredMin,
                                            cell.offeredMax, cellSize));
             o.parameters.set(cell.key, value);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -166,6 +167,8 @@ SceneFile sceneFrom(const Json& j);
 
 /// Reads the whole file.
 std::string readFile(const std::string& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) fail(fmt::format("{}: is a directory, not a file", path));
     std::ifstream in(path, std::ios::binary);
     if (!in) fail(fmt::format("{}: cannot open the file", path));
     std::stringstream buffer;
