@@ -685,6 +685,8 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         // With swept boxes the exact test is on the swept boxes: overlaps of the paths.
         row(r.sweptExtra ? "swept overlaps" : "true overlaps", "{}", r.overlaps);
         row("contacts", "{}", r.contacts);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("pairs whose shapes touch: a circle's AABB can overlap another's while the circle does not");
         if (r.statics > 0) row("static", "{} of {}", r.statics, r.entities);
         if (r.missed) row("missed collisions", "{}   counting {:.2f} ms", *r.missed, r.msMissedCount);
         if (r.sweptExtra) row("swept extra pairs", "{}", *r.sweptExtra);
