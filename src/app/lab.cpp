@@ -318,9 +318,12 @@ void Lab::setEntityCount(std::uint32_t count) {
     const double coverage = static_cast<double>(count) * meanSide * meanSide /
                             (static_cast<double>(m_world.config().bounds.width()) * m_world.config().bounds.height());
     m_notice.clear();
-    if (coverage > kMaxCoverage) {
-        m_notice = fmt::format("sizes fitted to {} entities: the old ones would cover the world {:.0f} times", count,
-                               coverage);
+    if (coverage > kMaxCoverage || coverage < kMinCoverage) {
+        m_notice = coverage > kMaxCoverage
+                       ? fmt::format("sizes fitted to {} entities: the old ones would cover the world {:.1f} times", count,
+                                     coverage)
+                       : fmt::format("sizes fitted to {} entities: the old ones would cover {:.2g}% of the world", count,
+                                     100.0 * coverage);
         m_sizes = defaultSizeRange(std::max(count, kSparseCount), m_world.config().bounds);
         resizePopulation(m_world, m_rng, 0, m_sizes);
     }

@@ -126,12 +126,14 @@ public:
 
     // ---- population -----------------------------------------------------------------------------
     /// Adds or removes entities to reach `count`. When the current sizes would cover the world
-    /// more than kMaxCoverage times over at that count, the sizes are fitted to the count
-    /// first (as "Sizes for count" does) and notice() says so: a slider moved from 100 to a
-    /// million entities of the 100-entity size would otherwise make billions of overlaps.
+    /// more than kMaxCoverage times over at that count, or less than kMinCoverage of it, the
+    /// sizes are fitted to the count first (as "Sizes for count" does) and notice() says so: a
+    /// slider moved from 100 to a million entities of the 100-entity size would otherwise make
+    /// billions of overlaps (and 100,000 sizes at a million, 2.4 million overlaps and 1 s
+    /// ticks), and one moved back down would leave specks that never meet.
     /// A scenario's scene is made anew at that count.
     void setEntityCount(std::uint32_t count);
-    static constexpr double kMaxCoverage = 2.0;
+    static constexpr double kMaxCoverage = 1.0, kMinCoverage = 0.01;
     /// A line for the panel about the last automatic change (empty when there was none).
     [[nodiscard]] const std::string& notice() const { return m_notice; }
     /// Size range of entities spawned from now on.

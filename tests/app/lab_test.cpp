@@ -138,6 +138,18 @@ TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
     lab.setEntityCount(150'000);
     EXPECT_EQ(lab.sizeRange().maxHalf, kept.maxHalf);
     EXPECT_TRUE(lab.notice().empty());
+    // Sizes that would cover the world once over are fitted too (100,000's at 1,000,000 made
+    // 2.4 million overlaps and 1 s ticks), and so are specks that would cover under 1% of it.
+    Lab crowded(*ro::findTechnique("grid"), 100'000, 1, {});
+    const float crowdedHalf = crowded.sizeRange().maxHalf;
+    crowded.setEntityCount(1'000'000);
+    EXPECT_LT(crowded.sizeRange().maxHalf, crowdedHalf);
+    EXPECT_NE(crowded.notice().find("cover the world"), std::string::npos) << crowded.notice();
+    const float speckHalf = crowded.sizeRange().maxHalf;
+    crowded.setEntityCount(2'000);
+    EXPECT_EQ(crowded.world().size(), 2'000u);
+    EXPECT_GT(crowded.sizeRange().maxHalf, 5.0f * speckHalf);
+    EXPECT_NE(crowded.notice().find("% of the world"), std::string::npos) << crowded.notice();
 }
 
 TEST(Lab, ASlowTickIsFollowedByFramesWithoutTicks) {
