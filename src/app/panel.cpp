@@ -207,7 +207,13 @@ void populationSection(Lab& lab) {
     std::uint32_t top = kMaxPanelEntities;
     if (limit != 0) top = std::min(top, limit);
     if (lab.scenarioLimit() != 0) top = std::min(top, lab.scenarioLimit());
-    int count = static_cast<int>(lab.world().size());
+    // Applied on release, or on Return after Ctrl+click and typing: each count is a new
+    // population, and one per keystroke or per step of a drag made 10, 100, ... 100,000
+    // entities on the way to 1,000,000. The dragged or typed value waits in ImGui's storage.
+    ImGuiStorage& storage = *ImGui::GetStateStorage();
+    const ImGuiID key = ImGui::GetID("entities-dragged");
+    int count = storage.GetInt(key, -1);
+    if (count < 0) count = static_cast<int>(lab.world().size());
     // A limit shows in the slider itself and its reason on hover, not on a line of its own: a
     // line that came and went with the technique or preset moved every button below it.
     const bool capped = top < kMaxPanelEntities;
@@ -215,7 +221,9 @@ void populationSection(Lab& lab) {
     if (capped) *fmt::format_to_n(format, sizeof format - 1, "%d (at most {})", top).out = '\0';
     if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, static_cast<int>(top), format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-        lab.setEntityCount(static_cast<std::uint32_t>(count));
+        storage.SetInt(key, count);
+    if (ImGui::IsItemDeactivatedAfterEdit()) lab.setEntityCount(static_cast<std::uint32_t>(count));
+    if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if an edit ended unseen
     if (capped && ImGui::IsItemHovered()) {
         const auto tooltip = [](std::string_view t) { ImGui::SetTooltip("%.*s", static_cast<int>(t.size()), t.data()); };
         if (lab.scenarioLimit() == top)
