@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "ro/core/buffers.h"
 
@@ -68,6 +69,11 @@ void BroadPhase::update(const BoxView& boxes) {
 }
 
 void BroadPhase::takeChecked(const BoxView& boxes) {
+    // All that can throw (bad_alloc) before anything changes; growing moves the copies (with
+    // their contents), so the last update's rule follows them, for a refusal below.
+    m_ruleCopy.reserveFor(boxes);
+    if (m_rule.isStatic != nullptr) m_rule.isStatic = m_ruleCopy.isStatic.data();
+    if (m_rule.category != nullptr) m_rule.category = m_ruleCopy.category.data(), m_rule.mask = m_ruleCopy.mask.data();
     m_idSlots.update(boxes.ids, boxes.count);
     if (m_pending) {  // after the checks: a refused update leaves the technique as it was
         applySettings(*m_pending);
@@ -80,12 +86,23 @@ void BroadPhase::takeChecked(const BoxView& boxes) {
     doUpdate(keyed);
 }
 
+void BroadPhase::RuleCopy::reserveFor(const BoxView& boxes) {
+    // At least one, so given arrays stay given (non-null) even for no boxes.
+    const std::size_t n = std::max<std::size_t>(boxes.count, 1);
+    if (boxes.isStatic != nullptr) reserveWithHeadroom(isStatic, n);
+    if (boxes.category != nullptr) reserveWithHeadroom(category, n);
+    if (boxes.mask != nullptr) reserveWithHeadroom(mask, n);
+}
+
 BoxView BroadPhase::RuleCopy::take(const BoxView& boxes) {
     BoxView view = boxes;
     const auto copy = [n = boxes.count](auto& to, const auto* from) {
-        if (from == nullptr) return decltype(to.data()){nullptr};
-        to.assign(from, from + n);
-        to.reserve(1);  // given arrays stay given (non-null), even for no boxes
+        if (from == nullptr) {
+            std::remove_reference_t<decltype(to)>().swap(to);  // an array that went holds no memory
+            return decltype(to.data()){nullptr};
+        }
+        to.resize(n);  // reserved by reserveFor: no allocation
+        std::copy_n(from, n, to.data());
         return to.data();
     };
     view.isStatic = copy(isStatic, boxes.isStatic);

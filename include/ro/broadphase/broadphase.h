@@ -196,8 +196,8 @@ public:
     /// update: the same ids in the same order, the same static flags and filters (the caller
     /// vouches for that). Only the moved boxes are checked, and a technique that keeps state
     /// (the AABB tree) works in proportion to them; one that rebuilds every step rebuilds.
-    /// Throws std::invalid_argument before a first update(), when the count changed, or for a
-    /// moved index out of range or a bad moved box.
+    /// Throws std::invalid_argument before a first update(), when the count changed, when static
+    /// flags or filters came or went since it, or for a moved index out of range or a bad moved box.
     void updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved);
     /// Whether updateMoved() costs in proportion to the moved boxes rather than to all of them.
     [[nodiscard]] virtual bool exploitsMovedLists() const { return false; }
@@ -280,7 +280,10 @@ private:
     struct RuleCopy {
         std::vector<std::uint8_t> isStatic;
         std::vector<std::uint32_t> category, mask;
-        /// Copies the arrays `boxes` has into these; returns `boxes` over the copies.
+        /// Grows the arrays for `boxes` (what can throw, before anything changes).
+        void reserveFor(const BoxView& boxes);
+        /// After reserveFor: copies the arrays `boxes` has into these (frees those it has
+        /// not); returns `boxes` over the copies.
         BoxView take(const BoxView& boxes);
         [[nodiscard]] std::uint64_t bytesHeld() const;
     } m_ruleCopy;

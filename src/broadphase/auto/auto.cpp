@@ -48,7 +48,7 @@ void AutoPick::doUpdate(const BoxView& boxes) {
     // The boxes are checked and keyed by slots already; each technique keys them again by
     // its own slots, which costs a compare of the ids when they have not changed. Most ids
     // new at once: a new scene.
-    m_boxes = boxes;
+    m_boxes = withoutCoordinates(boxes);  // the caller's: not read after this update
     m_updated = true;
     m_count = boxes.count;
     const bool newScene = boxes.count >= kMinTrialCount && 2 * idSlots().newIdCount() > boxes.count;
@@ -60,7 +60,6 @@ void AutoPick::doUpdate(const BoxView& boxes) {
 }
 
 void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
-    m_boxes = boxes;
     const auto start = std::chrono::steady_clock::now();
     onEach([&](BroadPhase& technique, std::size_t) { technique.updateMoved(boxes, moved); },
            m_pick == Pick::Trial && m_trialStep > 0);
@@ -84,12 +83,23 @@ void AutoPick::watchTree(double stepMs) {
 
 void AutoPick::preferHshg() {
     if (m_pick == Pick::Hshg) return;
-    // The HSHG builds on the last update's boxes (the caller keeps them until the next
-    // update), so queries before that update find what the tree would have found.
+    // The HSHG builds on the last update's boxes, as the tree holds them (the caller's arrays
+    // are theirs again once update() returns), so queries before the next update find what
+    // the tree would have found. A one-off copy, at the hand-over.
     if (!m_techniques[kHshg]) {
         m_techniques[kHshg] = std::make_unique<HierarchicalGrid>();
         m_techniques[kHshg]->configure(m_settings);
-        if (m_updated) updateChecked(*m_techniques[kHshg], m_boxes);
+        if (m_updated && m_techniques[kTree]) {
+            const auto& tree = static_cast<const DynamicTree&>(*m_techniques[kTree]);
+            std::vector<float> minX(m_count), minY(m_count), maxX(m_count), maxY(m_count);
+            for (std::uint32_t i = 0; i < m_count; ++i) {
+                const Aabb box = tree.boxOf(i);
+                minX[i] = box.minX, minY[i] = box.minY, maxX[i] = box.maxX, maxY[i] = box.maxY;
+            }
+            BoxView boxes = m_boxes;
+            boxes.minX = minX.data(), boxes.minY = minY.data(), boxes.maxX = maxX.data(), boxes.maxY = maxY.data();
+            updateChecked(*m_techniques[kHshg], boxes);
+        }
     }
     m_pick = Pick::Hshg;
     m_techniques[kTree].reset();

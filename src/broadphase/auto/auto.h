@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "broadphase/box_copy.h"
 #include "ro/broadphase/broadphase.h"
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/tree/tree.h"
@@ -107,8 +108,8 @@ private:
     std::uint32_t m_watchedSteps = 0;
     std::uint32_t m_count = 0;       ///< entities of the last update
     double m_stepMs = 0.0;           ///< the last update's time
-    BoxView m_boxes;                 ///< the last update's (keyed) boxes
-    bool m_updated = false;          ///< m_boxes holds an update's boxes
+    BoxView m_boxes;                 ///< the last update's ids, flags and filters (keyed; no coordinates)
+    bool m_updated = false;          ///< m_boxes holds an update's
     std::vector<Pair> m_otherPairs;  ///< the pairs of the technique a trial runs beside
 };
 

@@ -39,7 +39,8 @@ void SpatialGrid::doUpdate(const BoxView& boxes) {
     m_boxes = m_copy.take(boxes);
     resizeWithHeadroom(m_ranges, boxes.count);
     m_oversized.clear();
-    m_isOversized.assign(boxes.count, 0);
+    resizeWithHeadroom(m_isOversized, boxes.count);  // a count that creeps up must not allocate each step
+    std::fill(m_isOversized.begin(), m_isOversized.end(), std::uint8_t{0});
     std::size_t insertions = 0;
     // A box reaching more than a cell past the bounds would be clamped into an edge cell
     // together with every other such box: it skips the grid instead.

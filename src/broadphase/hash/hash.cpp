@@ -84,7 +84,8 @@ void SpatialHash::doUpdate(const BoxView& boxes) {
     resizeWithHeadroom(m_ranges, boxes.count);
     resizeWithHeadroom(m_seen, boxes.count);
     m_oversized.clear();
-    m_isOversized.assign(boxes.count, 0);
+    resizeWithHeadroom(m_isOversized, boxes.count);  // a count that creeps up must not allocate each step
+    std::fill(m_isOversized.begin(), m_isOversized.end(), std::uint8_t{0});
     for (std::uint32_t rank = 0; rank < boxes.count; ++rank) {
         const std::uint32_t i = m_order[rank].entity;
         const CellRange r{cellOf(boxes.minX[i]), cellOf(boxes.minY[i]), cellOf(boxes.maxX[i]), cellOf(boxes.maxY[i])};

@@ -241,6 +241,10 @@ void HierarchicalGrid::doUpdate(const BoxView& boxes) {
             m_isOversized.resize(boxes.count, 0);
             for (const std::uint32_t i : m_oversized) m_isOversized[i] = 1;
         }
+        // The cells keep their boxes; only oversized entities are tested (against every box)
+        // from the coordinates later, so only then are they copied: the caller's arrays are
+        // free once update() returns.
+        m_boxes = m_oversized.empty() ? withoutCoordinates(boxes) : m_copy.take(boxes);
         m_needsRebuild = false;
     } catch (...) {
         // Leave a valid, empty structure behind, so later calls see nothing rather than stale
@@ -373,7 +377,7 @@ void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_previousKeys) + bytesHeld(m_ids) + bytesHeld(m_previousIds) +
                            bytesHeld(m_slotBoxes) + bytesHeld(m_slotDense) + bytesHeld(m_table) +
                            bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld() +
-                           bytesHeld(m_queryMark) + m_diff.bytesHeld();
+                           bytesHeld(m_queryMark) + m_diff.bytesHeld() + m_copy.bytesHeld();
 }
 
 void HierarchicalGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {

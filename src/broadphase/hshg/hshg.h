@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "ro/broadphase/broadphase.h"
+#include "broadphase/box_copy.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/oversized.h"
 
@@ -192,7 +193,10 @@ private:
     template <typename OnHit, typename KeepGoing>
     QueryCost walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing);
 
+    /// The last update's boxes: the caller's during the update; after it, over m_copy when
+    /// some entity is oversized, else with no coordinates (nothing reads them then).
     BoxView m_boxes;
+    BoxCopy m_copy;
     float m_factor = 2.0f;
     bool m_hasGeometry = false;
     double m_smallest = 1.0;  ///< the smallest side when the levels were set, for the hysteresis

@@ -111,6 +111,8 @@ public:
     /// Throws std::invalid_argument if `id` is absent or the box is not finite with min <= max.
     bool move(std::uint32_t id, const Aabb& box);
 
+    /// The exact box of dense index `dense` (below leafCount()) as the last update or move gave it.
+    [[nodiscard]] Aabb boxOf(std::uint32_t dense) const { return m_proxies[m_proxyOfDense[dense]].box; }
     /// Leaves (entities) in the tree.
     [[nodiscard]] std::uint32_t leafCount() const { return static_cast<std::uint32_t>(m_proxyOfDense.size()); }
     /// Height of the root (0 for a single leaf or an empty tree).

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -120,6 +122,41 @@ TEST(AutoPick, HandingOverToTheHshgKeepsEveryAnswer) {
         }
         EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Hshg) << "kept until the next scene";
     }
+}
+
+TEST(AutoPick, AHandOverAfterTheCallersArraysWereFreedBuildsOnTheTreesBoxes) {
+    // The caller's arrays are free once update() returns, so a later hand-over must build the
+    // HSHG on the tree's own copy of the last update's boxes. A field of statics with 20
+    // movers, handed over as moved lists: the tree wins its trial by far.
+    Rng rng(4);
+    test::Population population = driftingField(rng, 0);
+    std::vector<std::uint8_t> isStatic(population.size(), 1);
+    std::vector<std::uint32_t> moved;
+    for (std::uint32_t i = 0; i < population.size(); i += 100) isStatic[i] = 0, moved.push_back(i);
+    AutoPick autoPick;
+    BruteForce brute;
+    auto arrays = std::make_unique<test::BoxSet>(population.boxes);
+    const auto viewOf = [&](const test::BoxSet& boxes) {
+        BoxView view = boxes.view();
+        view.isStatic = isStatic.data();
+        return view;
+    };
+    autoPick.update(viewOf(*arrays));
+    for (std::uint32_t step = 0; step < 8 && autoPick.pick() != AutoPick::Pick::Tree; ++step) {
+        for (const std::uint32_t i : moved) arrays->minX[i] += 0.1f, arrays->maxX[i] += 0.1f;
+        autoPick.updateMoved(viewOf(*arrays), moved);
+        (void)pairsOf(autoPick);
+    }
+    ASSERT_EQ(autoPick.pick(), AutoPick::Pick::Tree) << "the trial did not keep the tree on a static field";
+    brute.update(viewOf(*arrays));
+    const std::set<Pair> expected = pairsOf(brute);
+    for (auto* coordinates : {&arrays->minX, &arrays->minY, &arrays->maxX, &arrays->maxY})
+        std::fill(coordinates->begin(), coordinates->end(), 7.0f);
+    arrays.reset();
+    autoPick.preferHshg();
+    ASSERT_EQ(autoPick.pick(), AutoPick::Pick::Hshg);
+    EXPECT_EQ(pairsOf(autoPick), expected);
+    EXPECT_EQ(autoPick.validate(), "");
 }
 
 }  // namespace
