@@ -23,7 +23,7 @@ while IFS= read -r header; do
 done < <(cd "$work/prefix/include/ro" && find . -mindepth 2 -name '*.h' | sed 's|^\./||')
 [[ -f $work/consumer/world/world.h ]] || fail "no header of ro's own under include/ro/world: the layout changed"
 cmake -S "$source/examples" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
-    -DCMAKE_CXX_FLAGS="-I$work/consumer" \
+    -DCMAKE_CXX_FLAGS="${CXXFLAGS:-} -I$work/consumer" \
     >"$work/configure.log" 2>&1 || fail "configuring the examples: $(cat "$work/configure.log")"
 cmake --build "$work/build" >"$work/build.log" 2>&1 || fail "building the examples: $(cat "$work/build.log")"
 "$work/build/example_technique" || fail "example_technique exited $?"
