@@ -95,9 +95,25 @@ std::string_view tickLabel(double v, char (&buffer)[24]) {
 
 /// Calls `tick(v)` for the tick values of an axis: decades (with 2 and 5 between them when the
 /// range spans less than two) on a log axis, steps of 1, 2 or 5 times a power of ten otherwise.
+/// A log axis narrower than the gaps between 1, 2 and 5 (a flat curve spans a factor of 1.7)
+/// gets its two ends instead, so it is never left without a number.
 template <typename Tick>
 void forEachTick(const Axis& axis, Tick tick) {
     if (axis.log) {
+        const auto inside = [&](double v) { return v >= axis.lo && v <= axis.hi; };
+        bool any = false;
+        for (int k = static_cast<int>(std::floor(std::log10(axis.lo))); k <= static_cast<int>(std::ceil(std::log10(axis.hi))); ++k)
+            for (const double m : {1.0, 2.0, 5.0}) any |= inside(m * std::pow(10.0, k));
+        if (!any) {
+            // Two significant digits, inside the range.
+            const auto rounded = [](double v, bool up) {
+                const double unit = std::pow(10.0, std::floor(std::log10(v)) - 1.0);
+                return (up ? std::ceil(v / unit) : std::floor(v / unit)) * unit;
+            };
+            tick(rounded(axis.lo, true));
+            tick(rounded(axis.hi, false));
+            return;
+        }
         const int first = static_cast<int>(std::floor(std::log10(axis.lo)));
         const int last = static_cast<int>(std::ceil(std::log10(axis.hi)));
         const bool fine = last - first <= 2;
@@ -163,7 +179,9 @@ std::optional<double> plot(const PlotSpec& spec, std::span<const Series> series)
             draw->AddLine(ImVec2(lo.x, y), ImVec2(hi.x, y), kAxisColor);
             const std::string_view t = tickLabel(v, label);
             const float w = ImGui::CalcTextSize(t.data(), t.data() + t.size()).x;
-            draw->AddText(ImVec2(lo.x - w - 4.0f, y - 0.5f * lineHeight), kLabelColor, t.data(), t.data() + t.size());
+            // Beside its line, but never past the frame (into the plot above or below).
+            const float top = std::clamp(y - 0.5f * lineHeight, lo.y, hi.y - lineHeight);
+            draw->AddText(ImVec2(lo.x - w - 4.0f, top), kLabelColor, t.data(), t.data() + t.size());
         });
     }
     // What y and x are, over the curves (on a dark patch, so a curve does not cross them).
