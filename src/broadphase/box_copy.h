@@ -1,15 +1,14 @@
 #pragma once
 /// A technique's own copy of an update's coordinates, for the techniques that read boxes after
-/// update() returns (brute force, the grid, the hash, sap, sweep, and auto when it hands its
-/// boxes to the HSHG). The caller may write the next step's boxes into the same arrays, or
+/// update() returns (brute force, the grid, the hash, sap, sweep, and the HSHG when some box
+/// is oversized). The caller may write the next step's boxes into the same arrays, or
 /// free them, and when update() refuses a step the technique must still answer for the last
-/// good one. One O(n) copy an update (O(m) for m moved boxes); no allocation once the arrays
+/// good one. One O(n) copy an update; no allocation once the arrays
 /// have grown, with headroom, to the largest count.
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "ro/broadphase/broadphase.h"
@@ -19,9 +18,8 @@ namespace ro {
 
 /// `boxes` with no coordinate arrays, for a technique that keeps the rest of an update's view
 /// (ids, flags, filters) but must not read the caller's coordinates after it.
-[[nodiscard]] inline BoxView withoutCoordinates(BoxView boxes) {
-    boxes.minX = boxes.minY = boxes.maxX = boxes.maxY = nullptr;
-    return boxes;
+[[nodiscard]] inline BoxView withoutCoordinates(const BoxView& boxes) {
+    return boxes.withCoordinates(nullptr, nullptr, nullptr, nullptr);
 }
 
 class BoxCopy {
@@ -45,17 +43,6 @@ public:
         std::copy_n(boxes.maxY, n, m_maxY.data());
         return over(boxes);
     }
-    /// Copies only the boxes at `moved` (the count as the last take()'s); returns `boxes`
-    /// over the copies.
-    BoxView takeMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
-        for (const std::uint32_t i : moved) {
-            m_minX[i] = boxes.minX[i];
-            m_minY[i] = boxes.minY[i];
-            m_maxX[i] = boxes.maxX[i];
-            m_maxY[i] = boxes.maxY[i];
-        }
-        return over(boxes);
-    }
     [[nodiscard]] std::uint64_t bytesHeld() const {
         return ro::bytesHeld(m_minX) + ro::bytesHeld(m_minY) + ro::bytesHeld(m_maxX) + ro::bytesHeld(m_maxY);
     }
@@ -63,12 +50,7 @@ public:
 private:
     [[nodiscard]] std::array<std::vector<float>*, 4> arrays() { return {&m_minX, &m_minY, &m_maxX, &m_maxY}; }
     [[nodiscard]] BoxView over(const BoxView& boxes) const {
-        BoxView view = boxes;
-        view.minX = m_minX.data();
-        view.minY = m_minY.data();
-        view.maxX = m_maxX.data();
-        view.maxY = m_maxY.data();
-        return view;
+        return boxes.withCoordinates(m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data());
     }
     std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
 };

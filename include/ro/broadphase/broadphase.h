@@ -40,6 +40,12 @@ struct BoxView {
     const std::uint32_t* mask = nullptr;     ///< the layers it collides with
 
     [[nodiscard]] Aabb box(std::uint32_t i) const { return {minX[i], minY[i], maxX[i], maxY[i]}; }
+    /// The same entities (ids, flags, filters) over other coordinate arrays.
+    [[nodiscard]] BoxView withCoordinates(const float* x0, const float* y0, const float* x1, const float* y1) const {
+        BoxView view = *this;
+        view.minX = x0, view.minY = y0, view.maxX = x1, view.maxY = y1;
+        return view;
+    }
 };
 
 /// Which overlapping pairs a step reports: never two static entities (no engine wants them),

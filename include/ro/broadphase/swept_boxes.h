@@ -31,12 +31,7 @@ public:
     }
     /// The last sweep's boxes with `boxes`' ids, flags and filters (the same entities).
     [[nodiscard]] BoxView view(const BoxView& boxes) const {
-        BoxView swept = boxes;
-        swept.minX = m_minX.data();
-        swept.minY = m_minY.data();
-        swept.maxX = m_maxX.data();
-        swept.maxY = m_maxY.data();
-        return swept;
+        return boxes.withCoordinates(m_minX.data(), m_minY.data(), m_maxX.data(), m_maxY.data());
     }
     [[nodiscard]] std::uint64_t bytesHeld() const {
         return ro::bytesHeld(m_minX) + ro::bytesHeld(m_minY) + ro::bytesHeld(m_maxX) + ro::bytesHeld(m_maxY);

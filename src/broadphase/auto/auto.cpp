@@ -96,9 +96,7 @@ void AutoPick::preferHshg() {
                 const Aabb box = tree.boxOf(i);
                 minX[i] = box.minX, minY[i] = box.minY, maxX[i] = box.maxX, maxY[i] = box.maxY;
             }
-            BoxView boxes = m_boxes;
-            boxes.minX = minX.data(), boxes.minY = minY.data(), boxes.maxX = maxX.data(), boxes.maxY = maxY.data();
-            updateChecked(*m_techniques[kHshg], boxes);
+            updateChecked(*m_techniques[kHshg], m_boxes.withCoordinates(minX.data(), minY.data(), maxX.data(), maxY.data()));
         }
     }
     m_pick = Pick::Hshg;
