@@ -77,6 +77,7 @@ void Lab::setTechnique(std::size_t index) {
     m_world.setBroadPhase(technique().create());
     m_techniquePeak = m_world.size();
     m_lastStepAllocations = 0;
+    forgetPace();
     // The HUD's pairs become the new technique's at once, even while paused.
     m_world.refreshPairs();
 }
@@ -397,6 +398,7 @@ void Lab::populationChanged() {
     }
     m_techniquePeak = std::max(m_techniquePeak, count);
     m_lastStepAllocations = 0;
+    forgetPace();
     if (m_paused) m_refreshTimes = World::RefreshTimes::Measure;  // the last tick's scene is gone
     // A preset brings its own walls: the technique's region follows them, or a grid sized for
     // the old ones would clamp every box beyond them into its edge cells.

@@ -238,6 +238,9 @@ private:
     std::optional<CompareAlarm> m_alarm;
     double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
     double m_lastTicksSeconds = 0.0;
+    /// The "slowed: 83% of real time" of a scene or technique that is gone (onecell's ticks,
+    /// then 0 ms ones) would show for a second after a change: the pace starts over.
+    void forgetPace() { m_recentReal = m_recentSimulated = 0.0; }
     double m_recentReal = 0.0;      ///< decaying sums of real and simulated seconds (about 1 s)
     double m_recentSimulated = 0.0;
 };

@@ -169,6 +169,14 @@ TEST(Lab, ASlowTickIsFollowedByFramesWithoutTicks) {
     for (int frame = 0; frame < 4 && lab.world().tickCount() == afterFirst; ++frame) lab.update(kFrame, false);
     EXPECT_GT(lab.world().tickCount(), afterFirst);
     EXPECT_LT(lab.simulationRate(), 1.0);
+    // A change of technique or count starts the pace over: the slowness was brute force's.
+    lab.setTechnique(*ro::findTechnique("grid"));
+    EXPECT_EQ(lab.simulationRate(), 1.0);
+    lab.setTechnique(*ro::findTechnique("brute"));
+    for (int frame = 0; frame < 3; ++frame) lab.update(0.05, false);
+    ASSERT_LT(lab.simulationRate(), 1.0);
+    lab.setEntityCount(100);
+    EXPECT_EQ(lab.simulationRate(), 1.0);
 }
 
 /// True when the two views hold the same corners, bit for bit, in the same order.
