@@ -538,6 +538,18 @@ bool pressedOnWindowItself() {
     return ImGui::IsWindowHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && !ImGui::IsAnyItemHovered();
 }
 
+void keepUnpinnedIfMoved(bool& moved, WindowPress& press) {
+    const ImVec2 at = ImGui::GetWindowPos();
+    if (pressedOnWindowItself()) {
+        moved = true;  // ImGui moves it from this frame on: a quick drag follows the mouse at once
+        press = {true, at};
+    } else if (press.down && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+        // Released where it was pressed: a click, not a move; it stays pinned.
+        if (at.x == press.at.x && at.y == press.at.y) moved = false;
+        press.down = false;
+    }
+}
+
 void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
@@ -583,12 +595,13 @@ void drawCompare(const Lab& lab, UiRects& rects) {
     // Pinned to the bottom-right corner as it grows (clear of the panel on the left), until the
     // person drags it away.
     static bool moved = false;
+    static WindowPress press;
     if (!moved)
         ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, io.DisplaySize.y - kMargin), ImGuiCond_Always,
                                 ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.85f);
     ImGui::Begin("Compare", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing);
-    if (pressedOnWindowItself()) moved = true;
+    keepUnpinnedIfMoved(moved, press);
     if (const auto& alarm = lab.compareAlarm()) {
         const Mismatch& m = alarm->mismatch;
         withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },
@@ -676,6 +689,7 @@ void drawHud(const FrameReport& r, UiRects& rects) {
     const ImGuiIO& io = ImGui::GetIO();
     // Pinned to the top-right corner as it grows and shrinks, until the person drags it away.
     static bool moved = false;
+    static WindowPress press;
     if (!moved) ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, kMargin), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.8f);
     ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(io.DisplaySize.x - 2.0f * kMargin,
@@ -683,7 +697,7 @@ void drawHud(const FrameReport& r, UiRects& rects) {
     constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
                                         ImGuiWindowFlags_NoNav;
     ImGui::Begin("Counters", nullptr, kFlags);
-    if (pressedOnWindowItself()) moved = true;
+    keepUnpinnedIfMoved(moved, press);
     if (ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingFixedFit)) {
         row("technique", "{}", r.technique);
         row("scene", "{}", r.scene);

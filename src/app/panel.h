@@ -1,5 +1,7 @@
 #pragma once
 
+#include <imgui.h>
+
 #include <string>
 /// The ImGui panel (top-left: technique, settings, population, clock, overlays) and the HUD
 /// (top-right, undecorated: the counters of the last step).
@@ -48,6 +50,15 @@ struct PlotsUi {
 /// ImGui starts moving the window then, so a window pinned in place stops being pinned.
 /// (IsAnyItemActive cannot tell: ImGui makes a moving window its active item.)
 bool pressedOnWindowItself();
+/// A press on a pinned window, and where the window was then.
+struct WindowPress {
+    bool down = false;
+    ImVec2 at;
+};
+/// For a window pinned in place until the person moves it: a press on the window itself
+/// unpins it at once (ImGui moves it from that frame, so a quick drag follows the mouse), and
+/// a release with the window where it was (a mere click) pins it again.
+void keepUnpinnedIfMoved(bool& moved, WindowPress& press);
 
 /// Builds the panel; its widgets act on the lab and the overlay flags directly, and open or
 /// close the Plots window.

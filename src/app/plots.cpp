@@ -593,7 +593,7 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects) {
         m_select.reset();
         ImGui::EndTabBar();
     }
-    if (pressedOnWindowItself()) m_moved = true;
+    keepUnpinnedIfMoved(m_moved, m_press);
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     m_rect = {pos.x, pos.y, size.x, size.y};
     rects.plots = m_rect;

@@ -77,6 +77,7 @@ private:
 
     bool m_open = false;
     bool m_moved = false;  ///< dragged by the person: no longer pinned beside the panel
+    WindowPress m_press;  ///< see keepUnpinnedIfMoved
     std::optional<Tab> m_select;  ///< a tab to bring to front at the next draw
     SweepJob m_sweep;
     bool m_resumeAfterSweep = false;
