@@ -28,11 +28,14 @@ struct Contact {
 };
 
 Contact boxBox(float ax, float ay, float ahw, float ahh, float bx, float by, float bhw, float bhh) {
+    // Whether they touch is decided on the edges, computed as updateAabbs() computes them, so
+    // that every pair of boxes the exact AABB test calls overlapping is a contact: the depth's
+    // own rounding (hw + hw - |dx|) put 16 of 125,000 such pairs a hair apart at 1,000,000.
+    if (bx - bhw > ax + ahw || ax - ahw > bx + bhw || by - bhh > ay + ahh || ay - ahh > by + bhh) return {};
     const float dx = bx - ax;
     const float dy = by - ay;
-    const float px = ahw + bhw - std::abs(dx);
-    const float py = ahh + bhh - std::abs(dy);
-    if (px < 0.0f || py < 0.0f) return {};
+    const float px = std::max(ahw + bhw - std::abs(dx), 0.0f);
+    const float py = std::max(ahh + bhh - std::abs(dy), 0.0f);
     // Push out along the axis of least penetration; a tie or zero offset resolves the same way always.
     if (px < py) return {dx < 0.0f ? -1.0f : 1.0f, 0.0f, px};
     return {0.0f, dy < 0.0f ? -1.0f : 1.0f, py};

@@ -106,6 +106,20 @@ TEST(World, AFreeEntityKeepsItsVelocity) {
     EXPECT_NEAR(world.posY()[i], 100 - 200 * 0.25f, 1e-2f);
 }
 
+TEST(World, BoxesWhoseEdgesTouchAreAContact) {
+    // Found by search: in float the edges touch (closed intervals), while the depth's own
+    // rounding, hw + hw - |dx|, is below zero. The narrow phase must agree with the AABB test.
+    const float ax = 812.265747f, ahw = 0.487296492f, bx = 813.32196f, bhw = 0.568878174f;
+    ASSERT_LE(bx - bhw, ax + ahw) << "the edges should touch";
+    ASSERT_LT(ahw + bhw - (bx - ax), 0.0f) << "the depth formula should round below zero";
+    World world;
+    world.add(entity({ax, 500}, {}, {ahw, 0.5f}));
+    world.add(entity({bx, 500}, {}, {bhw, 0.5f}));
+    world.refreshPairs();
+    EXPECT_EQ(world.lastStats().overlaps, 1u);
+    EXPECT_EQ(world.lastStats().contacts, 1u) << "a pair whose AABBs touch is a contact of two boxes";
+}
+
 TEST(World, GravityPullsDown) {
     WorldConfig config;
     config.gravity = true;
