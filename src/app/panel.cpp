@@ -609,7 +609,7 @@ void drawCompare(const Lab& lab, UiRects& rects) {
                  alarm->technique, m.missing ? "missed" : "reported", m.pair.a, m.pair.b,
                  m.missing ? "the reference found" : "that the reference did not (a false or repeated pair)");
     }
-    // The fastest by the median of update + pair finding over the last second.
+    // The fastest by the median of update + pair finding over the last 60 ticks.
     double fastest = 0.0, slowest = 0.0;
     for (const Compare::Row& row : compare.rows()) {
         if (row.skipped || row.ticks == 0) continue;
