@@ -325,6 +325,7 @@ void Lab::setEntityCount(std::uint32_t count) {
                                      coverage)
                        : fmt::format("sizes fitted to {} entities: the old ones would cover {:.2g}% of the world", count,
                                      100.0 * coverage);
+        ++m_noticesGiven;
         m_sizes = defaultSizeRange(std::max(count, kSparseCount), m_world.config().bounds);
         resizePopulation(m_world, m_rng, 0, m_sizes);
     }

@@ -134,8 +134,11 @@ public:
     /// A scenario's scene is made anew at that count.
     void setEntityCount(std::uint32_t count);
     static constexpr double kMaxCoverage = 1.0, kMinCoverage = 0.01;
-    /// A line for the panel about the last automatic change (empty when there was none).
+    /// A line about the last automatic change (empty when there was none), and how many such
+    /// lines have been given: the window shows each new one in the HUD for a while, not in
+    /// the panel, where a line that came and went would move every control below it.
     [[nodiscard]] const std::string& notice() const { return m_notice; }
+    [[nodiscard]] std::uint64_t noticesGiven() const { return m_noticesGiven; }
     /// Size range of entities spawned from now on.
     void setSizeRange(const SizeRange& sizes);
     [[nodiscard]] const SizeRange& sizeRange() const { return m_sizes; }
@@ -223,6 +226,7 @@ private:
     /// it changed (a pause, a compared technique, a world setting).
     World::RefreshTimes m_refreshTimes = World::RefreshTimes::KeepTheTicks;
     std::string m_notice;
+    std::uint64_t m_noticesGiven = 0;
     Compare m_compare;
     std::optional<Recording> m_recording;
     std::uint64_t m_recordingStartTick = 0;

@@ -207,6 +207,7 @@ int run(const ro::app::Options& options) {
     std::size_t shownTechnique = lab.techniqueIndex();
     std::string message;  ///< shown in the HUD until messageUntil
     auto messageUntil = std::chrono::steady_clock::now();
+    std::uint64_t noticesShown = 0;
 
     for (std::uint64_t frame = 1;; ++frame) {
         // SIGINT or SIGTERM between two steps: a clean exit with the shell's status.
@@ -248,6 +249,11 @@ int run(const ro::app::Options& options) {
             }
             if (std::string said = plots.takeMessage(); !said.empty()) {
                 message = std::move(said);
+                messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+            }
+            if (lab.noticesGiven() != noticesShown) {  // sizes fitted to a new count: say so in the HUD
+                noticesShown = lab.noticesGiven();
+                message = lab.notice();
                 messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
             }
             lab.refreshIfChanged();

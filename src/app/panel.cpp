@@ -231,7 +231,6 @@ void populationSection(Lab& lab) {
         else
             withText(tooltip, "at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", top, lab.technique().id);
     }
-    if (!lab.notice().empty()) wrapped(lab.notice(), ImVec4(1.0f, 0.8f, 0.4f, 1.0f));
     if (lab.scenario()) {
         // A scenario's sizes are its own; a new seed makes another scene of the same kind.
         if (ImGui::Button("New seed")) lab.respawn();

@@ -133,11 +133,13 @@ TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
     EXPECT_EQ(lab.world().size(), 200'000u);
     EXPECT_LT(lab.sizeRange().maxHalf, bigHalf / 10.0f);
     EXPECT_FALSE(lab.notice().empty());
+    EXPECT_EQ(lab.noticesGiven(), 1u) << "the window shows a notice when this count grows";
     // A count the sizes suit keeps them.
     const ro::SizeRange kept = lab.sizeRange();
     lab.setEntityCount(150'000);
     EXPECT_EQ(lab.sizeRange().maxHalf, kept.maxHalf);
     EXPECT_TRUE(lab.notice().empty());
+    EXPECT_EQ(lab.noticesGiven(), 1u);
     // Sizes that would cover the world once over are fitted too (100,000's at 1,000,000 made
     // 2.4 million overlaps and 1 s ticks), and so are specks that would cover under 1% of it.
     Lab crowded(*ro::findTechnique("grid"), 100'000, 1, {});
