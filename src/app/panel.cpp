@@ -484,6 +484,9 @@ void legendSection() {
     swatch(palette::kCandidate, "candidate pair (P) that does not overlap");
     swatch(palette::kLongCandidate, "far candidate pair (hash collision)");
     swatch(palette::kOverlap, "candidate pair whose AABBs overlap");
+    wrapped("Running, a tick finds its pairs before its response moves the entities: a line can "
+            "join two that no longer overlap on screen. Paused, they agree.",
+            ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     swatches(std::span(palette::kLevels).first(4), "cell (G) per level; brighter holds more");
     swatch(palette::kFatBox, "fat box of the AABB tree (G)");
     swatch(palette::kStripDepth, "sweep strip: intervals open along the axis");
