@@ -245,7 +245,7 @@ int run(const ro::app::Options& options) {
             }
             if (!input.uiHidden()) {
                 drawCompare(lab, uiRects);
-                plots.draw(lab, uiRects);
+                plots.draw(lab, uiRects, lastFrame && !options.plotsScreenshot.empty());
             }
             if (std::string said = plots.takeMessage(); !said.empty()) {
                 message = std::move(said);

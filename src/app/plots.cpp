@@ -560,14 +560,15 @@ void PlotsWindow::parameterTab(Lab& lab) {
     exportButtons("parameter", !points.empty());
 }
 
-void PlotsWindow::draw(Lab& lab, UiRects& rects) {
+void PlotsWindow::draw(Lab& lab, UiRects& rects, bool opaque) {
     if (!m_open) {
         rects.plots = {};
+        m_pngThisFrame = false;  // closed before its image was taken
         return;
     }
     // Beside the panel as it grows and shrinks, until the person drags it away.
     if (!m_moved) ImGui::SetNextWindowPos(ImVec2(rects.panel.x + rects.panel.w + kMargin, kMargin), ImGuiCond_Always);
-    ImGui::SetNextWindowBgAlpha(0.9f);
+    ImGui::SetNextWindowBgAlpha(opaque || m_pngThisFrame ? 1.0f : 0.9f);
     if (!ImGui::Begin("Plots", &m_open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing)) {
         rects.plots = {};
         ImGui::End();
@@ -606,9 +607,14 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects) {
         m_message = written ? fmt::format("plot data: {}", absolutePath(path))
                                            : fmt::format("could not write {}", absolutePath(path));
     }
+    // The click's frame drew the window translucent, over the world: the image is the next one's.
+    if (m_pngThisFrame) {
+        m_pngThisFrame = false;
+        m_png = PngRequest{fmt::format("ro_{}.png", m_exportStem), m_rect};
+    }
     if (m_pngRequested) {
         m_pngRequested = false;
-        m_png = PngRequest{fmt::format("ro_{}.png", m_exportStem), m_rect};
+        m_pngThisFrame = true;
     }
 }
 

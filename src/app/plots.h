@@ -54,12 +54,13 @@ public:
     void pollSweep(Lab& lab);
     [[nodiscard]] const SweepJob& sweep() const { return m_sweep; }
 
-    /// Builds the window (when open); a click on the parameter curve sets that value.
-    void draw(Lab& lab, UiRects& rects);
+    /// Builds the window (when open); a click on the parameter curve sets that value. An
+    /// opaque window hides the world behind it, for a PNG of the window alone.
+    void draw(Lab& lab, UiRects& rects, bool opaque = false);
 
     /// What the last export did, for the HUD's message line (empty when there is nothing new).
     [[nodiscard]] std::string takeMessage() { return std::exchange(m_message, {}); }
-    /// A PNG of the window asked for this frame: where to write it and the window's rectangle.
+    /// A PNG of the window, drawn opaque this frame: where to write it and the window's rectangle.
     struct PngRequest {
         std::string path;
         UiRects::Rect area;
@@ -86,6 +87,7 @@ private:
     std::string m_message;
     std::optional<PngRequest> m_png;
     bool m_csvRequested = false, m_pngRequested = false;
+    bool m_pngThisFrame = false;  ///< Save PNG was clicked last frame: draw opaque, then take it
     std::string m_exportStem;
     UiRects::Rect m_rect;
     // This frame's plots, reused (no allocation per frame once grown).
