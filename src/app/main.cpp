@@ -68,8 +68,8 @@ std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& la
         if (ui.recordRequested) {
             const Recording recording = lab.stopRecording();
             saveReplayFile(replayPath, recording);
-            return fmt::format("recorded {} inputs over {} ticks to {}", recording.inputs.size(), recording.endTick,
-                               where(replayPath));
+            return fmt::format("recorded {} input{} over {} ticks to {}", recording.inputs.size(),
+                               recording.inputs.size() == 1 ? "" : "s", recording.endTick, where(replayPath));
         }
         const BusyScope busy;
         if (ui.replayRequested) {
@@ -166,6 +166,15 @@ int run(const ro::app::Options& options) {
     Input input;
     UiRects uiRects;
     SceneFileUi sceneFileUi;
+    // The panel's file fields start with the files the command line named, so that its Save,
+    // Load, Stop and Replay use them: Stop after --record FILE wrote ro_replay.json instead.
+    const auto startWith = [](char (&field)[sizeof SceneFileUi::path], const std::string& file) {
+        if (!file.empty() && file.size() < sizeof field) std::snprintf(field, sizeof field, "%s", file.c_str());
+    };
+    startWith(sceneFileUi.path, options.load);
+    startWith(sceneFileUi.path, options.save);
+    startWith(sceneFileUi.replayPath, options.replay);
+    startWith(sceneFileUi.replayPath, options.record);
     QueryTool queries;
     PlotsWindow plots;
     if (options.queryPoint) queries.pinPoint(*options.queryPoint);

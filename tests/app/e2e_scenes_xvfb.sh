@@ -69,4 +69,19 @@ for technique in sap quadtree; do
     [[ $line == *" finished=1 matched=1"* ]] || fail "replay under $technique: $line"
     echo "$line"
 done
+
+# --- Stop in the panel writes the recording to the file --record named ------------------------------
+# (it wrote the panel's default, ro_replay.json, and the named file never came)
+stopped="$work/e2e_stopped.json"
+rm -f "$stopped"
+start_app --entities 300 --seed 5 --report-every 5 --record "$stopped"
+wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
+wait_frame 10
+click 700 500 1
+# Recording holds "Scene file, record, replay" open: Stop is at (234, 373).
+click 234 373 1
+[[ -s $stopped ]] || fail "Stop did not write the recording to --record's $stopped"
+grep -q '"inputs"' "$stopped" || fail "$stopped holds no inputs"
+quit_with_q
+echo "Stop wrote $stopped ($(stat -c %s "$stopped") bytes)"
 echo "ok [$name]"
