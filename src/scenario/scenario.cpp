@@ -40,8 +40,8 @@ constexpr std::array kScenarios{
                  "come at the top: ~1% of the bodies destroyed and created every frame",
                  10'000'000, "side 0.8-1.2", "even, 6% of the area covered", 0.0f, 1.0f},
     ScenarioInfo{ScenarioKind::Layers, "layers",
-                 "uniform in collision layers (4 unless the Layers slider or --layers says otherwise): layer 0 meets every "
-                 "layer, the others layer 0 and themselves",
+                 "uniform in collision layers (4 unless the app's Layers slider or ro_bench's --layers says "
+                 "otherwise): layer 0 meets every layer, the others layer 0 and themselves",
                  10'000'000, "side 0.8-1.2", "even, 6% of the area covered", kSpeed, 1.0f},
     ScenarioInfo{ScenarioKind::Dense, "dense", "one box per 1.5 x 1.5 lattice cell, anywhere in it, speed ~0.05",
                  10'000'000, "side 0.8-1.2", "one per 1.5 x 1.5 cell", kSpeed, 1.0f},
