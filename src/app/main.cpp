@@ -358,8 +358,10 @@ int run(const ro::app::Options& options) {
 
     if (options.frames && replay) {
         const auto status = lab.replayStatus().value_or(Lab::ReplayStatus{});
+        // Compared only at the end tick: a run that stopped before it says '-', not a mismatch.
+        const char* matched = !status.finished ? "-" : status.matched ? "1" : "0";
         fmt::print("replay={} technique={} tick={} end_tick={} finished={} matched={}\n", options.replay,
-                   lab.technique().id, status.tick, status.endTick, status.finished ? 1 : 0, status.matched ? 1 : 0);
+                   lab.technique().id, status.tick, status.endTick, status.finished ? 1 : 0, matched);
         if (status.finished && !status.matched && exitCode == 0) exitCode = 1;
     }
     if (lab.recording()) {
