@@ -91,12 +91,13 @@ std::vector<float> parseNumbers(const std::string& text, std::string_view flag, 
     return values;
 }
 
-float parsePositive(const std::string& text, std::string_view flag) {
+/// A finite number in [lo, hi], with the range in the message for any other text.
+float parseInRange(const std::string& text, std::string_view flag, float lo, float hi) {
     float value = 0.0f;
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc{} || ptr != end || !std::isfinite(value) || !(value > 0.0f))
-        throw BadValue(fmt::format("{} expects a finite number greater than 0, got '{}'", flag, text));
+    if (text.empty() || ec != std::errc{} || ptr != end || !(value >= lo && value <= hi))
+        throw BadValue(fmt::format("{} expects a number from {} to {}, got '{}'", flag, lo, hi, text));
     return value;
 }
 
@@ -282,13 +283,8 @@ ParseResult parseOptions(int argc, char** argv) {
         if (given("--seed")) o.seed = parseWhole<std::uint64_t>(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
         if (given("--cell-size")) {
             const ParameterSpec& cell = kCellSizeParameter;
-            float value = 0.0f;
-            const char* end = cellSize.data() + cellSize.size();
-            const auto [ptr, ec] = std::from_chars(cellSize.data(), end, value);
-            if (cellSize.empty() || ec != std::errc{} || ptr != end || !(value >= cell.offeredMin && value <= cell.offeredMax))
-                throw BadValue(fmt::format("--cell-size expects a number from {} to {}, got '{}'", cell.offeredMin,
-                                           cell.offeredMax, cellSize));
-            o.parameters.set(cell.key, value);
+            o.parameters.set(cell.key, parseInRange(cellSize, "--cell-size", static_cast<float>(cell.offeredMin),
+                                                    static_cast<float>(cell.offeredMax)));
         }
         for (const std::string& text : params)
             if (const std::string why = setFromText(technique->parameters, text, o.parameters); !why.empty())
@@ -299,9 +295,7 @@ ParseResult parseOptions(int argc, char** argv) {
         if (given("--height")) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
         if (given("--overlays")) o.overlays = parseOverlays(overlays);
         if (given("--zoom")) {
-            o.zoom = parsePositive(zoom, "--zoom");
-            if (!(o.zoom >= 0.25f && o.zoom <= 10000.0f))
-                throw BadValue(fmt::format("--zoom expects a number from 0.25 to 10000, got '{}'", zoom));
+            o.zoom = parseInRange(zoom, "--zoom", 0.25f, 10000.0f);
         }
         if (given("--draw-path")) {
             if (drawPath == "auto") o.drawPath = DrawPath::Auto;
