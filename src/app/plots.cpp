@@ -483,7 +483,7 @@ void PlotsWindow::scalingTab(Lab& lab) {
     if (mine)
         note("{} scene from ro_bench (seed 1), the median of up to {} frames per point, measured on a worker "
              "thread; the world waits meanwhile, its scene untouched. Compare picks the techniques (none: the "
-             "world's own).",
+             "world's own). The grey line is brute force's n(n-1)/2 pair tests, for scale.",
              m_sweep.scenario()->name, kSweepFrames);
     else
         note("The button sweeps the compared techniques (none picked: the world's own) on ro_bench's scene of this "
