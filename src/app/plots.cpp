@@ -397,11 +397,12 @@ void PlotsWindow::sweepControls() {
 }
 
 void PlotsWindow::exportButtons(std::string_view stem, bool hasData) {
+    // Nothing to save before there is data: an image of empty axes is no more use than an empty CSV.
     ImGui::BeginDisabled(!hasData);
     if (ImGui::Button("Save CSV")) m_csvRequested = true, m_exportStem = stem;
-    ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Save PNG")) m_pngRequested = true, m_exportStem = stem;
+    ImGui::EndDisabled();
     ImGui::SameLine();
     note("to ro_{}.csv / .png here", stem);
 }
@@ -478,12 +479,12 @@ void PlotsWindow::scalingTab(Lab& lab) {
     }
     legend(ms);
     plot({.id = "##scaling-ms", .title = "ms per frame (median)", .xLabel = "entities", .logX = true, .logY = true}, ms);
-    plot({.id = "##scaling-tests", .title = "pair tests per frame", .xLabel = "entities", .logX = true, .logY = true},
+    plot({.id = "##scaling-tests", .title = "pair tests per frame (grey: brute force's n(n-1)/2)", .xLabel = "entities", .logX = true, .logY = true},
          tests);
     if (mine)
         note("{} scene from ro_bench (seed 1), the median of up to {} frames per point, measured on a worker "
              "thread; the world waits meanwhile, its scene untouched. Compare picks the techniques (none: the "
-             "world's own). The grey line is brute force's n(n-1)/2 pair tests, for scale.",
+             "world's own).",
              m_sweep.scenario()->name, kSweepFrames);
     else
         note("The button sweeps the compared techniques (none picked: the world's own) on ro_bench's scene of this "
