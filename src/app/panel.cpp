@@ -758,6 +758,9 @@ void drawHud(const FrameReport& r, UiRects& rects) {
             // The window keeps its frame rate; simulated time slows instead.
             row("state", "slowed: {:.0f}% of real time, ticks {:.0f} ms", 100.0 * r.simulationRate, r.msLastTicks);
         else row("state", "running");
+        // Compare runs its techniques within each tick: when ticks are slow, the usual cause.
+        if (!r.paused && r.simulationRate < 0.95 && r.compared > 0)
+            row("each tick runs", "{} compared techniques too", r.compared);
         ImGui::EndTable();
     }
     // Wrapped at the table's width, so a long path does not widen the HUD while it shows.
