@@ -59,9 +59,11 @@ bool zoomOntoCrowd(const ro::World& world, ro::app::Screen& screen, float freeLe
     // From the positions: the AABBs are those of the last tick, which a new preset has not had.
     const auto x = world.posX(), y = world.posY(), hw = world.halfW(), hh = world.halfH();
     ro::Aabb crowd{x[0] - hw[0], y[0] - hh[0], x[0] + hw[0], y[0] + hh[0]};
-    for (std::uint32_t i = 1; i < world.size(); ++i) crowd = ro::unite(crowd, {x[i] - hw[i], y[i] - hh[i], x[i] + hw[i], y[i] + hh[i]});
+    for (std::uint32_t i = 1; i < world.size(); ++i)
+        crowd = ro::unite(crowd, {x[i] - hw[i], y[i] - hh[i], x[i] + hw[i], y[i] + hh[i]});
+    // Over a tenth of the world either way, the whole world shows them well enough.
     const ro::Aabb& bounds = world.config().bounds;
-    if (crowd.width() > 0.1f * bounds.width() || crowd.height() > 0.1f * bounds.height()) return false;  // the world view shows them
+    if (crowd.width() > 0.1f * bounds.width() || crowd.height() > 0.1f * bounds.height()) return false;
     const ImVec2 window = ImGui::GetIO().DisplaySize;
     // Zoom 1 fits this world's bounds in the window (the view may still be the last scene's).
     const float fitted = std::min(window.x / bounds.width(), window.y / bounds.height());

@@ -479,7 +479,8 @@ void PlotsWindow::scalingTab(Lab& lab) {
     }
     legend(ms);
     plot({.id = "##scaling-ms", .title = "ms per frame (median)", .xLabel = "entities", .logX = true, .logY = true}, ms);
-    plot({.id = "##scaling-tests", .title = "pair tests per frame (grey: brute force's n(n-1)/2)", .xLabel = "entities", .logX = true, .logY = true},
+    plot({.id = "##scaling-tests", .title = "pair tests per frame (grey: brute force's n(n-1)/2)", .xLabel = "entities",
+          .logX = true, .logY = true},
          tests);
     if (mine)
         note("{} scene from ro_bench (seed 1), the median of up to {} frames per point, measured on a worker "
