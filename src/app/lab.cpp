@@ -330,6 +330,7 @@ void Lab::setEntityCount(std::uint32_t count) {
         resizePopulation(m_world, m_rng, 0, m_sizes);
     }
     resizePopulation(m_world, m_rng, count, m_sizes);
+    m_compare.resetHistory();  // medians of 100 entities' ticks do not describe a million's
     populationChanged();
 }
 

@@ -154,6 +154,20 @@ TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
     EXPECT_NE(crowded.notice().find("% of the world"), std::string::npos) << crowded.notice();
 }
 
+TEST(Lab, ACountChangeStartsTheCompareMediansOver) {
+    // The table's medians are of the last 60 ticks: after 100 -> 2,000 they must describe the
+    // 2,000, not show the 100's times beside the new p95s.
+    Lab lab(*ro::findTechnique("grid"), 100, 1, {});
+    lab.setCompared(*ro::findTechnique("hshg"), true);
+    for (int frame = 0; frame < 5; ++frame) lab.update(1.0 / 60.0, true);
+    ASSERT_EQ(lab.compare().rows().size(), 1u);
+    ASSERT_GT(lab.compare().rows()[0].ticks, 0u);
+    lab.setEntityCount(2'000);
+    EXPECT_EQ(lab.compare().rows()[0].ticks, 0u);
+    lab.update(1.0 / 60.0, true);
+    EXPECT_EQ(lab.compare().rows()[0].ticks, 1u);
+}
+
 TEST(Lab, ASlowTickIsFollowedByFramesWithoutTicks) {
     // Brute force at 12,000 entities: a tick costs far more than the 25 ms budget.
     Lab lab(*ro::findTechnique("brute"), 12'000, 1, {});
