@@ -243,8 +243,17 @@ int run(const ro::app::Options& options) {
     // The scene the camera was last chosen for: a camera given at start is kept.
     bool zoomedOntoCrowd = false;
     std::string shownScene = options.zoom != 1.0f || loaded || replay ? std::string(lab.sceneName()) : std::string();
-    std::string message;  ///< shown in the HUD until messageUntil
+    // A line for the HUD, shown for some seconds and in at least kMessageFrames frames: the
+    // first tick of a million entities under Compare can take longer than the seconds.
+    std::string message;
     auto messageUntil = std::chrono::steady_clock::now();
+    constexpr int kMessageFrames = 3;
+    int messageFrames = 0;
+    const auto say = [&](std::string line, int seconds) {
+        message = std::move(line);
+        messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+        messageFrames = kMessageFrames;
+    };
     std::uint64_t noticesShown = 0;
 
     for (std::uint64_t frame = 1;; ++frame) {
@@ -278,21 +287,18 @@ int run(const ro::app::Options& options) {
             if (plotsUi.scalingRequested) plots.startScaling(lab);
             if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
                 sceneFileUi.replayRequested) {
-                message = runSceneFileRequest(sceneFileUi, lab, screen);
-                messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+                say(runSceneFileRequest(sceneFileUi, lab, screen), 8);
             }
             if (!input.uiHidden()) {
                 drawCompare(lab, uiRects);
                 plots.draw(lab, uiRects, lastFrame && !options.plotsScreenshot.empty());
             }
             if (std::string said = plots.takeMessage(); !said.empty()) {
-                message = std::move(said);
-                messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+                say(std::move(said), 8);
             }
             if (lab.noticesGiven() != noticesShown) {  // sizes fitted to a new count: say so in the HUD
                 noticesShown = lab.noticesGiven();
-                message = lab.notice();
-                messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+                say(lab.notice(), 8);
             }
             lab.refreshIfChanged();
             // Hidden levels belong to a technique: a new one shows all of its own.
@@ -347,13 +353,15 @@ int run(const ro::app::Options& options) {
         report.sweepPlanned = plots.sweep().planned();
         report.sweepRunning = plots.sweep().running();
         history.add(report);
-        if (std::chrono::steady_clock::now() < messageUntil) report.message = message;
+        if (std::chrono::steady_clock::now() < messageUntil || messageFrames > 0) {
+            report.message = message;
+            messageFrames = std::max(messageFrames - 1, 0);
+        }
         if (!input.uiHidden()) drawHud(report, uiRects);
         Gui::render();
         // F12: the window as the person sees it (H first for the world alone).
         if (input.takeScreenshotRequest()) {
-            message = shotMessage(screen);
-            messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+            say(shotMessage(screen), 5);
         }
 
         // The Plots window's Save PNG: the window alone, as drawn this frame.
@@ -362,9 +370,9 @@ int run(const ro::app::Options& options) {
                                 static_cast<int>(png->area.w), static_cast<int>(png->area.h)};
             std::error_code error;
             const std::string where = std::filesystem::absolute(png->path, error).string();
-            message = screen.saveScreenshot(png->path, &area) ? fmt::format("plot image: {}", where)
-                                                              : fmt::format("could not write {}", where);
-            messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+            say(screen.saveScreenshot(png->path, &area) ? fmt::format("plot image: {}", where)
+                                                        : fmt::format("could not write {}", where),
+                8);
         }
         // The back buffer is only readable before it is presented.
         if (lastFrame && !options.screenshot.empty() && !screen.saveScreenshot(options.screenshot)) {
