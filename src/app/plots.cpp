@@ -413,6 +413,7 @@ void PlotsWindow::historyTab(const Lab& lab) {
         note("Tick techniques under Compare in the panel: each one's time and memory per tick is drawn here, "
              "over the last {} ticks.",
              Compare::kHistory);
+        exportButtons("history", false);  // greyed out, where every tab has them
         return;
     }
     std::size_t total = 0;
