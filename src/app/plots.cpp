@@ -15,10 +15,7 @@
 namespace ro::app {
 namespace {
 
-constexpr float kPlotWidth = 500.0f, kNarrowestPlot = 320.0f;
-/// This frame's plot width: kPlotWidth, or less where the window, pinned beside the panel,
-/// would otherwise reach under the HUD (see PlotsWindow::draw).
-float g_plotWidth = kPlotWidth;
+constexpr float kPlotWidth = 500.0f;
 constexpr float kMargin = 10.0f;
 
 /// A colour per registry row, so a technique keeps its colour in every plot.
@@ -155,7 +152,7 @@ std::optional<double> plot(const PlotSpec& spec, std::span<const Series> series)
     const Axis yAxis = fitAxis(spec.logY, true, yLo, yHi);
 
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    const ImVec2 size(g_plotWidth, spec.height);
+    const ImVec2 size(kPlotWidth, spec.height);
     ImGui::InvisibleButton(spec.id, size);
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
@@ -258,7 +255,7 @@ std::optional<double> plot(const PlotSpec& spec, std::span<const Series> series)
     return std::nullopt;
 }
 
-/// Rows of colour swatches and names, as wide as the plots.
+/// Rows of colour swatches and names, as wide as the plots (nine techniques made one row 566 px).
 void legend(std::span<const Series> series) {
     bool first = true;
     const float left = ImGui::GetCursorPosX();
@@ -266,7 +263,7 @@ void legend(std::span<const Series> series) {
     float right = left;  // where the row's last entry ends
     for (const Series& s : series) {
         const float width = side + 4.0f + ImGui::CalcTextSize(s.name.data(), s.name.data() + s.name.size()).x;
-        if (!first && right + 14.0f + width <= left + g_plotWidth) {
+        if (!first && right + 14.0f + width <= left + kPlotWidth) {
             ImGui::SameLine(0.0f, 14.0f);
             right += 14.0f + width;
         } else {
@@ -289,7 +286,7 @@ void note(fmt::format_string<Args...> format, Args&&... args) {
     fmt::memory_buffer buffer;
     fmt::format_to(std::back_inserter(buffer), format, std::forward<Args>(args)...);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + g_plotWidth);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kPlotWidth);
     ImGui::TextUnformatted(buffer.data(), buffer.data() + buffer.size());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
@@ -389,7 +386,7 @@ void PlotsWindow::sweepControls() {
         std::snprintf(overlay, sizeof overlay, "stopping after the call it is in");
     else
         std::snprintf(overlay, sizeof overlay, "%zu of %zu points", m_sweep.points().size(), m_sweep.planned());
-    ImGui::ProgressBar(static_cast<float>(m_sweep.progress()), ImVec2(g_plotWidth - 80.0f, 0.0f), overlay);
+    ImGui::ProgressBar(static_cast<float>(m_sweep.progress()), ImVec2(kPlotWidth - 80.0f, 0.0f), overlay);
     ImGui::SameLine();
     ImGui::BeginDisabled(m_sweep.cancelling());
     if (ImGui::Button("Cancel")) cancelSweep();
@@ -580,17 +577,10 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects, bool opaque) {
         m_pngThisFrame = false;  // closed before its image was taken
         return;
     }
-    // Beside the panel as it grows and shrinks, until the person drags it away; narrower
-    // plots keep it clear of the HUD (its rectangle is last frame's), down to kNarrowestPlot.
-    g_plotWidth = kPlotWidth;
-    if (!m_moved) {
-        const float left = rects.panel.x + rects.panel.w + kMargin;
-        ImGui::SetNextWindowPos(ImVec2(left, kMargin), ImGuiCond_Always);
-        if (rects.hud.w > 0.0f) {
-            const float room = rects.hud.x - kMargin - left - 2.0f * ImGui::GetStyle().WindowPadding.x;
-            g_plotWidth = std::clamp(room, kNarrowestPlot, kPlotWidth);
-        }
-    }
+    // Beside the panel as it grows and shrinks, until the person drags it away. Its width stays
+    // the same (plots narrowed to stay clear of the HUD moved every control below them whenever
+    // the HUD's width changed): the HUD keeps its rows short instead.
+    if (!m_moved) ImGui::SetNextWindowPos(ImVec2(rects.panel.x + rects.panel.w + kMargin, kMargin), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(opaque || m_pngThisFrame ? 1.0f : 0.9f);
     if (!ImGui::Begin("Plots", &m_open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing)) {
         rects.plots = {};
