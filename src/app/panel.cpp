@@ -219,11 +219,16 @@ void populationSection(Lab& lab) {
     const bool capped = top < kMaxPanelEntities;
     char format[48] = "%d";
     if (capped) *fmt::format_to_n(format, sizeof format - 1, "%d (at most {})", top).out = '\0';
+    // --entities goes to 2,000,000, the slider to a million: say so rather than show a full bar.
+    const bool overTop = !capped && static_cast<std::uint32_t>(count) > top;
+    if (overTop) std::snprintf(format, sizeof format, "%%d (over max)");
     if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, static_cast<int>(top), format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         storage.SetInt(key, count);
     if (ImGui::IsItemDeactivatedAfterEdit()) lab.setEntityCount(static_cast<std::uint32_t>(count));
     if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if an edit ended unseen
+    if (overTop && ImGui::IsItemHovered())
+        ImGui::SetTooltip("started above the slider's top (%u) with --entities", top);
     if (capped && ImGui::IsItemHovered()) {
         const auto tooltip = [](std::string_view t) { ImGui::SetTooltip("%.*s", static_cast<int>(t.size()), t.data()); };
         if (lab.scenarioLimit() == top)
