@@ -217,11 +217,11 @@ void populationSection(Lab& lab) {
     // A limit shows in the slider itself and its reason on hover, not on a line of its own: a
     // line that came and went with the technique or preset moved every button below it.
     const bool capped = top < kMaxPanelEntities;
-    char format[48] = "%d";
-    if (capped) *fmt::format_to_n(format, sizeof format - 1, "%d (at most {})", top).out = '\0';
     // --entities goes to 2,000,000, the slider to a million: say so rather than show a full bar.
     const bool overTop = !capped && static_cast<std::uint32_t>(count) > top;
-    if (overTop) std::snprintf(format, sizeof format, "%%d (over max)");
+    char cappedFormat[48] = "";
+    if (capped) *fmt::format_to_n(cappedFormat, sizeof cappedFormat - 1, "%d (at most {})", top).out = '\0';
+    const char* format = capped ? cappedFormat : overTop ? "%d (over max)" : "%d";
     if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, static_cast<int>(top), format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         storage.SetInt(key, count);
@@ -457,16 +457,6 @@ void compareSection(Lab& lab, PlotsUi& plots) {
                           plots.sweepRunning ? " (a sweep is running)" : "");
 }
 
-/// A colour swatch and what it means.
-void swatch(SDL_Color c, std::string_view meaning) {
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float side = ImGui::GetTextLineHeight();
-    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side), IM_COL32(c.r, c.g, c.b, 255));
-    ImGui::Dummy(ImVec2(side, side));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(meaning.data(), meaning.data() + meaning.size());
-}
-
 /// A row of colour swatches (one per level or layer, in order) and what they mean.
 void swatches(std::span<const SDL_Color> colours, std::string_view meaning) {
     const float side = ImGui::GetTextLineHeight();
@@ -479,6 +469,9 @@ void swatches(std::span<const SDL_Color> colours, std::string_view meaning) {
     ImGui::SameLine();
     ImGui::TextUnformatted(meaning.data(), meaning.data() + meaning.size());
 }
+
+/// A colour swatch and what it means.
+void swatch(SDL_Color c, std::string_view meaning) { swatches(std::span(&c, 1), meaning); }
 
 void legendSection() {
     if (!ImGui::CollapsingHeader("Legend and keys")) return;
