@@ -263,11 +263,11 @@ void Scene::setMovingFraction(float fraction) {
     if (m_kind != ScenarioKind::Static) return;
     if (!(fraction >= 0.0f && fraction <= 1.0f))
         throw std::invalid_argument("the moving fraction is 0 to 1, got " + std::to_string(fraction));
-    // Box i moves when i * fraction crosses a whole number (box 0 always, unless 0): evenly
-    // spread, and at 1% the boxes 0, 100, 200, ...
+    // The first ceil(fraction * count) boxes move: as anywhere as the rest (every box is placed
+    // at random), and side by side in the arrays, as a world keeps its awake bodies (Box2D's
+    // awake set) apart from its statics.
     const auto moves = [&](std::uint32_t i) {
-        if (fraction == 0.0f) return false;
-        return i == 0 || std::floor(static_cast<double>(i) * fraction) > std::floor((static_cast<double>(i) - 1.0) * fraction);
+        return static_cast<double>(i) < std::ceil(static_cast<double>(m_count) * fraction);
     };
     // Only under steady motion are the others declared static: varied, teleport and churn move them.
     const bool declare = m_motion == Motion::Steady;
