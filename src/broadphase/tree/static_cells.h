@@ -11,6 +11,7 @@
 /// cell of the query's range that it covers.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "ro/core/aabb.h"
@@ -42,6 +43,17 @@ public:
     template <typename OnHit>
     std::uint64_t query(const Aabb& box, OnHit onHit) const;
 
+    /// One row of a query's cells: a run of entries, and where the query's range starts.
+    struct RowScan {
+        std::uint32_t query, y, x0, y0, first, last;
+    };
+    /// query() of many boxes, calling onHit(k, const Static&) for box k; `scans` is scratch.
+    /// Every box's row offsets are fetched first, then their entries, then the runs scanned:
+    /// with the grid out of the caches (other work ran since the last step), the misses of
+    /// all the queries overlap instead of two following each other per row.
+    template <typename OnHit>
+    std::uint64_t queryAll(std::span<const Aabb> boxes, std::vector<RowScan>& scans, OnHit onHit) const;
+
     static constexpr std::size_t kMinStatics = 64;
     static constexpr std::size_t kMaxCopies = 4;
     static constexpr std::uint32_t kMaxPerCell = 64;
@@ -50,6 +62,11 @@ private:
     [[nodiscard]] std::uint32_t column(float x) const { return clampedCell(x, m_bounds.minX, m_inverse, m_columns - 1); }
     [[nodiscard]] std::uint32_t row(float y) const { return clampedCell(y, m_bounds.minY, m_inverse, m_rows - 1); }
 
+    /// Calls onHit for the entries of the scan's run that touch `box` and are reported in its row.
+    template <typename OnHit>
+    void scanRow(const Aabb& box, std::uint32_t y, std::uint32_t x0, std::uint32_t y0, std::uint32_t first,
+                 std::uint32_t last, OnHit& onHit) const;
+
     Aabb m_bounds;
     float m_inverse = 0.0f;
     std::uint32_t m_columns = 0, m_rows = 0;
@@ -57,6 +74,19 @@ private:
     std::vector<Entry> m_entries;
     std::vector<float> m_sides;  ///< build()'s scratch: each static's longer side
 };
+
+template <typename OnHit>
+void StaticCells::scanRow(const Aabb& box, std::uint32_t y, std::uint32_t x0, std::uint32_t y0, std::uint32_t first,
+                          std::uint32_t last, OnHit& onHit) const {
+    for (std::uint32_t k = first; k < last; ++k) {
+        const Entry& entry = m_entries[k];
+        if (!touches(entry.box, box)) continue;
+        // Reported in the first cell of the range it covers: its own first column and row, or
+        // the range's where it starts before them.
+        if (entry.cellX != std::max(column(entry.box.minX), x0) || y != std::max(row(entry.box.minY), y0)) continue;
+        onHit(static_cast<const Static&>(entry));
+    }
+}
 
 template <typename OnHit>
 std::uint64_t StaticCells::query(const Aabb& box, OnHit onHit) const {
@@ -76,19 +106,41 @@ std::uint64_t StaticCells::query(const Aabb& box, OnHit onHit) const {
             last[r] = m_offsets[(top + r) * m_columns + x1 + 1];
             __builtin_prefetch(m_entries.data() + first[r]);
         }
-        for (std::uint32_t r = 0; r < rows; ++r) {
-            const std::uint32_t y = top + r;
-            for (std::uint32_t k = first[r]; k < last[r]; ++k) {
-                const Entry& entry = m_entries[k];
-                if (!touches(entry.box, box)) continue;
-                // Reported in the first cell of the range it covers: its own first column and
-                // row, or the range's where it starts before them.
-                if (entry.cellX != std::max(column(entry.box.minX), x0) || y != std::max(row(entry.box.minY), y0)) continue;
-                onHit(static_cast<const Static&>(entry));
-            }
-        }
+        for (std::uint32_t r = 0; r < rows; ++r) scanRow(box, top + r, x0, y0, first[r], last[r], onHit);
     }
     return static_cast<std::uint64_t>(x1 - x0 + 1) * (y1 - y0 + 1);
+}
+
+template <typename OnHit>
+std::uint64_t StaticCells::queryAll(std::span<const Aabb> boxes, std::vector<RowScan>& scans, OnHit onHit) const {
+    scans.clear();
+    if (empty()) return 0;
+    std::uint64_t cells = 0;
+    // 1. Each box's rows, their offsets fetched (x1 + 1 waits in `last`).
+    for (std::uint32_t k = 0; k < boxes.size(); ++k) {
+        const Aabb& box = boxes[k];
+        if (!touches(box, m_bounds)) continue;
+        const std::uint32_t x0 = column(box.minX), x1 = column(box.maxX);
+        const std::uint32_t y0 = row(box.minY), y1 = row(box.maxY);
+        cells += static_cast<std::uint64_t>(x1 - x0 + 1) * (y1 - y0 + 1);
+        for (std::uint32_t y = y0; y <= y1; ++y) {
+            __builtin_prefetch(m_offsets.data() + y * m_columns + x0);
+            __builtin_prefetch(m_offsets.data() + y * m_columns + x1 + 1);
+            scans.push_back({k, y, x0, y0, 0, x1 + 1});
+        }
+    }
+    // 2. The runs' bounds read, their entries fetched.
+    for (RowScan& scan : scans) {
+        scan.first = m_offsets[scan.y * m_columns + scan.x0];
+        scan.last = m_offsets[scan.y * m_columns + scan.last];
+        __builtin_prefetch(m_entries.data() + scan.first);
+    }
+    // 3. The runs scanned.
+    for (const RowScan& scan : scans) {
+        auto hit = [&](const Static& still) { onHit(scan.query, still); };
+        scanRow(boxes[scan.query], scan.y, scan.x0, scan.y0, scan.first, scan.last, hit);
+    }
+    return cells;
 }
 
 }  // namespace ro

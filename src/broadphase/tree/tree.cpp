@@ -495,19 +495,23 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         // Movers whose still reach changed find their statics: in the grid of statics where
         // it stands (the static's record is then read only for a filter or an overlap), else
         // in the static tree.
+        m_reachMovers.clear();
+        m_reaches.clear();
         for (const std::uint32_t mover : m_stillDirtyList) {
             if (m_proxies[mover].leaf == kNull || m_isStatic[mover]) continue;
-            const Aabb& reach = m_stillReach[mover];
             if (m_staticCells.empty()) {
-                m_nodesVisited += m_trees[kStill].query(reach, [&](std::uint32_t still) {
+                m_nodesVisited += m_trees[kStill].query(m_stillReach[mover], [&](std::uint32_t still) {
                     pairWithStill(mover, still, m_proxies[still].box, m_proxies[still].dense);
                 });
             } else {
-                m_nodesVisited += m_staticCells.query(reach, [&](const StaticCells::Static& still) {
-                    pairWithStill(mover, still.value, still.box, m_cellDenseValid ? still.tag : kNull);
-                });
+                m_reachMovers.push_back(mover);
+                m_reaches.push_back(m_stillReach[mover]);
             }
         }
+        // The grid's queries go together, so that their cache misses overlap.
+        m_nodesVisited += m_staticCells.queryAll(m_reaches, m_rowScans, [&](std::uint32_t k, const StaticCells::Static& still) {
+            pairWithStill(m_reachMovers[k], still.value, still.box, m_cellDenseValid ? still.tag : kNull);
+        });
     }
     for (const std::uint32_t proxy : m_stillDirtyList) m_stillDirty[proxy] = 0;
     m_stillDirtyList.clear();
@@ -528,7 +532,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_stillDirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs) + bytesHeld(m_stillPairs) + m_staticCells.bytesHeld() + bytesHeld(m_cellStatics) +
-                           bytesHeld(m_leaving) + bytesHeld(m_isLeaving);
+                           bytesHeld(m_leaving) + bytesHeld(m_isLeaving) + bytesHeld(m_reachMovers) + bytesHeld(m_reaches) +
+                           bytesHeld(m_rowScans);
 }
 
 void DynamicTree::defragmentIfScattered(std::uint8_t which) {

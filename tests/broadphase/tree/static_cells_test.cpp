@@ -27,24 +27,36 @@ std::vector<StaticCells::Static> mixedStatics(std::uint32_t count, float x0, flo
     return statics;
 }
 
+/// Checks query() box by box, and queryAll() of the same boxes at once, against a loop.
 void expectQueriesMatchALoop(const std::vector<StaticCells::Static>& statics, float x0, float y0) {
     StaticCells cells;
     ASSERT_TRUE(cells.build(statics));
     Rng rng(7);
+    std::vector<Aabb> boxes;
+    std::vector<std::multiset<std::uint32_t>> expected;
     for (int q = 0; q < 500; ++q) {
         const float x = x0 + rng.range(-20, 220), y = y0 + rng.range(-20, 140);
-        const Aabb box{x, y, x + rng.range(0.0f, 15.0f), y + rng.range(0.0f, 15.0f)};
-        std::multiset<std::uint32_t> found;
-        cells.query(box, [&](const StaticCells::Static& hit) {
-            found.insert(hit.value);
+        boxes.push_back({x, y, x + rng.range(0.0f, 15.0f), y + rng.range(0.0f, 15.0f)});
+        expected.emplace_back();
+        for (const auto& s : statics)
+            if (overlaps(s.box, boxes.back())) expected.back().insert(s.value);
+    }
+    std::vector<std::multiset<std::uint32_t>> found(boxes.size());
+    for (std::size_t q = 0; q < boxes.size(); ++q) {
+        cells.query(boxes[q], [&](const StaticCells::Static& hit) {
+            found[q].insert(hit.value);
             EXPECT_EQ(hit.tag, 1000 + hit.value);
             EXPECT_EQ(hit.box, statics[hit.value].box);
         });
-        std::multiset<std::uint32_t> expected;
-        for (const auto& s : statics)
-            if (overlaps(s.box, box)) expected.insert(s.value);
-        ASSERT_EQ(found, expected) << "query " << q;  // each once: a multiset shows repeats
+        ASSERT_EQ(found[q], expected[q]) << "query " << q;  // each once: a multiset shows repeats
     }
+    std::vector<std::multiset<std::uint32_t>> foundAtOnce(boxes.size());
+    std::vector<StaticCells::RowScan> scans;
+    cells.queryAll(boxes, scans, [&](std::uint32_t q, const StaticCells::Static& hit) {
+        foundAtOnce.at(q).insert(hit.value);
+        EXPECT_EQ(hit.box, statics[hit.value].box);
+    });
+    for (std::size_t q = 0; q < boxes.size(); ++q) ASSERT_EQ(foundAtOnce[q], expected[q]) << "query " << q << " of queryAll";
 }
 
 TEST(StaticCells, QueriesFindEveryTouchingStaticOnceWhateverItsSize) {
