@@ -60,6 +60,15 @@ public:
     /// The number a leaf carries.
     [[nodiscard]] std::uint32_t value(std::uint32_t leaf) const { return m_nodes[leaf].child2; }
     [[nodiscard]] std::uint32_t leafCount() const { return m_leafCount; }
+    /// Asks the caches for every node, a line at a time. Before a burst of edits on a small
+    /// tree that other work has evicted, the prefetchers stream its nodes in at once instead
+    /// of a cache miss at each level of each edit's descent and climb.
+    void prefetchNodes() const {
+        constexpr std::size_t kNodesPerLine = 64 / sizeof(Node);
+        for (std::size_t i = 0; i < m_nodes.size(); i += kNodesPerLine) __builtin_prefetch(m_nodes.data() + i);
+    }
+    /// Nodes in the pool, live or free.
+    [[nodiscard]] std::size_t nodeCount() const { return m_nodes.size(); }
     /// Height of the root (0 for a single leaf or an empty tree).
     [[nodiscard]] std::uint32_t height() const;
     /// Sum of the inner nodes' half perimeters: the quantity the SAH keeps small.

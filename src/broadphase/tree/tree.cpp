@@ -204,6 +204,10 @@ void DynamicTree::settleLeaving() {
     const std::size_t movers = m_trees[kMoving].leafCount();
     const bool rebuild = m_bulkLoad || (m_leaving.size() >= kRebuildMin &&
                                         static_cast<float>(m_leaving.size()) >= kRebuildShare * static_cast<float>(movers));
+    // A few movers among many statics: the movers' tree is small, and cold after the rest of
+    // the program ran; fetched whole, its reinsertions do not wait on a miss per level.
+    if (!rebuild && !m_leaving.empty() && m_trees[kMoving].nodeCount() <= kPrefetchedTreeNodes)
+        m_trees[kMoving].prefetchNodes();
     for (const auto [proxy, motion] : m_leaving) {
         m_isLeaving[proxy] = 0;
         if (!rebuild) {

@@ -260,6 +260,9 @@ private:
     bool m_bulkLoad = false;        ///< this update stages new leaves and builds the trees once
     bool m_pairsAnew = false;       ///< after a bulk load or a rebuild: findPairs lists every fat pair afresh
     static constexpr std::size_t kBulkLoadMin = 256;
+    /// A movers' tree of at most this many nodes (256 KB, a quarter of a core's L2 here) is
+    /// prefetched whole before the leaves that left their fat boxes are reinserted.
+    static constexpr std::size_t kPrefetchedTreeNodes = 8192;
     static constexpr std::size_t kRebuildMin = 256;  ///< fewer leaving leaves are always reinserted one at a time
     struct Leaving {
         std::uint32_t proxy;
