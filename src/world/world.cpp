@@ -470,23 +470,40 @@ void World::subStep(float dt) {
     m_stats.msNarrow += msBetween(t3, t4) - msObserver;
 }
 
+template <typename Visit>
+void World::forEachMover(Visit visit) {
+    // With statics, the list the broad phase is given: a field of them costs nothing a tick.
+    if (m_moversKnown && m_staticCount > 0) {
+        for (const std::uint32_t i : m_movers) visit(i);
+        return;
+    }
+    for (std::uint32_t i = 0; i < size(); ++i)
+        if (m_isStatic[i] == 0) visit(i);
+}
+
 void World::accelerate(float dt) {
     const float gravity = m_config.gravity ? m_config.gravityAccel : 0.0f;
     const float dt2 = dt * dt;
-    for (std::uint32_t i = 0; i < size(); ++i) {
-        if (m_isStatic[i]) continue;
+    forEachMover([&](std::uint32_t i) {
         m_posX[i] += m_accX[i] * dt2;
         m_posY[i] += (m_accY[i] + gravity) * dt2;
-    }
+    });
 }
 
 void World::updateAabbs() {
-    for (std::uint32_t i = 0; i < size(); ++i) {
+    const auto update = [&](std::uint32_t i) {
         m_minX[i] = m_posX[i] - m_halfW[i];
         m_maxX[i] = m_posX[i] + m_halfW[i];
         m_minY[i] = m_posY[i] - m_halfH[i];
         m_maxY[i] = m_posY[i] + m_halfH[i];
+    };
+    // A static's box was set in the pass after it came (entities that come or go, a new
+    // technique: the movers are not known until the broad phase has seen them) and never changes.
+    if (m_moversKnown && m_staticCount > 0) {
+        for (const std::uint32_t i : m_movers) update(i);
+        return;
     }
+    for (std::uint32_t i = 0; i < size(); ++i) update(i);
 }
 
 void World::findOverlaps() {
@@ -627,8 +644,7 @@ void World::applyInertiaAndWalls() {
             prev = pos + std::abs(v);
         }
     };
-    for (std::uint32_t i = 0; i < size(); ++i) {
-        if (m_isStatic[i]) continue;
+    forEachMover([&](std::uint32_t i) {
         const float vx = m_posX[i] - m_prevX[i];
         const float vy = m_posY[i] - m_prevY[i];
         m_prevX[i] = m_posX[i];
@@ -637,7 +653,7 @@ void World::applyInertiaAndWalls() {
         m_posY[i] += vy;
         bounce(m_posX[i], m_prevX[i], m_halfW[i], w.minX, w.maxX);
         bounce(m_posY[i], m_prevY[i], m_halfH[i], w.minY, w.maxY);
-    }
+    });
 }
 
 }  // namespace ro

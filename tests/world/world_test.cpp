@@ -449,3 +449,45 @@ TEST(WorldBatches, TheBeforeTickHookRunsOncePerTickAndItsBatchesReachThePairs) {
 
 }  // namespace
 }  // namespace ro
+
+namespace ro {
+namespace {
+
+// A world steps only its movers once the broad phase knows them (a field of statics costs
+// nothing a tick). Against a twin whose still boxes are dynamic with no velocity, with no
+// response between them: every box the same, tick by tick, through entities that come and go.
+TEST(WorldStatics, StepsOnlyItsMoversAndKeepsEveryBoxAsATwinWithoutStaticsDoes) {
+    const WorldConfig config{.bounds = {0, 0, 200, 200}, .response = ContactResponse::None};
+    World withStatics(config), twin(config);
+    Rng rng(21);
+    std::vector<EntityId> ids, twinIds;
+    const auto addBoth = [&](bool still) {
+        EntityDesc d{.position = {rng.range(5, 195), rng.range(5, 195)},
+                     .velocity = still ? Vec2{} : Vec2{rng.range(-2, 2), rng.range(-2, 2)},
+                     .acceleration = {},
+                     .halfExtents = {rng.range(0.5f, 3.0f), rng.range(0.5f, 3.0f)}};
+        EntityDesc twinDesc = d;
+        d.isStatic = still;
+        ids.push_back(withStatics.add(d));
+        twinIds.push_back(twin.add(twinDesc));
+    };
+    for (int i = 0; i < 400; ++i) addBoth(i % 10 != 0);
+    for (int tick = 0; tick < 60; ++tick) {
+        if (tick == 20 || tick == 40) {  // a static and a mover come, one of each goes
+            addBoth(true);
+            addBoth(false);
+            const std::size_t k = tick == 20 ? 3 : 10;  // a static, then a mover
+            withStatics.remove(ids[k]);
+            twin.remove(twinIds[k]);
+        }
+        withStatics.tick();
+        twin.tick();
+        const BoxView a = withStatics.boxes(), b = twin.boxes();
+        ASSERT_EQ(a.count, b.count);
+        for (std::uint32_t i = 0; i < a.count; ++i) ASSERT_EQ(a.box(i), b.box(i)) << "tick " << tick << ", entity " << i;
+    }
+    EXPECT_NE(withStatics.boxes().box(0), Aabb{}) << "sanity: the boxes are set";
+}
+
+}  // namespace
+}  // namespace ro

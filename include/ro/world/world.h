@@ -251,6 +251,9 @@ private:
     /// Throws std::invalid_argument for a description outside WorldLimits.
     static void check(const EntityDesc& d);
     void subStep(float dt);
+    /// Calls visit(i) for each dynamic entity: from the movers' list once it is known.
+    template <typename Visit>
+    void forEachMover(Visit visit);
     void accelerate(float dt);
     void updateAabbs();
     void findOverlaps();
