@@ -96,7 +96,8 @@ public:
     void setLayers(std::uint32_t k);
     [[nodiscard]] std::uint32_t layers() const { return m_layers; }
     /// The static scene only: the share of boxes that move (0 to 1; 0.01 by default), each at
-    /// its own fast velocity: the first boxes, which lie anywhere in the field. Throws std::invalid_argument outside [0, 1].
+    /// its own fast velocity: the first boxes, which lie anywhere in the field. Throws
+    /// std::invalid_argument outside [0, 1].
     void setMovingFraction(float fraction);
     /// Whether box i is declared static (declaresStatics()).
     [[nodiscard]] bool isStatic(std::uint32_t i) const { return !m_isStatic.empty() && m_isStatic[i] != 0; }
