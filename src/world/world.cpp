@@ -318,7 +318,7 @@ bool World::passesThrough(std::uint32_t a, std::uint32_t b) const {
 }
 
 void World::updateBroadPhase() {
-    if (m_moversKnown && m_staticCount > 0) {
+    if (moversListed()) {
         m_broadPhase->updateMoved(broadPhaseBoxes(), m_movers);
         return;
     }
@@ -473,7 +473,7 @@ void World::subStep(float dt) {
 template <typename Visit>
 void World::forEachMover(Visit visit) {
     // With statics, the list the broad phase is given: a field of them costs nothing a tick.
-    if (m_moversKnown && m_staticCount > 0) {
+    if (moversListed()) {
         for (const std::uint32_t i : m_movers) visit(i);
         return;
     }
@@ -499,7 +499,7 @@ void World::updateAabbs() {
     };
     // A static's box was set in the pass after it came (entities that come or go, a new
     // technique: the movers are not known until the broad phase has seen them) and never changes.
-    if (m_moversKnown && m_staticCount > 0) {
+    if (moversListed()) {
         for (const std::uint32_t i : m_movers) update(i);
         return;
     }

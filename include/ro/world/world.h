@@ -251,6 +251,9 @@ private:
     /// Throws std::invalid_argument for a description outside WorldLimits.
     static void check(const EntityDesc& d);
     void subStep(float dt);
+    /// Whether m_movers lists the dynamic entities and there are statics to skip: the broad
+    /// phase then gets it as the moved list, and the world steps those entities alone.
+    [[nodiscard]] bool moversListed() const { return m_moversKnown && m_staticCount > 0; }
     /// Calls visit(i) for each dynamic entity: from the movers' list once it is known.
     template <typename Visit>
     void forEachMover(Visit visit);
