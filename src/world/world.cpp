@@ -28,7 +28,7 @@ struct Contact {
 };
 
 Contact boxBox(float ax, float ay, float ahw, float ahh, float bx, float by, float bhw, float bhh) {
-    // Whether they touch is decided on the edges, computed as updateAabbs() computes them, so
+    // Whether they touch is decided on the edges, computed as updateAabb() computes them, so
     // that every pair of boxes the exact AABB test calls overlapping is a contact: the depth's
     // own rounding (hw + hw - |dx|) put 16 of 125,000 such pairs a hair apart at 1,000,000.
     if (bx - bhw > ax + ahw || ax - ahw > bx + bhw || by - bhh > ay + ahh || ay - ahh > by + bhh) return {};
@@ -213,6 +213,7 @@ EntityId World::add(const EntityDesc& d) {
     m_mask.push_back(d.mask);
     m_filteredCount += d.category != 1 || d.mask != ~0u ? 1 : 0;
     m_staticCount += d.isStatic ? 1 : 0;
+    m_acceleratedCount += d.acceleration.x != 0.0f || d.acceleration.y != 0.0f ? 1 : 0;
     m_moversKnown = false;
     m_overlapping.push_back(0);
     m_minX.push_back(d.position.x - hw);
@@ -236,6 +237,7 @@ bool World::remove(EntityId id) {
     m_indexOfId.erase(id);
     m_staticCount -= m_isStatic[i];
     m_filteredCount -= m_category[i] != 1 || m_mask[i] != ~0u ? 1 : 0;
+    m_acceleratedCount -= m_accX[i] != 0.0f || m_accY[i] != 0.0f ? 1 : 0;
     m_moversKnown = false;
     moveLast(m_isStatic);
     moveLast(m_category);
@@ -432,7 +434,6 @@ void World::tick() {
 void World::subStep(float dt) {
     const auto t0 = Clock::now();
     accelerate(dt);
-    updateAabbs();
     if (m_config.sweptBoxes) updateSweptBoxes();
     const auto t1 = Clock::now();
 
@@ -461,7 +462,6 @@ void World::subStep(float dt) {
     if (m_config.timeOfImpact) resolveImpacts();
     const auto t4 = Clock::now();
     applyInertiaAndWalls();
-    updateAabbs();
     const auto t5 = Clock::now();
 
     m_stats.msIntegrate += msBetween(t0, t1) + msBetween(t4, t5);
@@ -483,27 +483,15 @@ void World::forEachMover(Visit visit) {
 
 void World::accelerate(float dt) {
     const float gravity = m_config.gravity ? m_config.gravityAccel : 0.0f;
+    // Most scenes: a pass over every mover that would change nothing (at 1,000,000 entities,
+    // 24 bytes read and 24 written for each).
+    if (gravity == 0.0f && m_acceleratedCount == 0) return;
     const float dt2 = dt * dt;
     forEachMover([&](std::uint32_t i) {
         m_posX[i] += m_accX[i] * dt2;
         m_posY[i] += (m_accY[i] + gravity) * dt2;
+        updateAabb(i);
     });
-}
-
-void World::updateAabbs() {
-    const auto update = [&](std::uint32_t i) {
-        m_minX[i] = m_posX[i] - m_halfW[i];
-        m_maxX[i] = m_posX[i] + m_halfW[i];
-        m_minY[i] = m_posY[i] - m_halfH[i];
-        m_maxY[i] = m_posY[i] + m_halfH[i];
-    };
-    // A static's box was set in the pass after it came (entities that come or go, a new
-    // technique: the movers are not known until the broad phase has seen them) and never changes.
-    if (moversListed()) {
-        for (const std::uint32_t i : m_movers) update(i);
-        return;
-    }
-    for (std::uint32_t i = 0; i < size(); ++i) update(i);
 }
 
 void World::findOverlaps() {
@@ -653,6 +641,7 @@ void World::applyInertiaAndWalls() {
         m_posY[i] += vy;
         bounce(m_posX[i], m_prevX[i], m_halfW[i], w.minX, w.maxX);
         bounce(m_posY[i], m_prevY[i], m_halfH[i], w.minY, w.maxY);
+        updateAabb(i);
     });
 }
 

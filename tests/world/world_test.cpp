@@ -489,5 +489,38 @@ TEST(WorldStatics, StepsOnlyItsMoversAndKeepsEveryBoxAsATwinWithoutStaticsDoes) 
     EXPECT_NE(withStatics.boxes().box(0), Aabb{}) << "sanity: the boxes are set";
 }
 
+TEST(World, AnEntitysOwnAccelerationMovesItAndEveryBoxFollowsItsPosition) {
+    // Without gravity the world skips the acceleration pass while no entity accelerates:
+    // it must run again as soon as one that does comes, and stop when the last one goes.
+    const WorldConfig config{.bounds = {0, 0, 1000, 1000}, .response = ContactResponse::None};
+    World world(config);
+    const EntityId drifting = world.add(entity({100, 500}, {1, 0}));
+    const auto boxesFollowPositions = [&] {
+        const BoxView boxes = world.boxes();
+        for (std::uint32_t i = 0; i < world.size(); ++i) {
+            const float x = world.posX()[i], y = world.posY()[i], hw = world.halfW()[i], hh = world.halfH()[i];
+            if (boxes.box(i) != Aabb{x - hw, y - hh, x + hw, y + hh}) return false;
+        }
+        return true;
+    };
+    for (int tick = 0; tick < 3; ++tick) world.tick();
+    EntityDesc pushed = entity({500, 500});
+    pushed.acceleration = {0, 3600};  // 1 unit per tick per tick at 60 Hz
+    const EntityId accelerating = world.add(pushed);
+    for (int tick = 1; tick <= 10; ++tick) {
+        world.tick();
+        ASSERT_TRUE(boxesFollowPositions()) << "tick " << tick;
+        const std::uint32_t i = *world.indexOf(accelerating);
+        // From rest, a tick adds a (1) to the position and then the velocity: after k ticks
+        // it has gone k(k + 3) / 2.
+        EXPECT_NEAR(world.posY()[i], 500.0f + static_cast<float>(tick * (tick + 3)) / 2.0f, 1e-3f) << "tick " << tick;
+    }
+    world.remove(accelerating);
+    const float before = world.posX()[*world.indexOf(drifting)];
+    for (int tick = 0; tick < 3; ++tick) world.tick();
+    EXPECT_TRUE(boxesFollowPositions());
+    EXPECT_EQ(world.posX()[*world.indexOf(drifting)], before + 3.0f);
+}
+
 }  // namespace
 }  // namespace ro

@@ -257,10 +257,20 @@ private:
     /// Calls visit(i) for each dynamic entity: from the movers' list once it is known.
     template <typename Visit>
     void forEachMover(Visit visit);
+    /// Adds each dynamic entity's acceleration (and gravity) to its position, and updates its
+    /// box; nothing when no entity accelerates and gravity is off (the boxes already match the
+    /// positions: every pass that moves an entity updates its box).
     void accelerate(float dt);
-    void updateAabbs();
+    /// A dynamic entity's box, from its position.
+    void updateAabb(std::uint32_t i) {
+        m_minX[i] = m_posX[i] - m_halfW[i];
+        m_maxX[i] = m_posX[i] + m_halfW[i];
+        m_minY[i] = m_posY[i] - m_halfH[i];
+        m_maxY[i] = m_posY[i] + m_halfH[i];
+    }
     void findOverlaps();
     void resolveContacts();
+    /// Verlet inertia and the walls' bounce for each dynamic entity, and its box after them.
     void applyInertiaAndWalls();
     /// Hands the boxes to the technique: only the movers when it saw the same entities last.
     void updateBroadPhase();
@@ -287,6 +297,7 @@ private:
     std::uint32_t m_staticCount = 0;
     std::vector<std::uint32_t> m_category, m_mask;
     std::uint32_t m_filteredCount = 0;  ///< entities whose filter is not the default
+    std::uint32_t m_acceleratedCount = 0;  ///< entities with an acceleration of their own
     std::vector<std::uint32_t> m_movers;  ///< dense indices of the dynamic entities, when m_moversKnown
     bool m_moversKnown = false;  ///< the technique's last update saw these entities in this order
     SweptBoxes m_swept;  ///< with sweptBoxes or countMissed
