@@ -490,8 +490,9 @@ TEST(WorldStatics, StepsOnlyItsMoversAndKeepsEveryBoxAsATwinWithoutStaticsDoes) 
 }
 
 TEST(World, AnEntitysOwnAccelerationMovesItAndEveryBoxFollowsItsPosition) {
-    // Without gravity the world skips the acceleration pass while no entity accelerates:
-    // it must run again as soon as one that does comes, and stop when the last one goes.
+    // Without gravity the world skips the acceleration pass while no entity accelerates: it
+    // must run again as soon as one that does comes. Every box follows its position all along,
+    // and after the accelerated one goes the others keep their course.
     const WorldConfig config{.bounds = {0, 0, 1000, 1000}, .response = ContactResponse::None};
     World world(config);
     const EntityId drifting = world.add(entity({100, 500}, {1, 0}));
