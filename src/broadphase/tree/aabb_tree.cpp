@@ -352,8 +352,10 @@ void AabbTree::forEachNode(const std::function<void(const Aabb&, std::uint32_t, 
         stack.pop_back();
         const Node& node = m_nodes[index];
         if (node.child1 != kNull) {
-            stack.push_back({node.child1, depth + 1});
+            // child1 on top: taken next, it is the node that follows in memory once the tree
+            // is renumbered depth first, so a walk of a million leaves streams through memory.
             stack.push_back({node.child2, depth + 1});
+            stack.push_back({node.child1, depth + 1});
         }
         visit(node.box, depth, node.child1 == kNull);
     }
