@@ -1,6 +1,7 @@
 #include "app/overlays.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 
@@ -51,6 +52,14 @@ void OverlayRenderer::drawStructureCells(Screen& screen, const BroadPhase& techn
     m_structureLines.clear();
     m_delimiters.clear();
     std::uint32_t levels = 0;
+    // Outlines on screen per level, to set next frame's m_deepestLineLevel. A tree of a million
+    // leaves has two million nodes: storing them all to keep the budget's shallowest cost more
+    // than walking them.
+    std::array<std::uint64_t, kMaxLevelBits> linesPerLevel{};
+    const auto keepLine = [&](const Aabb& box, std::uint32_t level, SDL_Color color) {
+        ++linesPerLevel[std::min(level, kMaxLevelBits - 1)];
+        if (level <= m_deepestLineLevel) m_structureLines.push_back({box, level, color});
+    };
     technique.forEachCell([&](const CellView& cell) {
         if (cell.kind == CellView::Kind::Delimiter) {
             m_delimiters.push_back(cell);
@@ -61,8 +70,8 @@ void OverlayRenderer::drawStructureCells(Screen& screen, const BroadPhase& techn
         if (cell.kind != CellView::Kind::Cell) {
             ++m_counts.lines;
             if (onScreen(view, cell.bounds, width, height))
-                m_structureLines.push_back({cell.bounds, cell.level,
-                                            cell.kind == CellView::Kind::Node ? levelColor(cell.level, 200) : palette::kFatBox});
+                keepLine(cell.bounds, cell.level,
+                         cell.kind == CellView::Kind::Node ? levelColor(cell.level, 200) : palette::kFatBox);
             return;
         }
         ++m_counts.cells;
@@ -84,10 +93,20 @@ void OverlayRenderer::drawStructureCells(Screen& screen, const BroadPhase& techn
         // apart, where a cell is big enough to show one.
         if (flags.levelsSeen > 1 && pixels >= 4.0f) {
             ++m_counts.lines;
-            m_structureLines.push_back({cell.bounds, cell.level, levelColor(cell.level, 230)});
+            keepLine(cell.bounds, cell.level, levelColor(cell.level, 230));
         }
     });
     flags.levelsSeen = levels;
+    // The level at which the outlines on screen pass the budget; one deeper, in case the view
+    // moves. Under the budget, every level.
+    m_deepestLineLevel = ~0u;
+    std::uint64_t shallower = 0;
+    for (std::uint32_t level = 0; level < kMaxLevelBits; ++level) {
+        shallower += linesPerLevel[level];
+        if (shallower < kLineBudget) continue;
+        m_deepestLineLevel = level + 1;
+        break;
+    }
     SDL_SetRenderDrawBlendMode(screen.renderer(), SDL_BLENDMODE_BLEND);
     m_cells.draw(screen.renderer());
 }

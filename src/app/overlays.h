@@ -85,6 +85,10 @@ private:
     GeometryBatch m_outlines;
     GeometryBatch m_strip;
     std::vector<Outline> m_structureLines;  ///< collected by drawStructureCells
+    /// The deepest level whose outlines drawStructureCells keeps: over the budget the
+    /// shallowest levels win, so deeper ones are counted, not stored. Set from the last frame's
+    /// outlines on screen per level, one level deeper than they needed, for a view that moved.
+    std::uint32_t m_deepestLineLevel = ~0u;
     std::vector<CellView> m_delimiters;
     struct Column {
         int depth = 0;
