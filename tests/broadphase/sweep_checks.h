@@ -77,7 +77,17 @@ void checkOverlayOrder(const char* name) {
     // Whatever the scene, the overlay's delimiters come in sorted order (begins first at equal
     // coordinates), two per entity, and the void marks are exactly where a depth count hits zero.
     SCOPED_TRACE(name);
-    for (const test::Scene& scene : test::conformanceScenes()) {
+    std::vector<test::Scene> scenes = test::conformanceScenes();
+    // Equal ends whose entities come in the other order than their begins: box 0 [1, 2] begins
+    // after box 1 [0, 2], and of the two ends the one after which no interval is open is the
+    // second in entity order, which is not the sorted positions' order.
+    test::Scene equalEnds;
+    equalEnds.name = "equal ends, entities against begins";
+    equalEnds.boxes.add({1, 0, 2, 1});
+    equalEnds.boxes.add({0, 0, 2, 1});
+    equalEnds.boxes.add({4, 0, 5, 1});
+    scenes.push_back(equalEnds);
+    for (const test::Scene& scene : scenes) {
         SCOPED_TRACE(scene.name);
         Technique t;
         (void)test::techniqueOverlaps(t, scene.boxes.view());
