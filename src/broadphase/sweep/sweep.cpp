@@ -1,12 +1,14 @@
 #include "broadphase/sweep/sweep.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <tuple>
 
 #include "ro/core/buffers.h"
+#include "core/radix_sort.h"
 
 namespace ro {
 
@@ -144,19 +146,26 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
 void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& visit) const {
     // The ends are not kept sorted (the sweep has no use for it): the overlay, which wants
     // every delimiter in order, pays for sorting them here. Equal ends go by entity, the order
-    // in which the last of them is the one marked touching void.
-    std::vector<std::uint32_t>& ends = m_overlayEnds;
+    // in which the last of them is the one marked touching void: two stable radix sorts, by
+    // entity and then by end. A comparison sort of the positions read two arrays at random
+    // for every comparison (80 ms a frame at 1,000,000 entities).
+    std::vector<OverlayEnd>& ends = m_overlayEnds;
     ends.resize(m_max.size());
-    for (std::uint32_t k = 0; k < ends.size(); ++k) ends[k] = k;
-    std::sort(ends.begin(), ends.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return m_max[a] < m_max[b] || (m_max[a] == m_max[b] && m_entity[a] < m_entity[b]);
-    });
+    std::uint32_t lastEntity = 0;
+    for (std::uint32_t k = 0; k < ends.size(); ++k) {
+        ends[k] = {sweep::sortableKey(m_max[k]), m_entity[k], k};
+        lastEntity = std::max(lastEntity, m_entity[k]);
+    }
+    radixSort(ends, m_overlayScratch, static_cast<std::uint32_t>(std::bit_width(lastEntity)),
+              [](const OverlayEnd& e) { return e.entity; });
+    radixSort(ends, m_overlayScratch, 32, [](const OverlayEnd& e) { return e.key; });
     CellView view;
     view.count = 1;
     view.level = m_axis;
     view.kind = CellView::Kind::Delimiter;
     std::size_t begin = 0;
-    for (const std::uint32_t end : ends) {
+    for (const OverlayEnd& sorted : ends) {
+        const std::uint32_t end = sorted.index;
         for (; begin < m_min.size() && m_min[begin] <= m_max[end]; ++begin) {  // begins first at equal coordinates
             view.bounds = {m_min[begin], 0.0f, m_min[begin], 0.0f};
             view.isBegin = true;

@@ -99,7 +99,12 @@ private:
     std::vector<std::uint32_t> m_entity;
     std::vector<std::uint8_t> m_endTouchesVoid;
     std::vector<std::uint8_t> m_hitFlags;  ///< scratch of sweep::forEachOverlap
-    mutable std::vector<std::uint32_t> m_overlayEnds;  ///< forEachCell's sort of the ends, reused
+    struct OverlayEnd {
+        std::uint32_t key;     ///< the end, as sweep::sortableKey orders it
+        std::uint32_t entity;  ///< the tie-break
+        std::uint32_t index;   ///< its sorted position
+    };
+    mutable std::vector<OverlayEnd> m_overlayEnds, m_overlayScratch;  ///< forEachCell's sort of the ends, reused
     double m_largestExtent = 0.0;  ///< max - min on the axis, at least (rounded up)
 };
 
