@@ -81,6 +81,14 @@ public:
     /// Calls onLeaf(value) for each leaf whose box touches `box`; returns the nodes visited.
     template <typename OnLeaf>
     std::uint64_t query(const Aabb& box, OnLeaf onLeaf);
+    /// query() of `count` boxes, boxOf(k) for k below count, calling onLeaf(k, value) for
+    /// each leaf that box k touches. The descents take turns a node at a time, each node's
+    /// children fetched when they are pushed: with the tree larger than the caches, the
+    /// misses of kQueryLanes descents overlap instead of following each other level by
+    /// level. The leaves come in another order than from one query() after another.
+    template <typename BoxOf, typename OnLeaf>
+    std::uint64_t queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLeaf);
+    static constexpr std::uint32_t kQueryLanes = 8;
     /// Calls onPair(value, value) once for each two leaves whose boxes touch, by descending
     /// the tree against itself: after a bulk load, far fewer node visits than a query per
     /// leaf. Returns the node pairs visited.
@@ -145,6 +153,7 @@ private:
     std::uint32_t m_freeNode = kNull;
     std::uint32_t m_leafCount = 0;
     std::vector<std::uint32_t> m_stack;  ///< traversal stack, sized to the height
+    std::vector<std::uint32_t> m_laneStacks;  ///< queryMany's: kQueryLanes stacks
     std::vector<PendingNode> m_rayStack;
     /// Node pairs (one of this tree, one of the other) a tree-against-tree descent has yet to open.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_pairStack;
@@ -182,6 +191,53 @@ std::uint64_t AabbTree::query(const Aabb& box, OnLeaf onLeaf) {
         } else {
             stack[top++] = node.child1;
             stack[top++] = node.child2;
+        }
+    }
+    return visited;
+}
+
+template <typename BoxOf, typename OnLeaf>
+std::uint64_t AabbTree::queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLeaf) {
+    if (m_root == kNull || count == 0) return 0;
+    // A lane's stack holds at most one pending sibling per level, plus the root.
+    const std::size_t depth = std::size_t{height()} + 2;
+    resizeWithHeadroom(m_laneStacks, depth * kQueryLanes);
+    struct Lane {
+        Aabb box;
+        std::uint32_t query, top;
+        std::uint32_t* stack;
+    };
+    Lane lanes[kQueryLanes];
+    std::uint32_t next = 0, active = 0;
+    for (; active < kQueryLanes && next < count; ++active, ++next)
+        lanes[active] = {boxOf(next), next, 1, m_laneStacks.data() + active * depth};
+    for (std::uint32_t l = 0; l < active; ++l) lanes[l].stack[0] = m_root;
+    std::uint64_t visited = 0;
+    while (active > 0) {
+        for (std::uint32_t l = 0; l < active;) {
+            Lane& lane = lanes[l];
+            const Node& node = m_nodes[lane.stack[--lane.top]];
+            ++visited;
+            if (touches(node.box, lane.box)) {
+                if (node.child1 == kNull) {
+                    onLeaf(lane.query, node.child2);
+                } else {
+                    __builtin_prefetch(m_nodes.data() + node.child1);
+                    __builtin_prefetch(m_nodes.data() + node.child2);
+                    lane.stack[lane.top++] = node.child1;
+                    lane.stack[lane.top++] = node.child2;
+                }
+            }
+            if (lane.top > 0) {
+                ++l;
+            } else if (next < count) {  // the lane takes the next box
+                lane.box = boxOf(next);
+                lane.query = next++;
+                lane.stack[lane.top++] = m_root;
+                ++l;
+            } else {  // the last lane takes this one's place (its stack goes with it)
+                lane = lanes[--active];
+            }
         }
     }
     return visited;

@@ -477,6 +477,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         // Touched movers find their fat pairs among the movers (two touched ones pair from the
         // larger proxy); a touched static, the movers whose still reach it touches (but those
         // whose reach changed too, which find it below).
+        m_queryMovers.clear();
+        reserveWithHeadroom(m_queryMovers, m_proxies.size());  // a burst must not allocate
         for (const std::uint32_t proxy : m_dirtyList) {
             if (m_proxies[proxy].leaf == kNull) continue;  // removed
             if (m_isStatic[proxy]) {
@@ -486,16 +488,20 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                 });
                 continue;
             }
-            std::uint32_t neighbours = 0;
-            m_nodesVisited += m_trees[kMoving].query(m_fatBoxes[proxy], [&](std::uint32_t other) {
-                if (other == proxy) return;
-                ++neighbours;
-                if ((m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
-                m_pairs.push_back({proxy, other});
-                emit(proxy, other);
-            });
-            m_neighbours[proxy] = static_cast<std::uint8_t>(std::min(neighbours, 255u));
+            m_queryMovers.push_back(proxy);
+            m_neighbours[proxy] = 0;
         }
+        // The movers' queries go together, so that their cache misses overlap.
+        const auto fatBoxOf = [&](std::uint32_t k) { return m_fatBoxes[m_queryMovers[k]]; };
+        const auto queries = static_cast<std::uint32_t>(m_queryMovers.size());
+        m_nodesVisited += m_trees[kMoving].queryMany(queries, fatBoxOf, [&](std::uint32_t k, std::uint32_t other) {
+            const std::uint32_t proxy = m_queryMovers[k];
+            if (other == proxy) return;
+            m_neighbours[proxy] += m_neighbours[proxy] < 255;
+            if ((m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
+            m_pairs.push_back({proxy, other});
+            emit(proxy, other);
+        });
         // Movers whose still reach changed find their statics: in the grid of statics where
         // it stands (the static's record is then read only for a filter or an overlap), else
         // in the static tree.
@@ -536,7 +542,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_stillDirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs) + bytesHeld(m_stillPairs) + m_staticCells.bytesHeld() + bytesHeld(m_cellStatics) +
-                           bytesHeld(m_leaving) + bytesHeld(m_isLeaving) + bytesHeld(m_reachMovers) + bytesHeld(m_reaches) +
+                           bytesHeld(m_leaving) + bytesHeld(m_isLeaving) + bytesHeld(m_reachMovers) + bytesHeld(m_queryMovers) +
+                           bytesHeld(m_reaches) +
                            bytesHeld(m_rowScans);
 }
 

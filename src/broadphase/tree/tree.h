@@ -227,6 +227,7 @@ private:
     bool m_staticsChanged = false;
     std::uint32_t m_staticsSteadySteps = 0;
     std::vector<StaticCells::Static> m_cellStatics;  ///< keepStaticCells' scratch: box, proxy, dense index
+    std::vector<std::uint32_t> m_queryMovers;        ///< findPairs' scratch: the dirty movers that query their tree
     std::vector<std::uint32_t> m_reachMovers;        ///< findPairs' scratch: the movers that query the grid,
     std::vector<Aabb> m_reaches;                     ///< their still reaches,
     std::vector<StaticCells::RowScan> m_rowScans;    ///< and the rows of cells those cover

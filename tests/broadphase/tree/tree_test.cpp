@@ -127,6 +127,37 @@ TEST(DynamicTree, HeightStaysLogarithmicWhenBoxesArriveSorted) {
     EXPECT_LE(tree.height(), 2.0 * std::log2(128.0) + 2.0);
 }
 
+TEST(AabbTree, QueryManyFindsForEachBoxWhatItsOwnQueryFinds) {
+    // Interleaved descents must find the same leaves per box as one query after another,
+    // whether the boxes fill the lanes, leave some idle, or outnumber them many times.
+    AabbTree tree;
+    Rng rng(77);
+    for (std::uint32_t i = 0; i < 3000; ++i) {
+        const float half = i % 10 == 0 ? rng.range(5.0f, 30.0f) : rng.range(0.5f, 2.0f);
+        tree.insert(test::boxAt(rng.range(0.0f, 200.0f), rng.range(0.0f, 200.0f), half), i);
+    }
+    for (const std::uint32_t count : {0u, 1u, 3u, AabbTree::kQueryLanes, 137u}) {
+        SCOPED_TRACE(std::to_string(count) + " boxes");
+        std::vector<Aabb> boxes;
+        for (std::uint32_t k = 0; k < count; ++k) {
+            // Boxes of every size, some outside the tree's bounds, some touching nothing.
+            const float half = k % 7 == 0 ? rng.range(20.0f, 60.0f) : rng.range(0.0f, 3.0f);
+            boxes.push_back(test::boxAt(rng.range(-30.0f, 230.0f), rng.range(-30.0f, 230.0f), half));
+        }
+        std::multiset<std::pair<std::uint32_t, std::uint32_t>> expected, got;
+        std::uint64_t expectedVisits = 0;
+        for (std::uint32_t k = 0; k < count; ++k)
+            expectedVisits += tree.query(boxes[k], [&](std::uint32_t value) { expected.insert({k, value}); });
+        const std::uint64_t visits = tree.queryMany(count, [&](std::uint32_t k) { return boxes[k]; },
+                                                    [&](std::uint32_t k, std::uint32_t value) { got.insert({k, value}); });
+        EXPECT_EQ(got, expected);
+        EXPECT_EQ(visits, expectedVisits);
+        if (count == 137) {
+            EXPECT_GT(expected.size(), 137u);
+        }
+    }
+}
+
 TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
     DynamicTree tree;
     tree.configure(withMargin(2.0f));
