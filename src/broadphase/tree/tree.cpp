@@ -456,7 +456,16 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         // Pairs of untouched leaves still overlap by their fat boxes (neither fat box changed),
         // and a mover whose still reach did not change still reaches its statics.
         std::size_t kept = 0;
-        for (const ProxyPair pair : m_pairs) {
+        const std::size_t pairCount = m_pairs.size();
+        for (std::size_t k = 0; k < pairCount; ++k) {
+            // The two proxies of a pair some way ahead are fetched now: pairs name proxies
+            // anywhere in the pool, and each read would otherwise wait on a miss.
+            if (k + kPairLookahead < pairCount) {
+                const ProxyPair ahead = m_pairs[k + kPairLookahead];
+                __builtin_prefetch(&m_proxies[ahead.a]);
+                __builtin_prefetch(&m_proxies[ahead.b]);
+            }
+            const ProxyPair pair = m_pairs[k];
             if (m_dirty[pair.a] | m_dirty[pair.b]) continue;
             m_pairs[kept++] = pair;
             emit(pair.a, pair.b);

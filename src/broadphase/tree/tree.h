@@ -265,6 +265,7 @@ private:
     /// prefetched whole before the leaves that left their fat boxes are reinserted.
     static constexpr std::size_t kPrefetchedTreeNodes = 8192;
     static constexpr std::size_t kRebuildMin = 256;  ///< fewer leaving leaves are always reinserted one at a time
+    static constexpr std::size_t kPairLookahead = 16;  ///< kept pairs ahead whose proxies are prefetched
     struct Leaving {
         std::uint32_t proxy;
         Vec2 motion;  ///< its step, from the box it had before
