@@ -48,15 +48,18 @@ public:
         std::uint32_t query, y, x0, y0, first, last;
     };
     /// query() of many boxes, calling onHit(k, const Static&) for box k; `scans` is scratch.
-    /// Every box's row offsets are fetched first, then their entries, then the runs scanned:
-    /// with the grid out of the caches (other work ran since the last step), the misses of
-    /// all the queries overlap instead of two following each other per row.
+    /// The boxes' rows go through a pipeline (a row's offsets fetched, then its entries, then
+    /// the run scanned, each stage some rows ahead of the next): with the grid out of the
+    /// caches (other work ran since the last step), the misses of many rows overlap instead
+    /// of two following each other per row.
     template <typename OnHit>
     std::uint64_t queryAll(std::span<const Aabb> boxes, std::vector<RowScan>& scans, OnHit onHit) const;
 
     static constexpr std::size_t kMinStatics = 64;
     static constexpr std::size_t kMaxCopies = 4;
     static constexpr std::uint32_t kMaxPerCell = 64;
+    /// queryAll's pipeline: rows between a row's entries being fetched and its scan.
+    static constexpr std::size_t kScanAhead = 8;
 
 private:
     [[nodiscard]] std::uint32_t column(float x) const { return clampedCell(x, m_bounds.minX, m_inverse, m_columns - 1); }
@@ -116,27 +119,37 @@ std::uint64_t StaticCells::queryAll(std::span<const Aabb> boxes, std::vector<Row
     scans.clear();
     if (empty()) return 0;
     std::uint64_t cells = 0;
-    // 1. Each box's rows, their offsets fetched (x1 + 1 waits in `last`).
+    // Each box's rows (x1 + 1 waits in `last` for its offset).
     for (std::uint32_t k = 0; k < boxes.size(); ++k) {
         const Aabb& box = boxes[k];
         if (!touches(box, m_bounds)) continue;
         const std::uint32_t x0 = column(box.minX), x1 = column(box.maxX);
         const std::uint32_t y0 = row(box.minY), y1 = row(box.maxY);
         cells += static_cast<std::uint64_t>(x1 - x0 + 1) * (y1 - y0 + 1);
-        for (std::uint32_t y = y0; y <= y1; ++y) {
-            __builtin_prefetch(m_offsets.data() + y * m_columns + x0);
-            __builtin_prefetch(m_offsets.data() + y * m_columns + x1 + 1);
-            scans.push_back({k, y, x0, y0, 0, x1 + 1});
-        }
+        for (std::uint32_t y = y0; y <= y1; ++y) scans.push_back({k, y, x0, y0, 0, x1 + 1});
     }
-    // 2. The runs' bounds read, their entries fetched.
-    for (RowScan& scan : scans) {
+    // The rows in a pipeline: a row's offsets are fetched 2 * kScanAhead rows before it is
+    // scanned, and read (its run's entries fetched) kScanAhead rows before. A window this
+    // short keeps the misses in flight within what the core can track; prefetching every
+    // row at once would drop most of the requests.
+    const std::size_t count = scans.size();
+    const auto fetchOffsets = [&](const RowScan& scan) {
+        __builtin_prefetch(m_offsets.data() + scan.y * m_columns + scan.x0);
+        __builtin_prefetch(m_offsets.data() + scan.y * m_columns + scan.last);
+    };
+    const auto readOffsets = [&](RowScan& scan) {
         scan.first = m_offsets[scan.y * m_columns + scan.x0];
         scan.last = m_offsets[scan.y * m_columns + scan.last];
-        __builtin_prefetch(m_entries.data() + scan.first);
-    }
-    // 3. The runs scanned.
-    for (const RowScan& scan : scans) {
+        const char* const begin = reinterpret_cast<const char*>(m_entries.data() + scan.first);
+        const char* const end = reinterpret_cast<const char*>(m_entries.data() + scan.last);
+        for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
+    };
+    for (std::size_t j = 0; j < std::min(count, 2 * kScanAhead); ++j) fetchOffsets(scans[j]);
+    for (std::size_t j = 0; j < std::min(count, kScanAhead); ++j) readOffsets(scans[j]);
+    for (std::size_t j = 0; j < count; ++j) {
+        if (j + 2 * kScanAhead < count) fetchOffsets(scans[j + 2 * kScanAhead]);
+        if (j + kScanAhead < count) readOffsets(scans[j + kScanAhead]);
+        const RowScan& scan = scans[j];
         auto hit = [&](const Static& still) { onHit(scan.query, still); };
         scanRow(boxes[scan.query], scan.y, scan.x0, scan.y0, scan.first, scan.last, hit);
     }
