@@ -34,13 +34,13 @@ void DynamicTree::clear() {
     m_reachKept = false;
 }
 
-Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float steps) {
+Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float steps, float stretch) {
     // Rounding of x - m (m >= 0) never exceeds x, so the reach always contains the box.
     Aabb reach{box.minX - margin, box.minY - margin, box.maxX + margin, box.maxY + margin};
     // Stretched ahead along the last step's motion (as Box2D's b2_aabbMultiplier), so a body
-    // moving steadily leaves it several times less often; at most kMaxStretch margins, so a
+    // moving steadily leaves it several times less often; at most `stretch` margins, so a
     // jump does not make a huge box.
-    const float limit = kMaxStretch * margin;
+    const float limit = stretch * margin;
     const float sx = std::clamp(steps * motion.x, -limit, limit);
     const float sy = std::clamp(steps * motion.y, -limit, limit);
     (sx > 0.0f ? reach.maxX : reach.minX) += sx;
@@ -49,7 +49,9 @@ Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float s
 }
 
 Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const {
-    return m_isStatic[proxy] ? box : reachAhead(box, motion, m_margin, m_reachSteps[proxy]);
+    if (m_isStatic[proxy]) return box;
+    const float steps = m_reachSteps[proxy];
+    return reachAhead(box, motion, m_margin, steps, steps == kSteadySteps ? kSteadyStretch : kMaxStretch);
 }
 
 void DynamicTree::reachStatics(std::uint32_t proxy, Vec2 motion) {

@@ -73,11 +73,13 @@ public:
     DynamicTree() : BroadPhase(kParameters) {}
 
     /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins;
-    /// kSteadySteps for a leaf whose motion kept its direction (within kSteadyCosine) since
-    /// its last reinsertion and whose fat box met at most kSparseNeighbours others there: a
-    /// body on a steady course through open space is reinserted about half as often, and
-    /// one in a crowd keeps a short reach, which would otherwise add more pairs than it saves.
-    static constexpr float kPredictedSteps = 32.0f, kSteadySteps = 128.0f, kSteadyCosine = 0.9f, kMaxStretch = 4.0f;
+    /// kSteadySteps, up to kSteadyStretch margins, for a leaf whose motion kept its direction
+    /// (within kSteadyCosine) since its last reinsertion and whose fat box met at most
+    /// kSparseNeighbours others there: a body on a steady course through open space is
+    /// reinserted about half as often (a fast one among statics, a third as often), and one
+    /// in a crowd keeps a short reach, which would otherwise add more pairs than it saves.
+    static constexpr float kPredictedSteps = 32.0f, kSteadySteps = 128.0f, kSteadyCosine = 0.9f, kMaxStretch = 4.0f,
+                           kSteadyStretch = 16.0f;
     static constexpr std::uint8_t kSparseNeighbours = 1;
     /// An update whose pass finds at least this share of the movers (and kRebuildMin)
     /// outside their fat boxes rebuilds the movers' tree instead of reinserting each: it
@@ -170,8 +172,9 @@ private:
     /// Makes m_proxyOfId hold ids below `size`.
     void growIdMap(std::uint32_t size);
     /// `box` pushed out by `margin` and ahead along `steps` of `motion` (its last step's),
-    /// at most kMaxStretch margins.
-    [[nodiscard]] static Aabb reachAhead(const Aabb& box, Vec2 motion, float margin, float steps);
+    /// at most `stretch` margins.
+    [[nodiscard]] static Aabb reachAhead(const Aabb& box, Vec2 motion, float margin, float steps,
+                                         float stretch = kMaxStretch);
     /// The leaf's box: its box reached ahead by the margin, or the box itself for a static.
     [[nodiscard]] Aabb fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const;
     /// A dynamic proxy's new still reach (inside its fat box); its pairs with statics go anew.

@@ -185,9 +185,9 @@ TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
     EXPECT_EQ(tree.validate(), "");
 }
 
-// Steps between a leaf's reinsertions as it moves 0.01 a step along x, alone or beside
+// Steps between a leaf's reinsertions as it moves `speed` a step along x, alone or beside
 // `crowd` others that move with it (and pair with it).
-std::vector<int> reinsertIntervals(int crowd, bool turning) {
+std::vector<int> reinsertIntervals(int crowd, bool turning, float speed = 0.01f) {
     DynamicTree tree;
     test::Population population;
     for (int k = 0; k <= crowd; ++k) population.add(static_cast<std::uint32_t>(k), test::boxAt(0.5f * static_cast<float>(k), 0, 0.5f));
@@ -201,7 +201,7 @@ std::vector<int> reinsertIntervals(int crowd, bool turning) {
         ++since;
         for (std::uint32_t i = 0; i < population.size(); ++i) {
             const Aabb b = population.boxes.view().box(i);
-            population.set(i, {b.minX + 0.01f * direction, b.minY, b.maxX + 0.01f * direction, b.maxY});
+            population.set(i, {b.minX + speed * direction, b.minY, b.maxX + speed * direction, b.maxY});
         }
         tree.update(population.boxes.view());
         if (tree.stepStats().reinserted > 0) {
@@ -230,6 +230,18 @@ TEST(DynamicTree, ALeafOnASteadyCourseThroughOpenSpaceReachesFurtherAhead) {
     const std::vector<int> crowded = reinsertIntervals(3, false);
     EXPECT_NEAR(crowded[2], 232, 2);
     EXPECT_NEAR(crowded[3], 232, 2);
+    // Fast (0.5 a step; a box on the fat box's edge is still inside): 32 steps ahead are
+    // capped at kMaxStretch margins (2 + 8 units: out at the 21st step); alone on a steady
+    // course, 128 steps are capped at kSteadyStretch margins (2 + 32: the 69th).
+    const std::vector<int> fast = reinsertIntervals(0, false, 0.5f);
+    EXPECT_EQ(fast[0], 5);
+    EXPECT_EQ(fast[1], 21);
+    EXPECT_EQ(fast[2], 69);
+    EXPECT_EQ(fast[3], 69);
+    // A fast crowd keeps the short cap.
+    const std::vector<int> fastCrowd = reinsertIntervals(3, false, 0.5f);
+    EXPECT_EQ(fastCrowd[2], 21);
+    EXPECT_EQ(fastCrowd[3], 21);
 }
 
 // A leaf that moved further in one step than its fat box reaches ahead (margin 2: 2 + 8)
