@@ -129,6 +129,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
         m_proxies.push_back({});
         m_fatBoxes.push_back({});
         m_reinsertMotion.push_back({});
+        m_placedAt.push_back({});
         m_reachSteps.push_back(0.0f);
         m_neighbours.push_back(0);
         m_proxyId.push_back(0);
@@ -147,6 +148,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     m_mask[proxy] = ~0u;
     if (rules != nullptr) takeRule(proxy, *rules, i);
     m_reinsertMotion[proxy] = {};
+    m_placedAt[proxy] = {box.minX, box.minY};
     m_reachSteps[proxy] = kPredictedSteps;
     m_neighbours[proxy] = 0;
     m_fatBoxes[proxy] = fatten(proxy, box, {});
@@ -176,11 +178,24 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
 }
 
 void DynamicTree::refatten(std::uint32_t proxy, Vec2 motion) {
-    // Reaches further ahead while the motion keeps its direction from one reinsertion to the next.
+    // Reaches further ahead while the motion keeps its direction: the step that left the fat
+    // box goes the way the leaf went since it was placed, and the way the step that left the
+    // last one went. A leaf placed by an insertion or a build has no such step yet: there,
+    // kSteadyEvidenceSteps of travel the same way will do (a scene's first wave of leaves).
     const Vec2 last = m_reinsertMotion[proxy];
-    const float along = last.x * motion.x + last.y * motion.y;
-    const float lengths = std::sqrt((last.x * last.x + last.y * last.y) * (motion.x * motion.x + motion.y * motion.y));
-    const bool steady = lengths > 0.0f && along >= kSteadyCosine * lengths;
+    const Aabb& box = m_proxies[proxy].box;
+    const Vec2 travelled{box.minX - m_placedAt[proxy].x, box.minY - m_placedAt[proxy].y};
+    const auto lengthSquared = [](Vec2 v) { return v.x * v.x + v.y * v.y; };
+    const auto keepsTo = [&](Vec2 way) {
+        const float along = way.x * motion.x + way.y * motion.y;
+        const float lengths = std::sqrt(lengthSquared(way) * lengthSquared(motion));
+        return lengths > 0.0f && along >= kSteadyCosine * lengths;
+    };
+    const bool firstStep = last.x == 0.0f && last.y == 0.0f;
+    const bool steady = keepsTo(travelled) &&
+                        (firstStep ? lengthSquared(travelled) >= kSteadyEvidenceSteps * kSteadyEvidenceSteps * lengthSquared(motion)
+                                   : keepsTo(last));
+    m_placedAt[proxy] = {box.minX, box.minY};
     m_reachSteps[proxy] = steady && m_neighbours[proxy] <= kSparseNeighbours ? kSteadySteps : kPredictedSteps;
     m_reinsertMotion[proxy] = motion;
     // A step longer than a fat box reaches ahead: after one (a respawn), the margin around but
@@ -255,6 +270,7 @@ void DynamicTree::clearProxies() {
     m_proxies.clear();
     m_fatBoxes.clear();
     m_reinsertMotion.clear();
+    m_placedAt.clear();
     m_reachSteps.clear();
     m_neighbours.clear();
     m_proxyId.clear();
@@ -546,7 +562,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.pairTests = tests;
     m_counters.cellsTouched = m_nodesVisited + m_trees[kMoving].nodesVisited() + m_trees[kStill].nodesVisited();
     m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) +
-                           bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_reinsertMotion) + bytesHeld(m_reachSteps) +
+                           bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_reinsertMotion) + bytesHeld(m_placedAt) +
+                           bytesHeld(m_reachSteps) +
                            bytesHeld(m_neighbours) + bytesHeld(m_proxyId) + m_diff.bytesHeld() +
                            bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) +
                            bytesHeld(m_dirtyList) + bytesHeld(m_stillReach) + bytesHeld(m_stillDirty) +

@@ -74,13 +74,16 @@ public:
 
     /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins;
     /// kSteadySteps, up to kSteadyStretch margins, for a leaf whose motion kept its direction
-    /// (within kSteadyCosine) since its last reinsertion and whose fat box met at most
+    /// (within kSteadyCosine) since it was last placed and whose fat box met at most
     /// kSparseNeighbours others there: a body on a steady course through open space is
     /// reinserted about half as often (a fast one among statics, a third as often), and one
     /// in a crowd keeps a short reach, which would otherwise add more pairs than it saves.
     static constexpr float kPredictedSteps = 32.0f, kSteadySteps = 128.0f, kSteadyCosine = 0.9f, kMaxStretch = 4.0f,
                            kSteadyStretch = 16.0f;
     static constexpr std::uint8_t kSparseNeighbours = 1;
+    /// Steps of motion a leaf must have travelled, the same way, since it was placed for its
+    /// first reinsertion to count as steady.
+    static constexpr float kSteadyEvidenceSteps = 8.0f;
     /// An update whose pass finds at least this share of the movers (and kRebuildMin)
     /// outside their fat boxes rebuilds the movers' tree instead of reinserting each: it
     /// lists every fat pair anew, which at a quarter of the leaves (orbit's first wave at
@@ -240,6 +243,7 @@ private:
     std::vector<Proxy> m_proxies;
     std::vector<Aabb> m_fatBoxes;              ///< by proxy: its leaf's box, for update()'s pass in entity order
     std::vector<Vec2> m_reinsertMotion;        ///< by proxy: the step's motion at its last (re)insertion
+    std::vector<Vec2> m_placedAt;              ///< by proxy: its box's min corner at its last (re)insertion
     std::vector<float> m_reachSteps;           ///< by proxy: steps of motion its fat box reaches ahead
     std::vector<std::uint8_t> m_neighbours;    ///< by proxy: movers its fat box met when last listed (at most 255)
     std::vector<std::uint32_t> m_proxyId;      ///< by proxy: its entity id

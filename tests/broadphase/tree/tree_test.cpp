@@ -215,11 +215,11 @@ std::vector<int> reinsertIntervals(int crowd, bool turning, float speed = 0.01f)
 }
 
 TEST(DynamicTree, ALeafOnASteadyCourseThroughOpenSpaceReachesFurtherAhead) {
-    // Margin 2: the first reinsertion after 200 steps; the next box reaches 32 steps ahead
-    // (2.32 units, 232 steps); on the same course, alone, then 128 steps (3.28 units).
+    // Margin 2: the first reinsertion after 200 steps, all of them the same way, so the next
+    // box, alone, reaches 128 steps ahead (2 + 1.28 units, 328 steps), and so on.
     const std::vector<int> alone = reinsertIntervals(0, false);
     EXPECT_NEAR(alone[0], 200, 2);
-    EXPECT_NEAR(alone[1], 232, 2);
+    EXPECT_NEAR(alone[1], 328, 2);
     EXPECT_NEAR(alone[2], 328, 2);
     EXPECT_NEAR(alone[3], 328, 2);
     // Turning back at each reinsertion: never steady, so 32 steps each time (2 + 0.32 back).
@@ -230,8 +230,9 @@ TEST(DynamicTree, ALeafOnASteadyCourseThroughOpenSpaceReachesFurtherAhead) {
     const std::vector<int> crowded = reinsertIntervals(3, false);
     EXPECT_NEAR(crowded[2], 232, 2);
     EXPECT_NEAR(crowded[3], 232, 2);
-    // Fast (0.5 a step; a box on the fat box's edge is still inside): 32 steps ahead are
-    // capped at kMaxStretch margins (2 + 8 units: out at the 21st step); alone on a steady
+    // Fast (0.5 a step; a box on the fat box's edge is still inside): out at the 5th step,
+    // too few to call the course steady (kSteadyEvidenceSteps); 32 steps ahead are capped
+    // at kMaxStretch margins (2 + 8 units: out at the 21st step); then, alone on a steady
     // course, 128 steps are capped at kSteadyStretch margins (2 + 32: the 69th).
     const std::vector<int> fast = reinsertIntervals(0, false, 0.5f);
     EXPECT_EQ(fast[0], 5);
