@@ -351,7 +351,19 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     collectLeaving();
     if (m_diff.unchanged()) {
         // Reinsert a leaf only when its box left its fat box.
-        for (std::uint32_t i = 0; i < boxes.count; ++i) takeEntity(m_proxyOfDense[i], boxes, i, ruled || m_anyRuled);
+        const bool rules = ruled || m_anyRuled;
+        for (std::uint32_t i = 0; i < boxes.count; ++i) {
+            const std::uint32_t proxy = m_proxyOfDense[i];
+            const Aabb box = boxes.box(i);
+            // Most leaves of most steps: a mover still inside its fat box (and still reach),
+            // whose new box is all there is to take.
+            if (!rules && !m_isStatic[proxy] && containsBox(m_fatBoxes[proxy], box) &&
+                (!m_reachKept || containsBox(m_stillReach[proxy], box))) {
+                m_proxies[proxy].box = box;
+                continue;
+            }
+            takeEntity(proxy, boxes, i, rules);
+        }
         m_anyRuled = ruled;
         settleLeaving();
         return;
