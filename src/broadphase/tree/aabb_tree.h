@@ -45,6 +45,12 @@ public:
     /// Gives a leaf a new box that takes effect at the next rebuildTopDown(), which must
     /// come before any other call: many leaves moved at once cost one build, not a move each.
     void restage(std::uint32_t leaf, const Aabb& box) { m_nodes[leaf].box = box; }
+    /// Gives the leaf a new box where it stands, growing its ancestors' boxes to hold it (as
+    /// Box2D v3 enlarges a moved proxy's ancestors): no search, no rotation, but the boxes
+    /// above it are no longer tight. enlargedSinceBuild() counts these until the next
+    /// rebuildTopDown(), which makes every box tight again.
+    void enlarge(std::uint32_t leaf, const Aabb& box);
+    [[nodiscard]] std::uint32_t enlargedSinceBuild() const { return m_enlarged; }
     /// Takes the leaf out of the tree and frees its node.
     void remove(std::uint32_t leaf);
     /// Gives the leaf a new box and moves it to where that box belongs.
@@ -172,6 +178,7 @@ private:
     std::vector<Node> m_nodeScratch;
     std::uint64_t m_nodesVisited = 0;
     std::uint64_t m_rotations = 0;
+    std::uint32_t m_enlarged = 0;  ///< enlarge() calls since the last rebuildTopDown() or clear()
 };
 
 template <typename OnLeaf>

@@ -228,7 +228,7 @@ void DynamicTree::settleLeaving() {
     for (const auto [proxy, motion] : m_leaving) {
         m_isLeaving[proxy] = 0;
         if (!rebuild) {
-            reinsert(proxy, motion);
+            reinsert(proxy, motion, Placement::Enlarge);
             continue;
         }
         refatten(proxy, motion);
@@ -237,6 +237,16 @@ void DynamicTree::settleLeaving() {
         ++m_stats.reinserted;
     }
     m_leaving.clear();
+    if (!rebuild && !m_bulkLoad &&
+        static_cast<float>(m_trees[kMoving].enlargedSinceBuild()) >= kEnlargedShare * static_cast<float>(movers)) {
+        // Boxes grown in place have loosened the tree: build it tight again. The leaves keep
+        // their fat boxes, so every pair listed stands.
+        m_trees[kMoving].rebuildTopDown();
+        m_trees[kMoving].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
+        m_relocated[kMoving] = 0;
+        ++m_stats.tightenings;
+        return;
+    }
     if (!rebuild || m_bulkLoad) return;  // a bulk load rebuilds both trees after its pass
     m_trees[kMoving].rebuildTopDown();
     m_trees[kMoving].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
@@ -245,11 +255,13 @@ void DynamicTree::settleLeaving() {
     ++m_stats.rebuilds;
 }
 
-void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion) {
+void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion, Placement placement) {
     refatten(proxy, motion);
     const std::uint8_t belongs = m_isStatic[proxy] ? kStill : kMoving;
     m_staticsChanged |= belongs == kStill || m_treeOf[proxy] == kStill;
-    if (belongs == m_treeOf[proxy]) {
+    if (belongs == m_treeOf[proxy] && belongs == kMoving && placement == Placement::Enlarge) {
+        m_trees[kMoving].enlarge(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
+    } else if (belongs == m_treeOf[proxy]) {
         treeOf(proxy).move(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
     } else {  // became static or dynamic: to the other tree
         treeOf(proxy).remove(m_proxies[proxy].leaf);

@@ -158,6 +158,80 @@ TEST(AabbTree, QueryManyFindsForEachBoxWhatItsOwnQueryFinds) {
     }
 }
 
+TEST(AabbTree, EnlargedLeavesAreFoundExactlyAndARebuildMakesEveryBoxTightAgain) {
+    AabbTree tree;
+    Rng rng(31);
+    std::vector<Aabb> boxes;
+    std::vector<std::uint32_t> leaves;
+    for (std::uint32_t i = 0; i < 1500; ++i) {
+        boxes.push_back(test::boxAt(rng.range(0.0f, 100.0f), rng.range(0.0f, 100.0f), rng.range(0.2f, 3.0f)));
+        leaves.push_back(tree.insert(boxes.back(), i));
+    }
+    for (int round = 0; round < 6; ++round) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        // Most a short step away, some across the world: the ancestors grow to hold them.
+        for (int k = 0; k < 400; ++k) {
+            const std::uint32_t i = rng.below(1500);
+            const bool jump = rng.unit() < 0.1f;
+            const float x = jump ? rng.range(0.0f, 100.0f) : 0.5f * (boxes[i].minX + boxes[i].maxX) + rng.range(-2.0f, 2.0f);
+            const float y = jump ? rng.range(0.0f, 100.0f) : 0.5f * (boxes[i].minY + boxes[i].maxY) + rng.range(-2.0f, 2.0f);
+            boxes[i] = test::boxAt(x, y, rng.range(0.2f, 3.0f));
+            tree.enlarge(leaves[i], boxes[i]);
+        }
+        EXPECT_EQ(tree.enlargedSinceBuild(), 400u * static_cast<std::uint32_t>(round % 2 + 1));
+        ASSERT_EQ(tree.validate([](std::uint32_t) { return std::string(); }), "");
+        for (int q = 0; q < 50; ++q) {
+            const Aabb query = test::boxAt(rng.range(-5.0f, 105.0f), rng.range(-5.0f, 105.0f), rng.range(0.0f, 8.0f));
+            std::set<std::uint32_t> expected, got;
+            for (std::uint32_t i = 0; i < 1500; ++i)
+                if (overlaps(boxes[i], query)) expected.insert(i);
+            tree.query(query, [&](std::uint32_t value) { got.insert(value); });
+            ASSERT_EQ(got, expected);
+        }
+        if (round % 2 == 1) {
+            // Rebuilt: the boxes are unions again (validate() holds them to it once more).
+            tree.rebuildTopDown();
+            tree.defragment([&](std::uint32_t value, std::uint32_t leaf) { leaves[value] = leaf; });
+            EXPECT_EQ(tree.enlargedSinceBuild(), 0u);
+            ASSERT_EQ(tree.validate([](std::uint32_t) { return std::string(); }), "");
+        }
+    }
+}
+
+TEST(DynamicTree, MoversGrowTheirFatBoxesInPlaceAndTheTreeIsTightenedOnceEachMovedOnceOnAverage) {
+    // 400 boxes at 0.3 a step in random directions leave their fat boxes every ~10-20 steps:
+    // their tree is built anew every kEnlargedShare * 400 departures, and the pairs stay exact.
+    DynamicTree tree;
+    test::Population population;
+    Rng rng(5);
+    std::vector<Vec2> velocity;
+    for (std::uint32_t i = 0; i < 400; ++i) {
+        population.add(i, test::boxAt(rng.range(0.0f, 80.0f), rng.range(0.0f, 80.0f), rng.range(0.3f, 1.5f)));
+        const float angle = rng.range(0.0f, 6.2831853f);
+        velocity.push_back({0.3f * std::cos(angle), 0.3f * std::sin(angle)});
+    }
+    std::vector<Pair> pairs;
+    std::uint64_t tightenings = 0, departures = 0;
+    for (int step = 0; step < 120; ++step) {
+        for (std::uint32_t i = 0; i < population.size(); ++i) {
+            Aabb b = population.boxes.view().box(i);
+            if (b.minX < 0.0f || b.maxX > 80.0f) velocity[i].x = -velocity[i].x;
+            if (b.minY < 0.0f || b.maxY > 80.0f) velocity[i].y = -velocity[i].y;
+            population.set(i, {b.minX + velocity[i].x, b.minY + velocity[i].y, b.maxX + velocity[i].x, b.maxY + velocity[i].y});
+        }
+        tree.update(population.boxes.view());
+        const DynamicTree::StepStats stats = tree.stepStats();
+        tightenings += stats.tightenings;
+        if (step > 0) departures += stats.reinserted;
+        EXPECT_EQ(stats.rotations, 0u) << "step " << step;
+        ASSERT_EQ(tree.validate(), "") << "step " << step;
+        tree.findPairs(pairs);
+        ASSERT_EQ(std::set<Pair>(pairs.begin(), pairs.end()), test::referenceOverlaps(population.boxes.view())) << "step " << step;
+    }
+    EXPECT_EQ(tightenings, static_cast<std::uint64_t>(static_cast<float>(departures) / (DynamicTree::kEnlargedShare * 400.0f)));
+    EXPECT_GE(tightenings, 3u);
+}
+
 TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
     DynamicTree tree;
     tree.configure(withMargin(2.0f));
