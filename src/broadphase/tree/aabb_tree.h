@@ -94,7 +94,7 @@ public:
     /// level. The leaves come in another order than from one query() after another.
     template <typename BoxOf, typename OnLeaf>
     std::uint64_t queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLeaf);
-    static constexpr std::uint32_t kQueryLanes = 8;
+    static constexpr std::uint32_t kQueryLanes = 16;
     /// Calls onPair(value, value) once for each two leaves whose boxes touch, by descending
     /// the tree against itself: after a bulk load, far fewer node visits than a query per
     /// leaf. Returns the node pairs visited.
