@@ -505,7 +505,9 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
             if (k + kPairLookahead < pairCount) {
                 const ProxyPair ahead = m_pairs[k + kPairLookahead];
                 __builtin_prefetch(&m_proxies[ahead.a]);
+                __builtin_prefetch(&m_proxies[ahead.a].box.maxY);
                 __builtin_prefetch(&m_proxies[ahead.b]);
+                __builtin_prefetch(&m_proxies[ahead.b].box.maxY);
             }
             const ProxyPair pair = m_pairs[k];
             if (m_dirty[pair.a] | m_dirty[pair.b]) continue;
