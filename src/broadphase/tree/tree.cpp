@@ -259,7 +259,8 @@ void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion, Placement placement
     refatten(proxy, motion);
     const std::uint8_t belongs = m_isStatic[proxy] ? kStill : kMoving;
     m_staticsChanged |= belongs == kStill || m_treeOf[proxy] == kStill;
-    if (belongs == m_treeOf[proxy] && belongs == kMoving && placement == Placement::Enlarge) {
+    const bool grows = belongs == m_treeOf[proxy] && belongs == kMoving && placement == Placement::Enlarge;
+    if (grows) {
         m_trees[kMoving].enlarge(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
     } else if (belongs == m_treeOf[proxy]) {
         treeOf(proxy).move(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
@@ -275,7 +276,7 @@ void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion, Placement placement
         markStillDirty(proxy);  // its pairs as a mover go
     }
     ++m_stats.reinserted;
-    ++m_relocated[m_treeOf[proxy]];
+    if (!grows) ++m_relocated[m_treeOf[proxy]];  // a leaf grown in place keeps its node
 }
 
 void DynamicTree::clearProxies() {

@@ -214,7 +214,7 @@ TEST(DynamicTree, MoversGrowTheirFatBoxesInPlaceAndTheTreeIsTightenedOnceEachMov
     std::uint64_t tightenings = 0, departures = 0;
     for (int step = 0; step < 120; ++step) {
         for (std::uint32_t i = 0; i < population.size(); ++i) {
-            Aabb b = population.boxes.view().box(i);
+            const Aabb b = population.boxes.view().box(i);
             if (b.minX < 0.0f || b.maxX > 80.0f) velocity[i].x = -velocity[i].x;
             if (b.minY < 0.0f || b.maxY > 80.0f) velocity[i].y = -velocity[i].y;
             population.set(i, {b.minX + velocity[i].x, b.minY + velocity[i].y, b.maxX + velocity[i].x, b.maxY + velocity[i].y});
