@@ -241,16 +241,12 @@ void DynamicTree::settleLeaving() {
         static_cast<float>(m_trees[kMoving].enlargedSinceBuild()) >= kEnlargedShare * static_cast<float>(movers)) {
         // Boxes grown in place have loosened the tree: build it tight again. The leaves keep
         // their fat boxes, so every pair listed stands.
-        m_trees[kMoving].rebuildTopDown();
-        m_trees[kMoving].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
-        m_relocated[kMoving] = 0;
+        renumber(kMoving, Rebuild::TopDown);
         ++m_stats.tightenings;
         return;
     }
     if (!rebuild || m_bulkLoad) return;  // a bulk load rebuilds both trees after its pass
-    m_trees[kMoving].rebuildTopDown();
-    m_trees[kMoving].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
-    m_relocated[kMoving] = 0;
+    renumber(kMoving, Rebuild::TopDown);
     m_pairsAnew = true;
     ++m_stats.rebuilds;
 }
@@ -415,11 +411,7 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     if (m_bulkLoad) {
         m_bulkLoad = false;
         m_pairsAnew = true;
-        for (std::uint8_t which : {kMoving, kStill}) {
-            m_trees[which].rebuildTopDown();
-            m_trees[which].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
-            m_relocated[which] = 0;
-        }
+        for (std::uint8_t which : {kMoving, kStill}) renumber(which, Rebuild::TopDown);
     }
 }
 
@@ -606,7 +598,11 @@ void DynamicTree::defragmentIfScattered(std::uint8_t which) {
     // Reinsertions scatter nodes over the pool; renumber once they add up to half the tree.
     if (2 * m_relocated[which] <= m_trees[which].leafCount()) return;
     // Statics do not move: their tree is rebuilt top down (balanced, tight) before renumbering.
-    if (which == kStill) m_trees[which].rebuildTopDown();
+    renumber(which, which == kStill ? Rebuild::TopDown : Rebuild::No);
+}
+
+void DynamicTree::renumber(std::uint8_t which, Rebuild rebuild) {
+    if (rebuild == Rebuild::TopDown) m_trees[which].rebuildTopDown();
     m_trees[which].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
     m_relocated[which] = 0;
 }

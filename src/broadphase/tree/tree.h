@@ -239,6 +239,10 @@ private:
     [[nodiscard]] const AabbTree& treeOf(std::uint32_t proxy) const { return m_trees[m_treeOf[proxy]]; }
     /// Renumbers a tree's nodes depth first once the leaves relocated in it reach half of it.
     void defragmentIfScattered(std::uint8_t which);
+    enum class Rebuild : std::uint8_t { No, TopDown };
+    /// Renumbers a tree's nodes depth first (after building it anew top down, if asked),
+    /// telling each leaf's proxy its new node.
+    void renumber(std::uint8_t which, Rebuild rebuild);
     /// Drops the statics' grid when a static came, went or changed; builds it when they have
     /// stayed unchanged for kSteadyStepsForCells steps (counted in findPairs calls).
     void keepStaticCells();
