@@ -102,7 +102,7 @@ private:
     struct OverlayEnd {
         std::uint32_t key;     ///< the end, as sweep::sortableKey orders it
         std::uint32_t entity;  ///< the tie-break
-        std::uint32_t index;   ///< its sorted position
+        std::uint32_t index;   ///< where it is in m_max (and its entity in m_entity)
     };
     mutable std::vector<OverlayEnd> m_overlayEnds, m_overlayScratch;  ///< forEachCell's sort of the ends, reused
     double m_largestExtent = 0.0;  ///< max - min on the axis, at least (rounded up)
