@@ -58,9 +58,10 @@ public:
     void clear();
     /// Rebuilds the inner nodes top down, each split at the median of its leaves' centres
     /// along its wider side: a balanced tree of tight boxes, for leaves that will not move (a
-    /// static tree) or that came all at once (stage()). Leaves keep their nodes; call
-    /// defragment() after it for locality.
-    void rebuildTopDown();
+    /// static tree) or that came all at once (stage()). The nodes come out numbered depth
+    /// first, as defragment() leaves them; calls onLeafMoved(value, newLeaf) for every leaf.
+    template <typename OnLeafMoved>
+    void rebuildTopDown(OnLeafMoved onLeafMoved);
 
     [[nodiscard]] const Aabb& box(std::uint32_t node) const { return m_nodes[node].box; }
     /// The number a leaf carries.
@@ -174,7 +175,12 @@ private:
         std::uint32_t leaf;
     };
     std::vector<BuildLeaf> m_buildLeaves;
-    std::uint32_t buildRange(BuildLeaf* first, BuildLeaf* last);
+    /// rebuildTopDown() but for telling the leaves' owner.
+    void buildTopDown();
+    /// Links the nodes of the leaves [first, last) below `parent`, in m_nodeScratch from
+    /// m_builtNodes on; their boxes come after (see buildTopDown).
+    void buildRange(BuildLeaf* first, BuildLeaf* last, std::uint32_t parent);
+    std::uint32_t m_builtNodes = 0;
     std::vector<Node> m_nodeScratch;
     std::uint64_t m_nodesVisited = 0;
     std::uint64_t m_rotations = 0;
@@ -359,6 +365,13 @@ std::uint64_t AabbTree::raycastFirst(const Segment& segment, TestLeaf testLeaf) 
         }
     }
     return visited;
+}
+
+template <typename OnLeafMoved>
+void AabbTree::rebuildTopDown(OnLeafMoved onLeafMoved) {
+    buildTopDown();
+    for (std::uint32_t k = 0; k < m_nodes.size(); ++k)
+        if (isLeaf(k)) onLeafMoved(m_nodes[k].child2, k);
 }
 
 template <typename OnLeafMoved>

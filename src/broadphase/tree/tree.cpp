@@ -602,8 +602,11 @@ void DynamicTree::defragmentIfScattered(std::uint8_t which) {
 }
 
 void DynamicTree::renumber(std::uint8_t which, Rebuild rebuild) {
-    if (rebuild == Rebuild::TopDown) m_trees[which].rebuildTopDown();
-    m_trees[which].defragment([&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; });
+    const auto onLeafMoved = [&](std::uint32_t proxy, std::uint32_t leaf) { m_proxies[proxy].leaf = leaf; };
+    if (rebuild == Rebuild::TopDown)
+        m_trees[which].rebuildTopDown(onLeafMoved);
+    else
+        m_trees[which].defragment(onLeafMoved);
     m_relocated[which] = 0;
 }
 

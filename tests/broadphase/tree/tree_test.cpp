@@ -190,10 +190,79 @@ TEST(AabbTree, EnlargedLeavesAreFoundExactlyAndARebuildMakesEveryBoxTightAgain) 
         }
         if (round % 2 == 1) {
             // Rebuilt: the boxes are unions again (validate() holds them to it once more).
-            tree.rebuildTopDown();
-            tree.defragment([&](std::uint32_t value, std::uint32_t leaf) { leaves[value] = leaf; });
+            tree.rebuildTopDown([&](std::uint32_t value, std::uint32_t leaf) { leaves[value] = leaf; });
             EXPECT_EQ(tree.enlargedSinceBuild(), 0u);
             ASSERT_EQ(tree.validate([](std::uint32_t) { return std::string(); }), "");
+        }
+    }
+}
+
+namespace {
+/// The sum of the inner nodes' half perimeters of a top-down median build, built here by
+/// sorting: the tree's own build must split the same leaves at every node.
+double medianBuildPerimeterSum(std::vector<Aabb> boxes) {
+    if (boxes.size() < 2) return 0.0;
+    float minX = INFINITY, minY = INFINITY, maxX = -INFINITY, maxY = -INFINITY;
+    for (const Aabb& b : boxes) {
+        minX = std::min(minX, b.minX + b.maxX);
+        maxX = std::max(maxX, b.minX + b.maxX);
+        minY = std::min(minY, b.minY + b.maxY);
+        maxY = std::max(maxY, b.minY + b.maxY);
+    }
+    const bool alongX = maxX - minX >= maxY - minY;
+    std::sort(boxes.begin(), boxes.end(), [&](const Aabb& a, const Aabb& b) {
+        return alongX ? a.minX + a.maxX < b.minX + b.maxX : a.minY + a.maxY < b.minY + b.maxY;
+    });
+    Aabb all = boxes[0];
+    for (const Aabb& b : boxes) all = unite(all, b);
+    const auto mid = boxes.begin() + static_cast<std::ptrdiff_t>(boxes.size() / 2);
+    return static_cast<double>(all.width() + all.height()) + medianBuildPerimeterSum({boxes.begin(), mid}) +
+           medianBuildPerimeterSum({mid, boxes.end()});
+}
+}  // namespace
+
+TEST(AabbTree, ATopDownBuildSplitsAtMediansWhateverTheOrderAndTiesOfTheCentres) {
+    // The build's median selection partitions by sampled keys. Sorted, reversed and
+    // alternating runs must still give the median splits (the inner boxes of a build by
+    // sorting), and equal keys or a few distinct values a balanced tree; every leaf once,
+    // renumbered depth first.
+    const auto centreOf = [](const std::string& order, std::uint32_t i, std::uint32_t n) -> Vec2 {
+        const auto f = [](std::uint32_t v) { return static_cast<float>(v); };
+        if (order == "equal") return {5.0f, 5.0f};
+        if (order == "two values") return {f(i % 2), f((i / 2) % 2)};
+        if (order == "sorted") return {f(i), 0.5f * f(i)};
+        if (order == "reversed") return {f(n - i), 0.0f};
+        if (order == "organ pipe") return {i < n / 2 ? f(2 * i) : f(2 * (n - i) + 1), 1.0f};
+        Rng rng(i);  // random
+        return {rng.range(0.0f, 1000.0f), rng.range(0.0f, 10.0f)};
+    };
+    for (const std::string order : {"equal", "two values", "sorted", "reversed", "organ pipe", "random"}) {
+        for (const std::uint32_t n : {1u, 2u, 3u, 5u, 17u, 1000u, 5000u}) {
+            SCOPED_TRACE(order + ", " + std::to_string(n) + " leaves");
+            AabbTree tree;
+            std::vector<Aabb> boxes;
+            for (std::uint32_t i = 0; i < n; ++i) {
+                const Vec2 c = centreOf(order, i, n);
+                boxes.push_back(test::boxAt(c.x, c.y, 0.25f));
+                tree.stage(boxes.back(), i);
+            }
+            std::vector<std::uint32_t> leafOf(n, AabbTree::kNull);
+            std::uint32_t told = 0;
+            tree.rebuildTopDown([&](std::uint32_t value, std::uint32_t leaf) {
+                ASSERT_LT(value, n);
+                EXPECT_EQ(leafOf[value], AabbTree::kNull);
+                leafOf[value] = leaf;
+                ++told;
+            });
+            EXPECT_EQ(told, n);
+            ASSERT_EQ(tree.validate([](std::uint32_t) { return std::string(); }), "");
+            EXPECT_EQ(tree.nodeCount(), 2u * n - 1u);
+            EXPECT_EQ(tree.height(), static_cast<std::uint32_t>(std::ceil(std::log2(static_cast<double>(n)))));
+            for (std::uint32_t i = 0; i < n; ++i) EXPECT_EQ(tree.value(leafOf[i]), i);
+            if (order != "equal" && order != "two values") {  // distinct keys: one median split each
+                const double expected = medianBuildPerimeterSum(boxes);
+                EXPECT_NEAR(tree.innerPerimeterSum(), expected, 1e-9 * expected);
+            }
         }
     }
 }
