@@ -508,18 +508,29 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
             emit(pair.a, pair.b);
         }
         m_pairs.resize(kept);
+        // Without branches on whether a pair stays and whether it overlaps (coin tosses to the
+        // predictor: a tenth of the kept pairs overlap): each pair is written at the kept end,
+        // which advances if it stays, and the overlapping ones are emitted after.
         kept = 0;
-        for (StillPair pair : m_stillPairs) {
-            if (m_stillDirty[pair.mover] | (stillsTouched && m_dirty[pair.still])) continue;
+        std::size_t hits = 0;
+        const std::size_t stillCount = m_stillPairs.size();
+        resizeWithHeadroom(m_stillHits, stillCount);
+        for (std::size_t k = 0; k < stillCount; ++k) {
+            StillPair pair = m_stillPairs[k];
+            const bool stays = !(m_stillDirty[pair.mover] | (stillsTouched && m_dirty[pair.still]));
             if (m_denseChanged) pair.stillDense = kNull;
-            ++tests;
-            if (touches(m_proxies[pair.mover].box, pair.stillBox)) {
-                if (pair.stillDense == kNull) pair.stillDense = m_proxies[pair.still].dense;
-                out.push_back(makePair(m_proxies[pair.mover].dense, pair.stillDense));
-            }
-            m_stillPairs[kept++] = pair;
+            m_stillPairs[kept] = pair;
+            m_stillHits[hits] = static_cast<std::uint32_t>(kept);
+            hits += stays & touches(m_proxies[pair.mover].box, pair.stillBox);
+            kept += stays;
         }
+        tests += kept;
         m_stillPairs.resize(kept);
+        for (std::size_t h = 0; h < hits; ++h) {
+            StillPair& pair = m_stillPairs[m_stillHits[h]];
+            if (pair.stillDense == kNull) pair.stillDense = m_proxies[pair.still].dense;
+            out.push_back(makePair(m_proxies[pair.mover].dense, pair.stillDense));
+        }
         // Touched movers find their fat pairs among the movers (two touched ones pair from the
         // larger proxy); a touched static, the movers whose still reach it touches (but those
         // whose reach changed too, which find it below).
@@ -582,7 +593,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.cellsTouched = m_nodesVisited + m_trees[kMoving].nodesVisited() + m_trees[kStill].nodesVisited();
     m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) +
                            bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_reinsertMotion) + bytesHeld(m_placedAt) +
-                           bytesHeld(m_reachSteps) +
+                           bytesHeld(m_reachSteps) + bytesHeld(m_stillHits) +
                            bytesHeld(m_neighbours) + bytesHeld(m_proxyId) + m_diff.bytesHeld() +
                            bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) +
                            bytesHeld(m_dirtyList) + bytesHeld(m_stillReach) + bytesHeld(m_stillDirty) +
