@@ -490,8 +490,9 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     } else {
         // Pairs of untouched leaves still overlap by their fat boxes (neither fat box changed),
         // and a mover whose still reach did not change still reaches its statics.
-        std::size_t kept = 0;
+        std::size_t kept = 0, hits = 0;
         const std::size_t pairCount = m_pairs.size();
+        if (m_pairHits.size() < pairCount) resizeWithHeadroom(m_pairHits, pairCount);  // never shrinks: no fill a step
         for (std::size_t k = 0; k < pairCount; ++k) {
             // The two proxies of a pair some way ahead are fetched now: pairs name proxies
             // anywhere in the pool, and each read would otherwise wait on a miss.
@@ -502,17 +503,26 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                 __builtin_prefetch(&m_proxies[ahead.b]);
                 __builtin_prefetch(&m_proxies[ahead.b].box.maxY);
             }
+            // Without a branch on the test (on mixed sizes half the fat pairs overlap, a coin
+            // toss to the predictor): each pair's dense pair is written at the end of
+            // m_pairHits, which advances if the boxes overlap.
             const ProxyPair pair = m_pairs[k];
-            if (m_dirty[pair.a] | m_dirty[pair.b]) continue;
-            m_pairs[kept++] = pair;
-            emit(pair.a, pair.b);
+            const Proxy& a = m_proxies[pair.a];
+            const Proxy& b = m_proxies[pair.b];
+            const bool stays = !(m_dirty[pair.a] | m_dirty[pair.b]);
+            m_pairs[kept] = pair;
+            m_pairHits[hits] = makePair(a.dense, b.dense);
+            hits += stays & touches(a.box, b.box);
+            kept += stays;
         }
+        tests += kept;
         m_pairs.resize(kept);
+        out.insert(out.end(), m_pairHits.begin(), m_pairHits.begin() + static_cast<std::ptrdiff_t>(hits));
         // Without branches on whether a pair stays and whether it overlaps (coin tosses to the
         // predictor: a tenth of the kept pairs overlap): each pair is written at the kept end,
         // which advances if it stays, and the overlapping ones are emitted after.
         kept = 0;
-        std::size_t hits = 0;
+        hits = 0;
         const std::size_t stillCount = m_stillPairs.size();
         resizeWithHeadroom(m_stillHits, stillCount);
         for (std::size_t k = 0; k < stillCount; ++k) {
@@ -593,7 +603,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
     m_counters.cellsTouched = m_nodesVisited + m_trees[kMoving].nodesVisited() + m_trees[kStill].nodesVisited();
     m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) +
                            bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_reinsertMotion) + bytesHeld(m_placedAt) +
-                           bytesHeld(m_reachSteps) + bytesHeld(m_stillHits) +
+                           bytesHeld(m_reachSteps) + bytesHeld(m_stillHits) + bytesHeld(m_pairHits) +
                            bytesHeld(m_neighbours) + bytesHeld(m_proxyId) + m_diff.bytesHeld() +
                            bytesHeld(m_isStatic) + bytesHeld(m_category) + bytesHeld(m_mask) + bytesHeld(m_dirty) +
                            bytesHeld(m_dirtyList) + bytesHeld(m_stillReach) + bytesHeld(m_stillDirty) +

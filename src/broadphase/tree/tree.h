@@ -279,6 +279,7 @@ private:
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
     std::vector<ProxyPair> m_pairs;            ///< pairs of dynamic proxies whose fat boxes overlap
     std::vector<StillPair> m_stillPairs;       ///< pairs of a dynamic proxy's still reach and a static's box that touch
+    std::vector<Pair> m_pairHits;              ///< findPairs' scratch: the kept fat pairs' dense pairs, those that overlap first
     std::vector<std::uint32_t> m_stillHits;    ///< findPairs' scratch: the kept still pairs that overlap, by position
     bool m_anyRuled = false;        ///< the last update had static flags or filters
     bool m_filtersSeen = false;     ///< some proxy had a category or mask other than all bits
