@@ -480,7 +480,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         m_nodesVisited += m_trees[kMoving].selfPairs([&](std::uint32_t p, std::uint32_t q) {
             m_neighbours[p] += m_neighbours[p] < 255;
             m_neighbours[q] += m_neighbours[q] < 255;
-            if (!mayPair(p, q)) return;
+            if (m_filtersSeen && !mayPair(p, q)) return;  // two movers: only a filter can refuse them
             m_pairs.push_back({p, q});
             emit(p, q);
         });
@@ -565,7 +565,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
             const std::uint32_t proxy = m_queryMovers[k];
             if (other == proxy) return;
             m_neighbours[proxy] += m_neighbours[proxy] < 255;
-            if ((m_dirty[other] && other < proxy) || !mayPair(proxy, other)) return;
+            // Two movers: only a filter can refuse them (the rule's arrays are not read without).
+            if ((m_dirty[other] && other < proxy) || (m_filtersSeen && !mayPair(proxy, other))) return;
             m_pairs.push_back({proxy, other});
             emit(proxy, other);
         });
