@@ -159,6 +159,10 @@ void AabbTree::buildTopDown() {
     // The links first, numbered depth first as defragment() would leave them (each subtree in
     // one stretch of memory). A leaf keeps its old node in child2 meanwhile.
     resizeWithHeadroom(m_nodeScratch, 2 * m_buildLeaves.size() - 1);
+    // defragment()'s scratch grows with the tree here, so that its first use after a build
+    // does not allocate in some later step.
+    reserveWithHeadroom(m_nodeOrder, m_nodeScratch.size());
+    reserveWithHeadroom(m_nodeRemap, m_nodeScratch.size());
     m_builtNodes = 0;
     buildRange(m_buildLeaves.data(), m_buildLeaves.data() + m_buildLeaves.size(), kNull);
     // Then the leaves' boxes and values, read from the old pool in independent loads rather
@@ -182,6 +186,11 @@ void AabbTree::buildTopDown() {
     m_root = 0;
     m_freeNode = kNull;
     m_enlarged = 0;
+    // The old pool is defragment()'s scratch now, and the stack of walks must reach the
+    // heights insertions may bring (balance allows ~1.8 log2 n): both grow here, in the
+    // build's step, rather than in some later one.
+    reserveWithHeadroom(m_nodeScratch, m_nodes.size());
+    reserveWithHeadroom(m_stack, 2 * (std::size_t{height()} + 2));
 }
 
 void AabbTree::buildRange(BuildLeaf* first, BuildLeaf* last, std::uint32_t parent) {
@@ -420,6 +429,7 @@ void AabbTree::renumberDepthFirst() {
     }
     resizeWithHeadroom(m_nodeRemap, m_nodes.size());
     m_nodeOrder.clear();
+    reserveWithHeadroom(m_nodeOrder, m_nodes.size());
     reserveStack();
     std::size_t top = 0;
     m_stack[top++] = m_root;

@@ -492,7 +492,8 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         // and a mover whose still reach did not change still reaches its statics.
         std::size_t kept = 0, hits = 0;
         const std::size_t pairCount = m_pairs.size();
-        if (m_pairHits.size() < pairCount) resizeWithHeadroom(m_pairHits, pairCount);  // never shrinks: no fill a step
+        // As long as the pairs' room, never shrunk: it grows when they do, and fills no step.
+        if (m_pairHits.size() < m_pairs.capacity()) m_pairHits.resize(m_pairs.capacity());
         for (std::size_t k = 0; k < pairCount; ++k) {
             // The two proxies of a pair some way ahead are fetched now: pairs name proxies
             // anywhere in the pool, and each read would otherwise wait on a miss.
@@ -524,7 +525,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         kept = 0;
         hits = 0;
         const std::size_t stillCount = m_stillPairs.size();
-        resizeWithHeadroom(m_stillHits, stillCount);
+        if (m_stillHits.size() < m_stillPairs.capacity()) m_stillHits.resize(m_stillPairs.capacity());
         for (std::size_t k = 0; k < stillCount; ++k) {
             StillPair pair = m_stillPairs[k];
             const bool stays = !(m_stillDirty[pair.mover] | (stillsTouched && m_dirty[pair.still]));
