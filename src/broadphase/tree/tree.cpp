@@ -519,9 +519,9 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         tests += kept;
         m_pairs.resize(kept);
         out.insert(out.end(), m_pairHits.begin(), m_pairHits.begin() + static_cast<std::ptrdiff_t>(hits));
-        // Without branches on whether a pair stays and whether it overlaps (coin tosses to the
-        // predictor: a tenth of the kept pairs overlap): each pair is written at the kept end,
-        // which advances if it stays, and the overlapping ones are emitted after.
+        // Without branches on whether a pair stays and whether it overlaps (a tenth of the kept
+        // pairs overlap, in no order the predictor can learn): each pair is written at the
+        // kept end, which advances if it stays, and the overlapping ones are emitted after.
         kept = 0;
         hits = 0;
         const std::size_t stillCount = m_stillPairs.size();
