@@ -95,7 +95,7 @@ public:
     /// A mover that left its fat box in an update's pass takes its new one where it stands
     /// (AabbTree::enlarge: no search, no rotation; about a quarter of a move's cost at mixed
     /// 0.5:10:40:4), and the boxes above it loosen. Once the movers have done so this many
-    /// times per mover since the last build, their tree is built anew (top down, ~15 ms at
+    /// times per mover since the last build, their tree is built anew (top down, ~10 ms at
     /// 100,000): every leaf moved once on average. Twice as many let queries slow down
     /// over 1,500 steps.
     static constexpr float kEnlargedShare = 1.0f;
