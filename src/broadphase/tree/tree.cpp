@@ -364,10 +364,9 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         for (std::uint32_t i = 0; i < boxes.count; ++i) {
             const std::uint32_t proxy = m_proxyOfDense[i];
             const Aabb box = boxes.box(i);
-            // Most leaves of most steps: a mover still inside its fat box (and still reach),
-            // whose new box is all there is to take.
-            if (!rules && !m_isStatic[proxy] && containsBox(m_fatBoxes[proxy], box) &&
-                (!m_reachKept || containsBox(m_stillReach[proxy], box))) {
+            // Most leaves of most steps: a mover still inside its fat box, whose new box is all
+            // there is to take. Without rules there are no statics, so no still reach to leave.
+            if (!rules && containsBox(m_fatBoxes[proxy], box)) {
                 m_proxies[proxy].box = box;
                 continue;
             }
