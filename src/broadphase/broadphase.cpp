@@ -4,6 +4,7 @@
 #include <string>
 #include <type_traits>
 
+#include "ro/broadphase/registry.h"
 #include "ro/core/buffers.h"
 
 namespace ro {
@@ -11,6 +12,22 @@ namespace {
 
 void checkFinite(float v, const char* what) {
     if (!std::isfinite(v)) throw std::invalid_argument(std::string(what) + " must have finite coordinates");
+}
+
+/// Throws for a key that neither `own` nor any technique of the registry has: a misspelt key
+/// would otherwise leave its parameter at the default without a word. Keys of the other
+/// techniques pass, so one Settings can serve them all (as the app's and Auto's do).
+void checkKeysKnown(std::span<const ParameterSpec> own, const Settings& settings) {
+    for (const auto& [key, value] : settings.values()) {
+        if (findParameter(own, key) != nullptr) continue;
+        const auto& rows = techniques();
+        if (std::any_of(rows.begin(), rows.end(), [&](const TechniqueInfo& t) { return findParameter(t.parameters, key) != nullptr; }))
+            continue;
+        std::string keys;
+        for (const ParameterSpec& spec : own) keys += (keys.empty() ? "" : ", ") + std::string(spec.key);
+        throw std::invalid_argument("no technique has a parameter '" + key + "'; " +
+                                    (keys.empty() ? "this technique has none" : "this technique's: " + keys));
+    }
 }
 
 void checkSegment(const Segment& s) {
@@ -61,6 +78,7 @@ void checkFilters(const BoxView& b) {
 
 void BroadPhase::configure(const Settings& settings) {
     checkSettings(m_parameters, settings);
+    checkKeysKnown(m_parameters, settings);
     m_pending = settings;
 }
 

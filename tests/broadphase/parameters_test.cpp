@@ -94,11 +94,31 @@ TEST_P(Parameters, EveryOfferedValueGivesTheReferenceAnswer) {
     }
 }
 
-TEST_P(Parameters, KeysOfOtherTechniquesAreIgnored) {
+TEST_P(Parameters, KeysOfOtherTechniquesAreIgnoredAndKeysOfNoneRefused) {
+    // One Settings serves every technique (the app's, Auto's): another's key passes unchecked.
+    for (const TechniqueInfo& other : techniques()) {
+        for (const ParameterSpec& spec : other.parameters) {
+            if (findParameter(row().parameters, spec.key) != nullptr) continue;
+            auto technique = row().create();
+            Settings settings;
+            settings.set(spec.key, kNaN);
+            EXPECT_NO_THROW(technique->configure(settings)) << spec.key << " of " << other.id;
+        }
+    }
+    // A key no technique has is a misspelling: refused by name, with this technique's keys.
     auto technique = row().create();
-    Settings settings;
-    settings.set("no_such_parameter", kNaN);
-    EXPECT_NO_THROW(technique->configure(settings));
+    for (const std::string_view misspelt : {"cel_size", "no_such_parameter", ""}) {
+        Settings settings;
+        settings.set(misspelt, 1.0);
+        try {
+            technique->configure(settings);
+            ADD_FAILURE() << "'" << misspelt << "' was accepted";
+        } catch (const std::invalid_argument& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("'" + std::string(misspelt) + "'"), std::string::npos) << what;
+            for (const ParameterSpec& spec : row().parameters) EXPECT_NE(what.find(spec.key), std::string::npos) << what;
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryTechnique, Parameters, ::testing::ValuesIn(test::allTechniqueIds()),

@@ -186,7 +186,8 @@ public:
     [[nodiscard]] std::span<const ParameterSpec> parameters() const { return m_parameters; }
     /// Takes new parameter values, applied at the next update (until then forEachCell still
     /// shows the last step's structure). Throws std::invalid_argument, naming the parameter and
-    /// its range, for a value checkSettings rejects; keys of other techniques are ignored.
+    /// its range, for a value checkSettings rejects, and naming the key for a key that no
+    /// technique in the registry has (a misspelt one); keys of other techniques are ignored.
     void configure(const Settings& settings);
     /// Takes in the current boxes. The technique keeps what it needs of them (coordinates,
     /// static flags, filters), so the caller's arrays are free again when it returns: findPairs
