@@ -529,7 +529,7 @@ std::string AabbTree::validate(const std::function<std::string(std::uint32_t lea
 std::uint64_t AabbTree::bytesHeld() const {
     return ro::bytesHeld(m_nodes) + ro::bytesHeld(m_stack) + ro::bytesHeld(m_laneStacks) + ro::bytesHeld(m_rayStack) +
            ro::bytesHeld(m_nodeOrder) + ro::bytesHeld(m_nodeRemap) + ro::bytesHeld(m_nodeScratch) +
-           ro::bytesHeld(m_pairStack);
+           ro::bytesHeld(m_buildLeaves) + ro::bytesHeld(m_pairStack);
 }
 
 }  // namespace ro
