@@ -526,6 +526,13 @@ std::string AabbTree::validate(const std::function<std::string(std::uint32_t lea
     return {};
 }
 
+void AabbTree::releaseScratch() {
+    std::vector<std::uint32_t>().swap(m_nodeOrder);
+    std::vector<std::uint32_t>().swap(m_nodeRemap);
+    std::vector<BuildLeaf>().swap(m_buildLeaves);
+    std::vector<Node>().swap(m_nodeScratch);
+}
+
 std::uint64_t AabbTree::bytesHeld() const {
     return ro::bytesHeld(m_nodes) + ro::bytesHeld(m_stack) + ro::bytesHeld(m_laneStacks) + ro::bytesHeld(m_rayStack) +
            ro::bytesHeld(m_nodeOrder) + ro::bytesHeld(m_nodeRemap) + ro::bytesHeld(m_nodeScratch) +

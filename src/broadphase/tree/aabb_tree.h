@@ -118,6 +118,9 @@ public:
     /// in one stretch of memory. Calls onLeafMoved(value, newLeaf) for every leaf.
     template <typename OnLeafMoved>
     void defragment(OnLeafMoved onLeafMoved);
+    /// Frees the scratch that rebuildTopDown() and defragment() keep so that they do not
+    /// allocate again: as large as the tree, and not worth keeping for one seldom rebuilt.
+    void releaseScratch();
 
     /// Every node, parents first: its box, depth and whether it is a leaf.
     void forEachNode(const std::function<void(const Aabb&, std::uint32_t depth, bool leaf)>& visit) const;

@@ -630,6 +630,9 @@ void DynamicTree::renumber(std::uint8_t which, Rebuild rebuild) {
     else
         m_trees[which].defragment(onLeafMoved);
     m_relocated[which] = 0;
+    // The statics' tree is renumbered again only once half its leaves have moved (statics
+    // do not move) or after a bulk load: its scratch, as large as the tree, is freed.
+    if (which == kStill) m_trees[kStill].releaseScratch();
 }
 
 // ---- overlay and invariants -------------------------------------------------------------

@@ -267,6 +267,46 @@ TEST(AabbTree, ATopDownBuildSplitsAtMediansWhateverTheOrderAndTiesOfTheCentres) 
     }
 }
 
+TEST(AabbTree, ATreeWhoseBuildScratchWasFreedStillEditsRebuildsAndDefragments) {
+    // The statics' tree frees the scratch of its builds (as large as the tree); a later
+    // build or renumbering must grow it afresh and give the same answers.
+    Rng rng(9);
+    AabbTree tree;
+    std::vector<Aabb> boxes;
+    std::vector<std::uint32_t> leafOf;
+    for (std::uint32_t i = 0; i < 3000; ++i) {
+        boxes.push_back(test::boxAt(rng.range(0, 500), rng.range(0, 500), rng.range(0.5f, 3.0f)));
+        tree.stage(boxes.back(), i);
+    }
+    leafOf.resize(boxes.size());
+    const auto onLeafMoved = [&](std::uint32_t value, std::uint32_t leaf) { leafOf[value] = leaf; };
+    tree.rebuildTopDown(onLeafMoved);
+    const std::uint64_t withScratch = tree.bytesHeld();
+    tree.releaseScratch();
+    EXPECT_LT(tree.bytesHeld(), withScratch - 3000 * sizeof(std::uint32_t)) << "the scratch was not freed";
+    const auto expectQueriesMatchALoop = [&](const char* when) {
+        ASSERT_EQ(tree.validate([](std::uint32_t) { return std::string(); }), "") << when;
+        for (int q = 0; q < 50; ++q) {
+            const Aabb box = test::boxAt(rng.range(0, 500), rng.range(0, 500), 10.0f);
+            std::set<std::uint32_t> found, expected;
+            tree.query(box, [&](std::uint32_t value) { found.insert(value); });
+            for (std::uint32_t i = 0; i < boxes.size(); ++i)
+                if (overlaps(boxes[i], box)) expected.insert(i);
+            ASSERT_EQ(found, expected) << when << ", query " << q;
+        }
+    };
+    for (std::uint32_t i = 0; i < 1000; ++i) {  // a third move: the pool scatters
+        boxes[i] = test::boxAt(rng.range(0, 500), rng.range(0, 500), 1.0f);
+        tree.move(leafOf[i], boxes[i]);
+    }
+    expectQueriesMatchALoop("after moves");
+    tree.defragment(onLeafMoved);
+    expectQueriesMatchALoop("after a defragment");
+    tree.releaseScratch();
+    tree.rebuildTopDown(onLeafMoved);
+    expectQueriesMatchALoop("after a rebuild");
+}
+
 TEST(DynamicTree, MoversGrowTheirFatBoxesInPlaceAndTheTreeIsTightenedOnceEachMovedOnceOnAverage) {
     // 400 boxes at 0.3 a step in random directions leave their fat boxes every ~10-20 steps:
     // their tree is built anew every kEnlargedShare * 400 departures, and the pairs stay exact.
