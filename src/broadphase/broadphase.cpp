@@ -18,7 +18,8 @@ void checkFinite(float v, const char* what) {
 /// would otherwise leave its parameter at the default without a word. Keys of the other
 /// techniques pass, so one Settings can serve them all (as the app's and Auto's do).
 void checkKeysKnown(std::span<const ParameterSpec> own, const Settings& settings) {
-    for (const auto& [key, value] : settings.values()) {
+    for (const auto& entry : settings.values()) {
+        const std::string& key = entry.first;  // not a structured binding: clang 14 cannot capture one
         if (findParameter(own, key) != nullptr) continue;
         const auto& rows = techniques();
         if (std::any_of(rows.begin(), rows.end(), [&](const TechniqueInfo& t) { return findParameter(t.parameters, key) != nullptr; }))
