@@ -185,21 +185,29 @@ void SpatialHash::findPairs(std::vector<Pair>& out) {
 }
 
 void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit) const {
-    // A cell is visited at its first node (nodes are numbered in insertion order, and a bucket
-    // chain runs newest first), and counts the nodes of the same cell in its chain.
-    for (std::uint32_t n = 0; n < m_nodes.size(); ++n) {
-        const Node& node = m_nodes[n];
-        bool first = true;
-        std::uint32_t count = 0;
-        for (std::uint32_t m = m_buckets[bucketOf(node.cellX, node.cellY)].head; m != kEnd; m = m_nodes[m].next) {
-            if (m_nodes[m].cellX != node.cellX || m_nodes[m].cellY != node.cellY) continue;
-            ++count;
-            if (m < n) first = false;
+    // Chain by chain, each walked once from its head (a walk from every node walked a chain
+    // of n nodes n times). A chain holds the nodes of every cell hashed to its bucket, newest
+    // first, usually of one cell; a cell is visited at its newest node.
+    const auto sameCell = [](const Node& a, const Node& b) { return a.cellX == b.cellX && a.cellY == b.cellY; };
+    // The buckets of nodes some way ahead are fetched now: they lie anywhere in the table,
+    // and each read would otherwise wait on a miss.
+    constexpr std::uint32_t kAhead = 16;
+    const auto bucketOfNode = [&](std::uint32_t n) -> const Bucket& { return m_buckets[bucketOf(m_nodes[n].cellX, m_nodes[n].cellY)]; };
+    const auto nodes = static_cast<std::uint32_t>(m_nodes.size());
+    for (std::uint32_t head = 0; head < nodes; ++head) {
+        if (head + kAhead < nodes) __builtin_prefetch(&bucketOfNode(head + kAhead));
+        if (bucketOfNode(head).head != head) continue;
+        for (std::uint32_t n = head; n != kEnd; n = m_nodes[n].next) {
+            const Node& node = m_nodes[n];
+            bool newest = true;  // most chains hold one cell: this stops at the head
+            for (std::uint32_t m = head; m != n && newest; m = m_nodes[m].next) newest = !sameCell(m_nodes[m], node);
+            if (!newest) continue;
+            std::uint32_t count = 1;
+            for (std::uint32_t m = node.next; m != kEnd; m = m_nodes[m].next) count += sameCell(m_nodes[m], node) ? 1 : 0;
+            const float x = static_cast<float>(node.cellX) * m_cellSize;
+            const float y = static_cast<float>(node.cellY) * m_cellSize;
+            visit({{x, y, x + m_cellSize, y + m_cellSize}, count});
         }
-        if (!first) continue;
-        const float x = static_cast<float>(node.cellX) * m_cellSize;
-        const float y = static_cast<float>(node.cellY) * m_cellSize;
-        visit({{x, y, x + m_cellSize, y + m_cellSize}, count});
     }
 }
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <cstdint>
 #include <vector>
 
@@ -90,6 +92,31 @@ TEST(SpatialHash, OverlayVisitsEachOccupiedCellOnce) {
     EXPECT_EQ(cells[0].count, 1u);
     EXPECT_EQ(cells[1].bounds.minX, 0.0f);
     EXPECT_EQ(cells[1].count, 2u);
+}
+
+TEST(SpatialHash, OverlayCountsEachCellOnceWhateverTheBucketsShare) {
+    // Boxes of 2 in cells of 3: many cover 2 or 4 cells. In 7 buckets every chain holds
+    // dozens of cells; the overlay must still give each cell once with its own count.
+    const test::BoxSet boxes = spreadBoxes(2000, 4.0f, 1.0f);
+    const BoxView view = boxes.view();
+    std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> expected;
+    const auto cell = [](float v) { return static_cast<std::int32_t>(std::floor(v / 3.0f)); };
+    for (std::uint32_t i = 0; i < view.count; ++i)
+        for (std::int32_t y = cell(view.minY[i]); y <= cell(view.maxY[i]); ++y)
+            for (std::int32_t x = cell(view.minX[i]); x <= cell(view.maxX[i]); ++x) ++expected[{x, y}];
+    ASSERT_GT(expected.size(), 1000u);
+    for (const std::uint32_t buckets : {7u, 0u}) {
+        SpatialHash hash;
+        hash.configure(test::withCellAndTable(3.0f, buckets));
+        (void)test::techniqueOverlaps(hash, view);
+        std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> found;
+        hash.forEachCell([&](const CellView& c) {
+            const std::pair key{cell(c.bounds.minX + 1.5f), cell(c.bounds.minY + 1.5f)};
+            EXPECT_EQ(found.count(key), 0u) << "cell " << key.first << ", " << key.second << " visited twice";
+            found[key] = c.count;
+        });
+        EXPECT_EQ(found, expected) << buckets << " buckets";
+    }
 }
 
 }  // namespace
