@@ -380,7 +380,11 @@ void clockSection(Lab& lab) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("What overlapping entities do. None is ro_bench's workload; bounce keeps the scene's\n"
                           "energy, so the overlap count stays steady over time; push apart lets entities pile up.");
-    if (ImGui::Button(lab.paused() ? "Resume (Esc)" : "Pause (Esc)")) lab.togglePause();
+    // As wide as its longer label, under one id: Step and Count misses stay where they were
+    // when it toggles, and a press and release span a toggle without being lost.
+    const float pauseWidth = ImGui::CalcTextSize("Resume (Esc)").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    if (ImGui::Button(lab.paused() ? "Resume (Esc)###pause" : "Pause (Esc)###pause", ImVec2(pauseWidth, 0.0f)))
+        lab.togglePause();
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.paused());
     if (ImGui::Button("Step (Space)")) lab.requestStep();
