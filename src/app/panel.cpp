@@ -47,10 +47,16 @@ void row(const char* label, fmt::format_string<Args...> format, Args&&... args) 
     text(format, std::forward<Args>(args)...);
 }
 
+/// The width of the panel's longer texts (its natural width, set by its widest widgets): they
+/// wrap there, so that opening a section of them does not widen the panel.
+constexpr float kTextWidth = 330.0f;
+
 /// Greyed text, for hints.
 void hint(std::string_view line) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidth);
     ImGui::TextUnformatted(line.data(), line.data() + line.size());
+    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
 }
 
@@ -93,7 +99,7 @@ bool overLimit(const TechniqueInfo& technique, std::uint32_t count) {
 }
 
 /// Wrapped text in a colour, at most `width` pixels wide.
-void wrapped(std::string_view line, ImVec4 color, float width = 330.0f) {
+void wrapped(std::string_view line, ImVec4 color, float width = kTextWidth) {
     ImGui::PushStyleColor(ImGuiCol_Text, color);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
     ImGui::TextUnformatted(line.data(), line.data() + line.size());
@@ -464,6 +470,7 @@ void compareSection(Lab& lab, PlotsUi& plots) {
 /// A row of colour swatches (one per level or layer, in order) and what they mean.
 void swatches(std::span<const SDL_Color> colours, std::string_view meaning) {
     const float side = ImGui::GetTextLineHeight();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidth);
     for (const SDL_Color c : colours) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
         ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side), IM_COL32(c.r, c.g, c.b, 255));
@@ -472,6 +479,7 @@ void swatches(std::span<const SDL_Color> colours, std::string_view meaning) {
     }
     ImGui::SameLine();
     ImGui::TextUnformatted(meaning.data(), meaning.data() + meaning.size());
+    ImGui::PopTextWrapPos();
 }
 
 /// A colour swatch and what it means.
@@ -502,13 +510,15 @@ void legendSection() {
     swatches(palette::kLayers, "layers 0-3 (the layers preset)");
     hint("A pixel that several entities share is lighter (density).");
     ImGui::Spacing();
-    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_None, ImVec2(kTextWidth, 0.0f))) {
+        ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
         auto key = [](const char* k, const char* what) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(k);
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(what);
+            ImGui::TextWrapped("%s", what);
         };
         key("left click / drag", "add an entity / spray");
         key("right click", "remove the entity there");
