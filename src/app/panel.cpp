@@ -54,9 +54,7 @@ constexpr float kTextWidth = 330.0f;
 /// Greyed text, for hints.
 void hint(std::string_view line) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidth);
     ImGui::TextUnformatted(line.data(), line.data() + line.size());
-    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
 }
 
@@ -508,7 +506,7 @@ void legendSection() {
     swatch(palette::kFirstHit, "the ray's first hit and its entry point");
     swatch(palette::kMismatch, "a pair a compared technique got wrong");
     swatches(palette::kLayers, "layers 0-3 (the layers preset)");
-    hint("A pixel that several entities share is lighter (density).");
+    wrapped("A pixel that several entities share is lighter (density).", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::Spacing();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_None, ImVec2(kTextWidth, 0.0f))) {
         ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
@@ -536,7 +534,7 @@ void legendSection() {
         key("Q", "quit");
         ImGui::EndTable();
     }
-    hint("Keys work anywhere but in a text field.");
+    wrapped("Keys work anywhere but in a text field.", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 }
 
 /// The current window's rectangle.
