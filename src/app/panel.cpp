@@ -47,10 +47,6 @@ void row(const char* label, fmt::format_string<Args...> format, Args&&... args) 
     text(format, std::forward<Args>(args)...);
 }
 
-/// The width of the panel's longer texts (its natural width, set by its widest widgets): they
-/// wrap there, so that opening a section of them does not widen the panel.
-constexpr float kTextWidth = 330.0f;
-
 /// Greyed text, for hints.
 void hint(std::string_view line) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -95,6 +91,10 @@ HumanBytes humanBytes(std::uint64_t bytes) {
 bool overLimit(const TechniqueInfo& technique, std::uint32_t count) {
     return technique.maxEntities != 0 && count > technique.maxEntities;
 }
+
+/// The width of the panel's longer texts (its natural width, set by its widest widgets): they
+/// wrap there, so that opening a section of them does not widen the panel.
+constexpr float kTextWidth = 330.0f;
 
 /// Wrapped text in a colour, at most `width` pixels wide.
 void wrapped(std::string_view line, ImVec4 color, float width = kTextWidth) {

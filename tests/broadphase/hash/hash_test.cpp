@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "broadphase/hash/hash.h"
