@@ -35,6 +35,8 @@ done
 [[ $(value paused) == 0 ]] || fail "paused=$(value paused)"
 [[ $(value query) == ray ]] || fail "query=$(value query), expected ray"
 (( $(value query_tests) >= $(value query_hits) )) || fail "the ray reported more hits than it tested: $line"
+# Under the budget every candidate pair gets its line (the whole world is on screen).
+[[ $(value pairs_shown) == "$(value pairs)" ]] || fail "pair lines shown $(value pairs_shown) of $(value pairs)"
 
 [[ -s $png ]] || fail "no screenshot at $png"
 # Only the world below the panel and left of the HUD counts (window 1280x800: the panel covers
