@@ -287,13 +287,21 @@ void OverlayRenderer::addPairLines(Screen& screen, const World& world, const std
     const std::uint64_t ofKind = overlapping ? world.overlapPairs().size()
                                              : candidates.size() - std::min(candidates.size(), world.overlapPairs().size());
     const std::uint64_t left = kLineBudget - std::min(kLineBudget, m_counts.pairsShown);
-    // Every stride-th candidate is tested: about `left` of them are of this kind. Testing all
-    // of a million candidates to keep every fourth took 85 ms a frame (a pair's entities lie
-    // anywhere in the world's arrays, eight cache misses).
-    const std::size_t stride = left == 0 ? 1 : static_cast<std::size_t>(std::max<std::uint64_t>(1, ofKind / left));
-    for (std::size_t k = 0; k < candidates.size(); k += stride) {
+    // Over the budget, `tests` candidates evenly spread over the list are tested, about `left`
+    // of them of this kind. Testing all of a million candidates to keep every fourth took
+    // 85 ms a frame (a pair's entities lie anywhere in the world's arrays, eight cache misses).
+    // The k-th tested is candidates[k * n / tests], stepped without a division.
+    const std::uint64_t n = candidates.size();
+    const std::uint64_t tests = ofKind <= left ? n : (n * left + ofKind - 1) / ofKind;
+    const std::uint64_t step = tests == 0 ? 0 : n / tests, extra = tests == 0 ? 0 : n % tests;
+    std::uint64_t index = 0, carried = 0;
+    for (std::uint64_t k = 0; k < tests; ++k, index += step) {
         if (m_counts.pairsShown >= kLineBudget) return;
-        const Pair& p = candidates[k];
+        if (k > 0 && (carried += extra) >= tests) {
+            carried -= tests;
+            ++index;
+        }
+        const Pair& p = candidates[index];
         if (p.a >= world.size() || p.b >= world.size()) continue;  // pairs of a tick before removals
         if (overlapsOf(p) != overlapping) continue;
         const float x0 = view.toScreenX(posX[p.a]);

@@ -26,7 +26,7 @@ line=$(grep 'steps=' "$log" | tail -n 1 || true)
 value() { tr ' ' '\n' <<<"$line" | sed -n "s/^$1=//p"; }
 for key in technique entities steps candidates tests overlaps contacts ms_broad ms_pairs ms_narrow \
            ms_integrate ms_draw bytes allocs fps video_driver paused query query_hits query_visited query_tests \
-           first_hit; do
+           first_hit pairs pairs_shown; do
     [[ -n $(value "$key") ]] || fail "counters line lacks $key=: $line"
 done
 [[ $(value technique) == "$technique" ]] || fail "technique=$(value technique), expected $technique"
