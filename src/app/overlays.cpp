@@ -290,18 +290,11 @@ void OverlayRenderer::addPairLines(Screen& screen, const World& world, const std
     // Over the budget, `tests` candidates evenly spread over the list are tested, about `left`
     // of them of this kind. Testing all of a million candidates to keep every fourth took
     // 85 ms a frame (a pair's entities lie anywhere in the world's arrays, eight cache misses).
-    // The k-th tested is candidates[k * n / tests], stepped without a division.
     const std::uint64_t n = candidates.size();
     const std::uint64_t tests = ofKind <= left ? n : (n * left + ofKind - 1) / ofKind;
-    const std::uint64_t step = tests == 0 ? 0 : n / tests, extra = tests == 0 ? 0 : n % tests;
-    std::uint64_t index = 0, carried = 0;
-    for (std::uint64_t k = 0; k < tests; ++k, index += step) {
+    for (std::uint64_t k = 0; k < tests; ++k) {
         if (m_counts.pairsShown >= kLineBudget) return;
-        if (k > 0 && (carried += extra) >= tests) {
-            carried -= tests;
-            ++index;
-        }
-        const Pair& p = candidates[index];
+        const Pair& p = candidates[k * n / tests];
         if (p.a >= world.size() || p.b >= world.size()) continue;  // pairs of a tick before removals
         if (overlapsOf(p) != overlapping) continue;
         const float x0 = view.toScreenX(posX[p.a]);
