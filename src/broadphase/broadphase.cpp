@@ -24,10 +24,7 @@ void checkKeysKnown(std::span<const ParameterSpec> own, const Settings& settings
         const auto& rows = techniques();
         if (std::any_of(rows.begin(), rows.end(), [&](const TechniqueInfo& t) { return findParameter(t.parameters, key) != nullptr; }))
             continue;
-        std::string keys;
-        for (const ParameterSpec& spec : own) keys += (keys.empty() ? "" : ", ") + std::string(spec.key);
-        throw std::invalid_argument("no technique has a parameter '" + key + "'; " +
-                                    (keys.empty() ? "this technique has none" : "this technique's: " + keys));
+        throw std::invalid_argument(unknownParameter(own, key));
     }
 }
 

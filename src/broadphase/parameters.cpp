@@ -72,16 +72,18 @@ const ParameterSpec* findParameter(std::span<const ParameterSpec> parameters, st
     return nullptr;
 }
 
+std::string unknownParameter(std::span<const ParameterSpec> parameters, std::string_view key) {
+    const std::string keys = joined(parameters, [](const ParameterSpec& p) { return p.key; });
+    return "no parameter '" + std::string(key) + "' here; " + (keys.empty() ? "this technique has none" : "its parameters: " + keys);
+}
+
 std::string setFromText(std::span<const ParameterSpec> parameters, std::string_view text, Settings& settings) {
     const std::size_t equals = text.find('=');
     if (equals == std::string_view::npos) return "expected KEY=VALUE, got '" + std::string(text) + "'";
     const std::string_view key = text.substr(0, equals);
     const std::string_view valueText = text.substr(equals + 1);
     const ParameterSpec* spec = findParameter(parameters, key);
-    if (!spec) {
-        const std::string keys = joined(parameters, [](const ParameterSpec& p) { return p.key; });
-        return "no parameter '" + std::string(key) + "' here; " + (keys.empty() ? "this technique has none" : "its parameters: " + keys);
-    }
+    if (!spec) return unknownParameter(parameters, key);
     double value = 0.0;
     bool parsed = false;
     for (std::size_t i = 0; i < spec->choices.size(); ++i)

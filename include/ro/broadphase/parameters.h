@@ -133,4 +133,8 @@ void checkSettings(std::span<const ParameterSpec> parameters, const Settings& se
 /// The spec with this key in the list, or nullptr.
 [[nodiscard]] const ParameterSpec* findParameter(std::span<const ParameterSpec> parameters, std::string_view key);
 
+/// Why `key` is refused where `parameters` are the keys: "no parameter 'KEY' here; its
+/// parameters: a, b" (or "this technique has none").
+[[nodiscard]] std::string unknownParameter(std::span<const ParameterSpec> parameters, std::string_view key);
+
 }  // namespace ro
