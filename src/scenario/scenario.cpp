@@ -295,13 +295,18 @@ void Scene::setLayers(std::uint32_t k) {
     }
 }
 
+Aabb Scene::walls() const {
+    if (m_kind != ScenarioKind::OneCell) return m_bounds;
+    const float cx = 0.5f * (m_bounds.minX + m_bounds.maxX), cy = 0.5f * (m_bounds.minY + m_bounds.maxY);
+    return {cx - 1.0f, cy - 1.0f, cx + 1.0f, cy + 1.0f};
+}
+
 void Scene::advance() {
     m_advanced = true;
     if (m_motion == Motion::Teleport) {
         // Every box anywhere in its walls (one-cell boxes stay in their square): no frame
         // resembles the last, so nothing a technique kept from it is still in order.
-        const float c = 0.5f * (m_bounds.minX + m_bounds.maxX);
-        const Aabb area = m_kind == ScenarioKind::OneCell ? Aabb{c - 1.0f, c - 1.0f, c + 1.0f, c + 1.0f} : m_bounds;
+        const Aabb area = walls();
         for (std::uint32_t i = 0; i < m_count; ++i) {
             m_x[i] = m_rng.range(area.minX + m_half[i], area.maxX - m_half[i]);
             m_y[i] = m_rng.range(area.minY + m_half[i], area.maxY - m_half[i]);
@@ -334,8 +339,7 @@ void Scene::advance() {
         }
     } else {
         // One-cell boxes bounce inside their 2 x 2 square, the rest off the world's walls.
-        const float c = 0.5f * (m_bounds.minX + m_bounds.maxX);
-        const Aabb walls = m_kind == ScenarioKind::OneCell ? Aabb{c - 1.0f, c - 1.0f, c + 1.0f, c + 1.0f} : m_bounds;
+        const Aabb area = walls();
         auto reflect = [](float& p, float& v, float half, float lo, float hi) {
             p += v;
             if (p - half < lo) {
@@ -347,8 +351,8 @@ void Scene::advance() {
             }
         };
         const auto move = [&](std::uint32_t i) {
-            reflect(m_x[i], m_vx[i], m_half[i], walls.minX, walls.maxX);
-            reflect(m_y[i], m_vy[i], m_half[i], walls.minY, walls.maxY);
+            reflect(m_x[i], m_vx[i], m_half[i], area.minX, area.maxX);
+            reflect(m_y[i], m_vy[i], m_half[i], area.minY, area.maxY);
         };
         // A world does not integrate its statics: a scene that declares them moves only the
         // others (and leaves every contestant the caches a real step would).

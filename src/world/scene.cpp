@@ -34,7 +34,7 @@ void resizePopulation(World& world, Rng& rng, std::uint32_t count, const SizeRan
 
 void loadScene(World& world, const Scene& scene) {
     WorldConfig config = world.config();
-    config.bounds = scene.bounds();
+    config.bounds = scene.walls();  // onecell's boxes bounce in their square, as ro_bench's do
     world.setConfig(config);
     while (world.size() > 0) world.remove(world.ids().back());
     const BoxView view = scene.boxes();

@@ -209,10 +209,27 @@ TEST(Lab, EveryPresetIsTheBenchSceneForTheSameSeedAndCount) {
             const Lab lab(*ro::findTechnique("grid"), count, 7, {}, std::nullopt, &s);
             const ro::Scene bench(s.kind, count, ro::Motion::Steady, 7);
             EXPECT_TRUE(sameBoxes(lab.world().boxes(), bench.boxes())) << s.name << " n=" << count;
-            EXPECT_EQ(lab.world().config().bounds.maxX, bench.bounds().maxX) << s.name;
+            EXPECT_TRUE(sameBox(lab.world().config().bounds, bench.walls())) << s.name;
             EXPECT_EQ(lab.sceneName(), s.name);
         }
     }
+}
+
+TEST(Lab, OneCellsBoxesStayInTheirSquare) {
+    // The world bounces them off the scene's walls, as ro_bench's scene does (with the whole
+    // scene's walls, all 300 had drifted out of the square after 600 ticks).
+    const ro::ScenarioInfo* onecell = ro::findScenario("onecell");
+    Lab lab(*ro::findTechnique("grid"), 300, 3, {}, std::nullopt, onecell);
+    const ro::Aabb square = ro::Scene(onecell->kind, 300, ro::Motion::Steady, 3).walls();
+    EXPECT_EQ(square.width(), 2.0f);
+    EXPECT_EQ(square.height(), 2.0f);
+    // 0.005 a tick at most: 600 ticks take every box across the square and back.
+    for (int frame = 0; frame < 600; ++frame) lab.update(1.0 / 60.0, true);
+    ASSERT_GE(lab.world().tickCount(), 600u);
+    const ro::BoxView boxes = lab.world().boxes();
+    std::uint32_t outside = 0;
+    for (std::uint32_t i = 0; i < boxes.count; ++i) outside += !ro::containsBox(square, boxes.box(i));
+    EXPECT_EQ(outside, 0u);
 }
 
 TEST(Lab, APresetClickReplacesTheSceneAndKeepsItAcrossCounts) {

@@ -116,6 +116,9 @@ public:
     [[nodiscard]] Vec2 velocity(std::uint32_t i) const;
     [[nodiscard]] std::uint32_t size() const { return m_count; }
     [[nodiscard]] const Aabb& bounds() const { return m_bounds; }
+    /// The walls its boxes bounce off: onecell's 2 x 2 square in the middle of bounds(), else
+    /// bounds(). A world that integrates the scene needs these walls to keep it the same scene.
+    [[nodiscard]] Aabb walls() const;
     /// The largest box side: the cell size a grid needs to hold every box in 2 x 2 cells.
     [[nodiscard]] float largestSide() const { return m_largestSide; }
     /// The median box side, a cell size for scenes whose few large boxes should not set it.

@@ -28,7 +28,8 @@ void resizePopulation(World& world, Rng& rng, std::uint32_t count, const SizeRan
 
 /// Replaces the world's entities by the scene's boxes as they are now, in the scene's order
 /// (dense index i is box i, with the same corners bit for bit), and its walls by the scene's
-/// bounds; the boxes the scene declares static are static entities. The other world settings stay.
+/// (Scene::walls: onecell's square); the boxes the scene declares static are static entities.
+/// The other world settings stay.
 void loadScene(World& world, const Scene& scene);
 
 }  // namespace ro
