@@ -193,7 +193,10 @@ void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays
         case SDLK_TAB: lab.stepTechnique((key.keysym.mod & KMOD_SHIFT) != 0 ? -1 : +1); break;
         case SDLK_c: queries.clear(); break;
         case SDLK_f:
-        case SDLK_HOME: screen.resetCamera(); break;
+        case SDLK_HOME:
+            screen.resetCamera();
+            screen.limitOverdraw(lab.world());
+            break;
         case SDLK_h: m_uiHidden = !m_uiHidden; break;
         case SDLK_F12: m_screenshotRequested = true; break;
         case SDLK_q: m_quit = true; break;

@@ -50,32 +50,6 @@ std::string shotMessage(const ro::app::Screen& screen) {
     return fmt::format("screenshot: {}", where.string());
 }
 
-/// A preset whose entities crowd a small part of its world (onecell: all in a 2 x 2 square of
-/// a world hundreds of units wide) is shown zoomed onto them, in the free part of the window
-/// (between the panel and the HUD, `freeLeft` to `freeRight` pixels): the whole world showed
-/// a dot. F still fits the whole world. Returns whether it zoomed.
-bool zoomOntoCrowd(const ro::World& world, ro::app::Screen& screen, float freeLeft, float freeRight) {
-    if (world.size() == 0) return false;
-    // From the positions: the AABBs are those of the last tick, which a new preset has not had.
-    const auto x = world.posX(), y = world.posY(), hw = world.halfW(), hh = world.halfH();
-    ro::Aabb crowd{x[0] - hw[0], y[0] - hh[0], x[0] + hw[0], y[0] + hh[0]};
-    for (std::uint32_t i = 1; i < world.size(); ++i)
-        crowd = ro::unite(crowd, {x[i] - hw[i], y[i] - hh[i], x[i] + hw[i], y[i] + hh[i]});
-    // Over a tenth of the world either way, the whole world shows them well enough.
-    const ro::Aabb& bounds = world.config().bounds;
-    if (crowd.width() > 0.1f * bounds.width() || crowd.height() > 0.1f * bounds.height()) return false;
-    const ImVec2 window = ImGui::GetIO().DisplaySize;
-    // Zoom 1 fits this world's bounds in the window (the view may still be the last scene's).
-    const float fitted = std::min(window.x / bounds.width(), window.y / bounds.height());
-    const float side = std::max({crowd.width(), crowd.height(), 1e-3f});
-    // Over 40% of the free part: the crowd spreads as it moves (onecell's, to about twice its start).
-    const float zoom = std::clamp(0.4f * std::min(freeRight - freeLeft, window.y) / side / fitted, 1.0f, 10000.0f);
-    // The camera's centre is the window's: the crowd's centre goes to the free part's.
-    const float offset = (0.5f * (freeLeft + freeRight) - 0.5f * window.x) / (fitted * zoom);
-    screen.setCamera({zoom, ro::Vec2{0.5f * (crowd.minX + crowd.maxX) - offset, 0.5f * (crowd.minY + crowd.maxY)}});
-    return true;
-}
-
 /// The panel's Save, Load, Record (Stop) and Replay buttons; returns the line the HUD shows. A
 /// failed load or replay leaves the scene as it was, and says why.
 std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& lab, ro::app::Screen& screen) {
@@ -240,9 +214,12 @@ int run(const ro::app::Options& options) {
     FrameReport report;
     FrameHistory history;
     std::size_t shownTechnique = lab.techniqueIndex();
-    // The scene the camera was last chosen for: a camera given at start is kept.
-    bool zoomedOntoCrowd = false;
-    std::string shownScene = options.zoom != 1.0f || loaded || replay ? std::string(lab.sceneName()) : std::string();
+    // The scene and count the camera was last chosen for: another scene has its own walls, and
+    // is fitted; another count may cover the view too many times over. A camera given at start
+    // is kept.
+    const bool cameraGiven = options.zoom != 1.0f || loaded || replay;
+    std::string shownScene(lab.sceneName());
+    std::uint32_t shownCount = cameraGiven ? lab.world().size() : 0;
     // A line for the HUD, shown for some seconds and in at least kMessageFrames frames: the
     // first tick of a million entities under Compare can take longer than the seconds.
     std::string message;
@@ -288,6 +265,8 @@ int run(const ro::app::Options& options) {
             if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
                 sceneFileUi.replayRequested) {
                 say(runSceneFileRequest(sceneFileUi, lab, screen), 8);
+                shownScene = lab.sceneName();  // a loaded scene or a replay brings its camera
+                shownCount = lab.world().size();
             }
             if (!input.uiHidden()) {
                 drawCompare(lab, uiRects);
@@ -304,13 +283,14 @@ int run(const ro::app::Options& options) {
             // Hidden levels belong to a technique: a new one shows all of its own.
             if (lab.techniqueIndex() != shownTechnique) overlays.hiddenLevels = 0;
             shownTechnique = lab.techniqueIndex();
-            // (From the third frame: the panel's auto-sized rectangle takes two to settle.)
-            if (lab.sceneName() != shownScene && frame > 2) {
+            if (lab.sceneName() != shownScene) {
                 shownScene = lab.sceneName();
-                const float hudLeft = uiRects.hud.w > 0.0f ? uiRects.hud.x : ImGui::GetIO().DisplaySize.x;
-                const bool crowded = zoomOntoCrowd(lab.world(), screen, uiRects.panel.x + uiRects.panel.w, hudLeft);
-                if (!crowded && zoomedOntoCrowd) screen.resetCamera();  // leaving onecell: the whole world again
-                zoomedOntoCrowd = crowded;
+                screen.resetCamera();
+                shownCount = 0;
+            }
+            if (lab.world().size() != shownCount) {
+                shownCount = lab.world().size();
+                screen.limitOverdraw(lab.world());
             }
             queries.run(lab.world(), lab.technique());
             // A sweep runs on a worker: the window takes what it measured.

@@ -140,6 +140,29 @@ void Screen::resetCamera() {
     m_centred = false;
 }
 
+bool Screen::limitOverdraw(const World& world) {
+    fitView(world.config().bounds);
+    const auto width = static_cast<float>(m_outputWidth), height = static_cast<float>(m_outputHeight);
+    const double budget = kMaxOverdraw * static_cast<double>(width) * height;
+    const auto posX = world.posX(), posY = world.posY(), halfW = world.halfW(), halfH = world.halfH();
+    const float zoomBefore = m_zoom;
+    // Zooming out brings more entities on screen: a few rounds settle it.
+    for (int round = 0; round < 4 && m_zoom > kMinZoom; ++round) {
+        double covered = 0.0;
+        for (std::uint32_t i = 0; i < world.size(); ++i) {
+            const float cx = m_view.toScreenX(posX[i]), cy = m_view.toScreenY(posY[i]);
+            const float hw = halfW[i] * m_view.scale, hh = halfH[i] * m_view.scale;
+            const float w = std::min(cx + hw, width) - std::max(cx - hw, 0.0f);
+            const float h = std::min(cy + hh, height) - std::max(cy - hh, 0.0f);
+            if (w > 0.0f && h > 0.0f) covered += static_cast<double>(w) * h;
+        }
+        if (covered <= budget) break;
+        m_zoom = std::max(kMinZoom, m_zoom * static_cast<float>(std::sqrt(budget / covered)));
+        fitView(m_worldBounds);
+    }
+    return m_zoom != zoomBefore;
+}
+
 void Screen::beginFrame(const World& world) {
     // The raster pays off once an entity is a few pixels across: pick it when the smallest is.
     float smallest = std::numeric_limits<float>::infinity();
