@@ -44,9 +44,11 @@ public:
     void clear() { m_shape = Shape::None; }
 
     /// Runs the queries on the world's current boxes with a twin of `technique` (call after
-    /// the world ticks and the panel acted): one more technique update per frame while a
-    /// query is active, none otherwise.
+    /// the world ticks and the panel acted): while a query is active, one more technique
+    /// update in a frame whose boxes changed (World::boxesVersion), none otherwise.
     void run(const World& world, const TechniqueInfo& technique);
+    /// How many times the twin was brought up to the world's boxes.
+    [[nodiscard]] std::uint64_t twinUpdates() const { return m_twinUpdates; }
 
     [[nodiscard]] Shape shape() const { return m_shape; }
     [[nodiscard]] Vec2 from() const { return m_from; }
@@ -66,6 +68,8 @@ private:
     std::unique_ptr<BroadPhase> m_twin;
     const TechniqueInfo* m_twinOf = nullptr;
     Settings m_twinSettings;
+    std::optional<std::uint64_t> m_twinVersion;  ///< World::boxesVersion() of its last update
+    std::uint64_t m_twinUpdates = 0;
     std::optional<Vec2> m_hover;
     bool m_pinned = false;
     Shape m_shape = Shape::None;

@@ -1,6 +1,7 @@
 #include "ro/world/world.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -19,6 +20,11 @@ double msBetween(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double, std::milli>(to - from).count();
 }
 
+/// Unique across worlds, so that a world replaced by another (a scene loaded) never repeats one.
+std::uint64_t nextBoxesVersion() {
+    static std::atomic<std::uint64_t> last{0};
+    return ++last;
+}
 
 /// Direction and depth of a contact; depth < 0 means no contact.
 struct Contact {
@@ -220,6 +226,7 @@ EntityId World::add(const EntityDesc& d) {
     m_minY.push_back(d.position.y - hh);
     m_maxX.push_back(d.position.x + hw);
     m_maxY.push_back(d.position.y + hh);
+    m_boxesVersion = nextBoxesVersion();
     return id;
 }
 
@@ -250,6 +257,7 @@ bool World::remove(EntityId id) {
     // Pairs of the last tick name dense indices that may now be stale.
     m_candidates.clear();
     m_overlaps.clear();
+    m_boxesVersion = nextBoxesVersion();
     return true;
 }
 
@@ -429,6 +437,7 @@ void World::tick() {
     if (m_beforeTick) m_beforeTick(*this);
     for (int s = 0; s < subSteps; ++s) subStep(dt);
     ++m_ticks;
+    m_boxesVersion = nextBoxesVersion();
 }
 
 void World::subStep(float dt) {

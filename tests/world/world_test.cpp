@@ -47,6 +47,36 @@ World populated(std::uint64_t seed, std::uint32_t count, bool gravity) {
     return world;
 }
 
+TEST(World, BoxesVersionChangesWithTheBoxesOnly) {
+    World world;
+    const EntityId a = world.add(entity({100, 100}, {1, 0}));
+    world.add(entity({200, 100}));
+    std::uint64_t version = world.boxesVersion();
+    const auto changed = [&] {
+        const bool differs = world.boxesVersion() != version;
+        version = world.boxesVersion();
+        return differs;
+    };
+    world.refreshPairs();
+    EXPECT_FALSE(changed()) << "a refresh moves no box";
+    WorldConfig config = world.config();
+    config.subSteps = 2;
+    world.setConfig(config);
+    EXPECT_FALSE(changed()) << "settings move no box";
+    world.tick();
+    EXPECT_TRUE(changed());
+    world.add(entity({300, 100}));
+    EXPECT_TRUE(changed());
+    EXPECT_FALSE(world.remove(a + 1000));
+    EXPECT_FALSE(changed()) << "no entity of that id";
+    world.remove(a);
+    EXPECT_TRUE(changed());
+    // Another world with as many edits still has versions of its own.
+    World other;
+    for (int k = 0; k < 5; ++k) other.add(entity({100, 100}));  // as many as above
+    EXPECT_NE(other.boxesVersion(), world.boxesVersion());
+}
+
 TEST(World, SameSeedGivesTheSameStateBitForBit) {
     World a = populated(99, 2000, true);
     World b = populated(99, 2000, true);

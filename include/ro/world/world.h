@@ -233,6 +233,9 @@ public:
     /// Runs exactly one tick (all its sub-steps), e.g. for single-stepping while paused.
     void tick();
     [[nodiscard]] std::uint64_t tickCount() const { return m_ticks; }
+    /// Changes whenever an entity's box may have (a tick, an add, a remove), so that a copy of
+    /// the boxes (the app's query twin) is brought up to date only then.
+    [[nodiscard]] std::uint64_t boxesVersion() const { return m_boxesVersion; }
     [[nodiscard]] const StepStats& lastStats() const { return m_stats; }
     [[nodiscard]] const WorldConfig& config() const { return m_config; }
     /// Replaces the clock and physics settings; throws std::invalid_argument, leaving the old
@@ -286,6 +289,7 @@ private:
     std::function<void(World&)> m_beforeTick;
     double m_accumulator = 0.0;
     std::uint64_t m_ticks = 0;
+    std::uint64_t m_boxesVersion = 0;  ///< see boxesVersion()
     StepStats m_stats;
 
     // Entities, structure of arrays, dense.
