@@ -420,6 +420,9 @@ void Lab::update(double realSeconds, bool virtualClock) {
     const double keep = std::exp(-std::clamp(realSeconds, 0.0, 10.0));
     m_recentReal *= keep;
     m_recentSimulated *= keep;
+    // The frame that ran the last ticks lasted them too: only the rest of it was the UI's.
+    const double uiSeconds = std::max(0.0, realSeconds - m_lastUpdateTicksSeconds);
+    m_lastUpdateTicksSeconds = 0.0;
     refreshIfChanged();
     if (m_paused && !m_stepRequested) return;
     const std::uint64_t before = heapAllocationCount();
@@ -433,14 +436,14 @@ void Lab::update(double realSeconds, bool virtualClock) {
         m_world.tick();
     } else if (m_uiTurnSeconds > 0.0) {
         // The UI's turn after a slow tick: this frame's time is dropped.
-        m_uiTurnSeconds -= realSeconds;
+        m_uiTurnSeconds -= uiSeconds;
         ticks = 0;
     } else {
         ticks = m_world.advance(realSeconds, kTickBudgetSeconds);
     }
     m_stepRequested = false;
     if (ticks > 0) {
-        m_lastTicksSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+        m_lastTicksSeconds = m_lastUpdateTicksSeconds = std::chrono::duration<double>(Clock::now() - start).count();
         m_lastStepAllocations = heapAllocationCount() - before;
         if (m_lastTicksSeconds > kTickBudgetSeconds) m_uiTurnSeconds = m_lastTicksSeconds;
     }

@@ -242,6 +242,7 @@ private:
     std::optional<CompareAlarm> m_alarm;
     double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
     double m_lastTicksSeconds = 0.0;
+    double m_lastUpdateTicksSeconds = 0.0;  ///< wall time of the last update's ticks, 0 if it ran none
     /// The "slowed: 83% of real time" of a scene or technique that is gone (onecell's ticks,
     /// then 0 ms ones) would show for a second after a change: the pace starts over.
     void forgetPace() { m_recentReal = m_recentSimulated = 0.0; }
