@@ -109,11 +109,11 @@ void Input::poll() {
         const SDL_Event& e = m_pending[handed];
         if (waitsForNextFrame(e)) break;
         track(e);
-        // Tab is the app's (next technique) unless a text field is being edited: ImGui would
-        // otherwise move its focus to the next widget and turn a slider into a text field
-        // that then swallows every shortcut.
-        const bool appsTab = isKey(e) && e.key.keysym.sym == SDLK_TAB && !io.WantTextInput;
-        if (!appsTab) Gui::processEvent(e);
+        // Tab never reaches ImGui, which would move its focus to the next widget and turn a
+        // slider into a text field that then swallows every shortcut. It is the app's (next
+        // technique), and does nothing while a text field is edited: a Tab typed behind a
+        // slow frame's queue reached ImGui while the field it followed was still open.
+        if (!(isKey(e) && e.key.keysym.sym == SDLK_TAB)) Gui::processEvent(e);
         if (isKey(e)) {
             // ImGui 1.86's backend reads the modifiers from SDL_GetModState(): the state after
             // every event SDL has queued, so a quick Ctrl+click or Ctrl+A in a slow frame would
