@@ -18,11 +18,12 @@ namespace {
 constexpr float kPlotWidth = 500.0f;
 constexpr float kMargin = 10.0f;
 
-/// A colour per registry row, so a technique keeps its colour in every plot.
+/// A colour per registry row, so a technique keeps its colour in every plot (one for each of
+/// the nine: auto, the ninth, wrapped round to brute force's).
 ImU32 techniqueColor(std::string_view id) {
     constexpr ImU32 kColors[] = {IM_COL32(230, 230, 230, 255), IM_COL32(120, 160, 255, 255), IM_COL32(250, 150, 90, 255),
                                  IM_COL32(90, 220, 160, 255),  IM_COL32(240, 110, 200, 255), IM_COL32(240, 210, 90, 255),
-                                 IM_COL32(150, 110, 250, 255), IM_COL32(110, 220, 240, 255)};
+                                 IM_COL32(150, 110, 250, 255), IM_COL32(110, 220, 240, 255), IM_COL32(235, 70, 70, 255)};
     const auto all = techniques();
     for (std::size_t i = 0; i < all.size(); ++i)
         if (all[i].id == id) return kColors[i % std::size(kColors)];
