@@ -241,7 +241,11 @@ void populationSection(Lab& lab) {
             withText(tooltip, "at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", top, lab.technique().id);
     }
     if (lab.scenario()) {
-        // A scenario's sizes are its own; a new seed makes another scene of the same kind.
+        // A scenario's sizes are its own; a new seed makes another scene of the same kind. The
+        // line stands where the random mix's sizes do, so that the preset buttons below stay
+        // where they were when one is clicked.
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextDisabled("sizes: the preset's own (below)");
         if (ImGui::Button("New seed")) lab.respawn();
         return;
     }

@@ -3,7 +3,9 @@
 # static preset's Moving slider from 1% to the right gives more movers (the counters line's
 # static= drops) once the mouse is released. It once applied the value it had before the
 # drag (the lab's own, read every frame), so a drag changed nothing; the Layers slider
-# shares the code.
+# shares the code. Then the preset buttons stay under the pointer: a second click on
+# "uniform" picked from the random mix keeps uniform (the random mix's sizes row went, the
+# buttons moved up a row, and the second click picked bullets).
 # usage: e2e_sliders_xvfb.sh RO_DEMO WORK_DIR
 set -euo pipefail
 
@@ -20,15 +22,28 @@ drag() {  # x0 y x1: press at (x0, y), move in steps to (x1, y), release
 unset SDL_VIDEODRIVER
 export SDL_RENDER_VSYNC=0
 # The static preset under the tree (1280x800): the Moving slider's grab at 1% is at x=77,
-# y=361 (the tree's panel has one parameter slider; Auto's has two, 23 px lower).
+# y=384 (the tree's panel has one parameter slider; Auto's has two, 23 px lower).
 start_app --scenario static --technique tree --entities 2000 --report-every 5
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
 before=$(value static)
 [[ $before == 1980 ]] || fail "the static preset at 1%: static=$before, expected 1980"
-drag 77 361 140
+drag 77 384 140
 after=$(value static)
 (( after < before )) || fail "dragging Moving to the right: static=$after, expected fewer than $before"
 echo "moving: static $before -> $after"
+quit_with_q
+
+# The random mix's panel for the grid: the second row of preset buttons at y=270, uniform at x=97.
+start_app --technique grid --entities 500 --report-every 5
+wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
+wait_frame 10
+xdotool mousemove --window "$wid" 97 270 click 1
+settle
+[[ $(value scene) == uniform ]] || fail "the uniform button: scene=$(value scene)"
+xdotool click 1
+settle
+[[ $(value scene) == uniform ]] || fail "a second click where uniform was: scene=$(value scene)"
+echo "preset buttons: two clicks on uniform, scene=$(value scene)"
 quit_with_q
 echo "ok [$name]"
