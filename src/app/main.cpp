@@ -311,10 +311,10 @@ int run(const ro::app::Options& options) {
             if (overlays.bounds) overlayRenderer.drawBounds(screen, lab.world());
             if (overlays.pairs) overlayRenderer.drawPairs(screen, lab.world());
         };
-        const bool rasterFrame = screen.rasterFrame();
-        if (rasterFrame) drawLineOverlays();
+        const bool linesInRaster = screen.linesInRaster();
+        if (linesInRaster) drawLineOverlays();
         screen.drawEntities(lab.world());
-        if (!rasterFrame) drawLineOverlays();
+        if (!linesInRaster) drawLineOverlays();
         if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view());
         overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
         if (const auto& alarm = lab.compareAlarm())

@@ -165,12 +165,18 @@ bool Screen::limitOverdraw(const World& world) {
 
 void Screen::beginFrame(const World& world) {
     // The raster pays off once an entity is a few pixels across: pick it when the smallest is.
-    float smallest = std::numeric_limits<float>::infinity();
+    float smallest = std::numeric_limits<float>::infinity(), largest = 0.0f;
     const auto halfW = world.halfW();
     const auto halfH = world.halfH();
-    for (std::uint32_t i = 0; i < world.size(); ++i) smallest = std::min(smallest, std::min(halfW[i], halfH[i]));
+    for (std::uint32_t i = 0; i < world.size(); ++i) {
+        smallest = std::min(smallest, std::min(halfW[i], halfH[i]));
+        largest = std::max(largest, std::max(halfW[i], halfH[i]));
+    }
     m_rasterFrame = m_drawPath == DrawPath::Raster ||
                     (m_drawPath == DrawPath::Auto && smallest * m_view.scale < kRasterBelowHalfPixels);
+    // Entities drawn as geometry come after the raster: lines in it would lie under them (the
+    // mixed preset's big boxes hid every AABB outline but the blob's edge).
+    m_linesInRaster = m_rasterFrame && (m_drawPath == DrawPath::Raster || largest * m_view.scale < kRasterBelowHalfPixels);
     if (m_rasterFrame) {
         m_raster.begin(m_outputWidth, m_outputHeight, m_floor, palette::kBackground, palette::kWorldFloor);
         return;

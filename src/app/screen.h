@@ -84,6 +84,9 @@ public:
     /// True when this frame draws (some) entities through the raster: the structure overlay
     /// then shades its cells into it, under the entities.
     [[nodiscard]] bool rasterFrame() const { return m_rasterFrame; }
+    /// True when the overlays' lines go into the raster too: a raster frame with no entity
+    /// large enough to be drawn as geometry, which would cover lines composed under it.
+    [[nodiscard]] bool linesInRaster() const { return m_linesInRaster; }
     [[nodiscard]] EntityRaster& raster() { return m_raster; }
     /// Draws the entities on screen, overlapping ones darker: those a few pixels across into the
     /// raster (then shown), larger ones in one SDL_RenderGeometry call.
@@ -116,6 +119,7 @@ private:
     Vec2 m_center{};
     DrawPath m_drawPath = DrawPath::Auto;
     bool m_rasterFrame = false;
+    bool m_linesInRaster = false;
     EntityRaster m_raster;
     DrawnEntities m_drawn;
     GeometryBatch m_entities;
