@@ -147,15 +147,9 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
                 onMouse(event, lab, queries, screen, onUi);
                 break;
             }
-            case SDL_MOUSEMOTION: {
-                // The point query follows the cursor while it is over the world, not the UI.
-                const float x = static_cast<float>(event.motion.x), y = static_cast<float>(event.motion.y);
-                const Vec2 p = screen.view().toWorld(x, y);
-                const bool overWorld = !io.WantCaptureMouse && !ui.contains(x, y) && lab.world().config().bounds.contains(p);
-                queries.hover(overWorld ? std::optional<Vec2>(p) : std::nullopt);
+            case SDL_MOUSEMOTION:
                 onMouse(event, lab, queries, screen, false);  // a spray or drag started in the world continues over the UI
                 break;
-            }
             case SDL_MOUSEBUTTONUP:
                 onMouse(event, lab, queries, screen, false);
                 break;
@@ -165,13 +159,18 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
                 if (notches != 0.0f) screen.zoomAt(m_pointer.x, m_pointer.y, std::pow(kZoomPerNotch, notches));
                 break;
             }
-            case SDL_WINDOWEVENT:
-                if (event.window.event == SDL_WINDOWEVENT_LEAVE) queries.hover(std::nullopt);
-                break;
             default:
                 break;
         }
     }
+    // The point query follows the cursor while it is over the world, not the UI; from where
+    // the pointer is after this frame's events and the view they left (F, a pan or a zoom
+    // under a still pointer moves the world under it).
+    const float x = m_pointer.x, y = m_pointer.y;
+    const Vec2 p = screen.view().toWorld(x, y);
+    const bool overWorld = m_pointer.known && m_pointer.inWindow && !io.WantCaptureMouse && !ui.contains(x, y) &&
+                           lab.world().config().bounds.contains(p);
+    queries.hover(overWorld ? std::optional<Vec2>(p) : std::nullopt);
 }
 
 void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen) {
