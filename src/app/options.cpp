@@ -154,7 +154,8 @@ ParseResult parseOptions(int argc, char** argv) {
 
     CLI::App cli{"Ro Broadphase Lab: watch broad-phase techniques find candidate pairs, live.", "ro_demo"};
     cli.footer(std::string(kFooter));
-    cli.add_option("--technique", o.technique, "broad-phase technique: " + techniqueIds())->type_name("ID");
+    cli.add_option("--technique", o.technique, "broad-phase technique: " + techniqueIds() + " (default: " + o.technique + ")")
+        ->type_name("ID");
     cli.add_option("--scenario", o.scenario, "start with a preset scene, ro_bench's for the same --seed and count: " +
                    scenarioNames() + " (default: the lab's random mix of boxes and circles)")
         ->type_name("NAME");

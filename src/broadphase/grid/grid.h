@@ -29,7 +29,7 @@ public:
                "sharing a cell are tested.",
         .complexity = "O(n + k) when the cell fits the largest box",
         .cost = "O(n + k) when a cell fits the largest box; memory grows with the bounds' area.",
-        .suits = "Bounded worlds with sizes in one range: the default choice.",
+        .suits = "Bounded worlds with sizes in one range: the simplest good choice.",
         .source = "Andrew Petersen, \"Broad Phase Collision Detection Using Spatial Partitioning\"",
     };
     /// At most this many cells (cell indices fit two 12-bit radix passes); a smaller cell size
