@@ -157,6 +157,15 @@ int run(const ro::app::Options& options) {
     screen.setDrawPath(options.drawPath);
     if (loaded) screen.setCamera(loaded->camera);
     if (replay) screen.setCamera(replay->camera);
+    if (options.zoom != 1.0f) {
+        screen.fitView(lab.world().config().bounds);
+        int width = 0, height = 0;
+        SDL_GetRendererOutputSize(screen.renderer(), &width, &height);
+        screen.zoomAt(0.5f * static_cast<float>(width), 0.5f * static_cast<float>(height), options.zoom);
+    }
+    // A camera given at start is kept; else a scene whose boxes would cover the window many
+    // times over opens zoomed out. A recording starts from the camera the run starts with.
+    if (options.zoom == 1.0f && !loaded && !replay) screen.limitOverdraw(lab.world());
     if (!options.record.empty()) lab.startRecording(screen.camera());
     // 4. Dear ImGui on top of them.
     Gui gui(screen);
@@ -191,12 +200,6 @@ int run(const ro::app::Options& options) {
         config.countMissed |= options.countMisses;
         lab.setWorldConfig(config);
     }
-    if (options.zoom != 1.0f) {
-        screen.fitView(lab.world().config().bounds);
-        int width = 0, height = 0;
-        SDL_GetRendererOutputSize(screen.renderer(), &width, &height);
-        screen.zoomAt(0.5f * static_cast<float>(width), 0.5f * static_cast<float>(height), options.zoom);
-    }
     // After --paused: a sweep pauses the world, and resumes it afterwards only if it ran.
     plots.setScalingTop(options.sweepMax);
     if (options.plots == "history") plots.show(PlotsWindow::Tab::History);
@@ -215,11 +218,10 @@ int run(const ro::app::Options& options) {
     FrameHistory history;
     std::size_t shownTechnique = lab.techniqueIndex();
     // The scene and count the camera was last chosen for: another scene has its own walls, and
-    // is fitted; another count may cover the view too many times over. A camera given at start
-    // is kept.
-    const bool cameraGiven = options.zoom != 1.0f || loaded || replay;
+    // is fitted; a count grown by more than a tenth may cover the view too many times over (a
+    // click or two must not undo the person's zoom).
     std::string shownScene(lab.sceneName());
-    std::uint32_t shownCount = cameraGiven ? lab.world().size() : 0;
+    std::uint32_t shownCount = lab.world().size();
     // A line for the HUD, shown for some seconds and in at least kMessageFrames frames: the
     // first tick of a million entities under Compare can take longer than the seconds.
     std::string message;
@@ -288,8 +290,10 @@ int run(const ro::app::Options& options) {
                 screen.resetCamera();
                 shownCount = 0;
             }
-            if (lab.world().size() != shownCount) {
-                shownCount = lab.world().size();
+            if (const std::uint32_t count = lab.world().size(); count < shownCount) {
+                shownCount = count;
+            } else if (count > shownCount + shownCount / 10) {
+                shownCount = count;
                 screen.limitOverdraw(lab.world());
             }
             queries.run(lab.world(), lab.technique());

@@ -5,7 +5,8 @@
 # drag (the lab's own, read every frame), so a drag changed nothing; the Layers slider
 # shares the code. Then the preset buttons stay under the pointer: a second click on
 # "uniform" picked from the random mix keeps uniform (the random mix's sizes row went, the
-# buttons moved up a row, and the second click picked bullets).
+# buttons moved up a row, and the second click picked bullets). And a click in onecell's
+# square keeps the person's zoom.
 # usage: e2e_sliders_xvfb.sh RO_DEMO WORK_DIR
 set -euo pipefail
 
@@ -45,5 +46,24 @@ xdotool click 1
 settle
 [[ $(value scene) == uniform ]] || fail "a second click where uniform was: scene=$(value scene)"
 echo "preset buttons: two clicks on uniform, scene=$(value scene)"
+quit_with_q
+
+# onecell opens zoomed out (its boxes would cover the window hundreds of times over); the
+# person zooms in with the wheel, and a click that adds a box keeps that zoom (a changed
+# count once zoomed out again at every click).
+start_app --scenario onecell --entities 300 --report-every 5
+wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
+wait_frame 10
+opened=$(value zoom)
+awk -v z="$opened" 'BEGIN { exit !(z < 1) }' || fail "onecell at 300 opened at zoom $opened, expected under 1"
+xdotool mousemove --window "$wid" 640 400 click 4 click 4 click 4
+settle
+zoomed=$(value zoom)
+awk -v a="$opened" -v b="$zoomed" 'BEGIN { exit !(b > a) }' || fail "the wheel did not zoom in: $opened -> $zoomed"
+xdotool click 1
+settle
+[[ $(value entities) == 301 ]] || fail "a click in the square: entities=$(value entities), expected 301"
+[[ $(value zoom) == "$zoomed" ]] || fail "a click undid the zoom: $zoomed -> $(value zoom)"
+echo "onecell: opened at zoom $opened, wheel to $zoomed, kept after a click ($(value entities) entities)"
 quit_with_q
 echo "ok [$name]"
