@@ -307,7 +307,7 @@ int run(const ro::app::Options& options) {
         //----------------------------------------------------------------------------------------
         const auto drawStart = std::chrono::steady_clock::now();
         overlayRenderer.resetCounts();
-        screen.beginFrame(lab.world());
+        screen.beginFrame(lab.world(), overlays.grid || overlays.pairs || overlays.bounds);
         if (overlays.grid) overlayRenderer.drawStructureCells(screen, lab.world().broadPhase(), overlays);
         // Line overlays go into the raster (under its copy) or over the geometry (after it).
         const auto drawLineOverlays = [&] {
@@ -315,10 +315,10 @@ int run(const ro::app::Options& options) {
             if (overlays.bounds) overlayRenderer.drawBounds(screen, lab.world());
             if (overlays.pairs) overlayRenderer.drawPairs(screen, lab.world());
         };
-        const bool linesInRaster = screen.linesInRaster();
-        if (linesInRaster) drawLineOverlays();
+        const bool rasterFrame = screen.rasterFrame();
+        if (rasterFrame) drawLineOverlays();
         screen.drawEntities(lab.world());
-        if (!linesInRaster) drawLineOverlays();
+        if (!rasterFrame) drawLineOverlays();
         if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view());
         overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
         if (const auto& alarm = lab.compareAlarm())

@@ -120,7 +120,7 @@ void OverlayRenderer::drawStructureLines(Screen& screen) {
     }
     m_counts.linesShown = m_structureLines.size();
     const ViewTransform& view = screen.view();
-    if (screen.linesInRaster()) {
+    if (screen.rasterFrame()) {
         for (const Outline& line : m_structureLines)
             screen.raster().addOutline(view.toScreenX(line.box.minX), view.toScreenY(line.box.minY),
                                        view.toScreenX(line.box.maxX), view.toScreenY(line.box.maxY), line.color);
@@ -260,7 +260,7 @@ void OverlayRenderer::drawPairs(Screen& screen, const World& world) {
     // the first 20,000, which the technique's order would bunch in one band of the world).
     addPairLines(screen, world, candidates, true);
     addPairLines(screen, world, candidates, false);
-    if (screen.linesInRaster()) return;
+    if (screen.rasterFrame()) return;
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
     m_lines.draw(renderer);
     for (const LongLine& line : m_longLines) {
@@ -276,7 +276,7 @@ void OverlayRenderer::addPairLines(Screen& screen, const World& world, const std
     // its box, not its pixels: lines with a box above this area are drawn as native lines.
     constexpr float kMaxQuadBoxArea = 1024.0f;
     const ViewTransform& view = screen.view();
-    const bool raster = screen.linesInRaster();
+    const bool raster = screen.rasterFrame();
     const auto posX = world.posX(), posY = world.posY(), halfW = world.halfW(), halfH = world.halfH();
     const float width = overlapping ? kOverlapWidth : kCandidateWidth;
     // How many of this kind there are, to sample them evenly when they exceed what is left.
@@ -342,7 +342,7 @@ void OverlayRenderer::drawBounds(Screen& screen, const World& world) {
         m_rects.push_back(rect);
     }
     m_counts.boundsShown = m_rects.size();
-    if (screen.linesInRaster()) {
+    if (screen.rasterFrame()) {
         for (const SDL_FRect& r : m_rects) screen.raster().addOutline(r.x, r.y, r.x + r.w, r.y + r.h, palette::kBounds);
         return;
     }

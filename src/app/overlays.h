@@ -40,7 +40,8 @@ public:
     /// within the budget) and fat boxes.
     ///
     /// This and the other line overlays go into the screen's raster in a raster frame (call
-    /// them before Screen::drawEntities, which draws the raster) and are drawn as geometry
+    /// them before Screen::drawEntities, which draws the raster; begin that frame with
+    /// linesOver, so that no entity is drawn as geometry over them) and are drawn as geometry
     /// otherwise (call them after it).
     void drawStructureLines(Screen& screen);
     /// Part three, along the window's edge: a sweep's delimiters as a strip, per pixel column

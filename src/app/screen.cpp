@@ -163,20 +163,17 @@ bool Screen::limitOverdraw(const World& world) {
     return m_zoom != zoomBefore;
 }
 
-void Screen::beginFrame(const World& world) {
+void Screen::beginFrame(const World& world, bool linesOver) {
     // The raster pays off once an entity is a few pixels across: pick it when the smallest is.
-    float smallest = std::numeric_limits<float>::infinity(), largest = 0.0f;
+    float smallest = std::numeric_limits<float>::infinity();
     const auto halfW = world.halfW();
     const auto halfH = world.halfH();
-    for (std::uint32_t i = 0; i < world.size(); ++i) {
-        smallest = std::min(smallest, std::min(halfW[i], halfH[i]));
-        largest = std::max(largest, std::max(halfW[i], halfH[i]));
-    }
+    for (std::uint32_t i = 0; i < world.size(); ++i) smallest = std::min(smallest, std::min(halfW[i], halfH[i]));
     m_rasterFrame = m_drawPath == DrawPath::Raster ||
                     (m_drawPath == DrawPath::Auto && smallest * m_view.scale < kRasterBelowHalfPixels);
-    // Entities drawn as geometry come after the raster: lines in it would lie under them (the
-    // mixed preset's big boxes hid every AABB outline but the blob's edge).
-    m_linesInRaster = m_rasterFrame && (m_drawPath == DrawPath::Raster || largest * m_view.scale < kRasterBelowHalfPixels);
+    // Entities drawn as geometry come after the raster and its lines, and would cover them (the
+    // mixed preset's big boxes hid every AABB outline but their blob's edge).
+    m_everyOneRasterized = m_drawPath == DrawPath::Raster || (m_rasterFrame && linesOver);
     if (m_rasterFrame) {
         m_raster.begin(m_outputWidth, m_outputHeight, m_floor, palette::kBackground, palette::kWorldFloor);
         return;
@@ -204,7 +201,7 @@ void Screen::drawEntities(const World& world) {
     const float scale = m_view.scale;
     const auto width = static_cast<float>(m_outputWidth);
     const auto height = static_cast<float>(m_outputHeight);
-    const bool everyOneRasterized = m_drawPath == DrawPath::Raster;
+    const bool everyOneRasterized = m_everyOneRasterized;
 
     m_drawn = {};
     m_entities.clear();

@@ -79,14 +79,12 @@ public:
 
     void setDrawPath(DrawPath path) { m_drawPath = path; }
     /// Starts a frame: picks the entities' level of detail, then clears to the background and
-    /// draws the world's floor (into the raster when it is in use).
-    void beginFrame(const World& world);
+    /// draws the world's floor (into the raster when it is in use). With `linesOver` (overlay
+    /// lines go into the raster, over the entities), a raster frame draws every entity there.
+    void beginFrame(const World& world, bool linesOver);
     /// True when this frame draws (some) entities through the raster: the structure overlay
     /// then shades its cells into it, under the entities.
     [[nodiscard]] bool rasterFrame() const { return m_rasterFrame; }
-    /// True when the overlays' lines go into the raster too: a raster frame with no entity
-    /// large enough to be drawn as geometry, which would cover lines composed under it.
-    [[nodiscard]] bool linesInRaster() const { return m_linesInRaster; }
     [[nodiscard]] EntityRaster& raster() { return m_raster; }
     /// Draws the entities on screen, overlapping ones darker: those a few pixels across into the
     /// raster (then shown), larger ones in one SDL_RenderGeometry call.
@@ -119,7 +117,7 @@ private:
     Vec2 m_center{};
     DrawPath m_drawPath = DrawPath::Auto;
     bool m_rasterFrame = false;
-    bool m_linesInRaster = false;
+    bool m_everyOneRasterized = false;  ///< this frame draws no entity as geometry
     EntityRaster m_raster;
     DrawnEntities m_drawn;
     GeometryBatch m_entities;
