@@ -18,8 +18,8 @@ namespace {
 constexpr float kPlotWidth = 500.0f;
 constexpr float kMargin = 10.0f;
 
-/// A colour per registry row, so a technique keeps its colour in every plot (one for each of
-/// the nine: auto, the ninth, wrapped round to brute force's).
+/// A colour per registry row, so a technique keeps its colour in every plot: one for each of
+/// the nine (with eight, auto's wrapped round to brute force's white).
 ImU32 techniqueColor(std::string_view id) {
     constexpr ImU32 kColors[] = {IM_COL32(230, 230, 230, 255), IM_COL32(120, 160, 255, 255), IM_COL32(250, 150, 90, 255),
                                  IM_COL32(90, 220, 160, 255),  IM_COL32(240, 110, 200, 255), IM_COL32(240, 210, 90, 255),
