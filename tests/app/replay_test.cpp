@@ -130,7 +130,7 @@ TEST(Replay, BadReplayFilesAreRefused) {
     };
     refused("[]", "top level must be an object");
     refused(edited("ro-broadphase-lab replay", "ro-broadphase-lab scene"), "not a replay file");
-    refused(edited("\"version\": 2", "\"version\": 1"), "replay format version 1 is not supported (this build reads version 2)");
+    refused(edited("\"version\": 3", "\"version\": 2"), "replay format version 2 is not supported (this build reads version 3)");
     refused(edited("\"input\": \"spawn\"", "\"input\": \"teleport\""), "is not an input: 'teleport'");
     refused(edited("\"end_tick\"", "\"end_tick\": 1, \"was_end_tick\""), "after the end tick 1");
     refused(edited("\"end_hash\"", "\"end_hush\""), "missing field 'end_hash'");
