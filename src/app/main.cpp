@@ -75,13 +75,13 @@ std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& la
         if (ui.replayRequested) {
             const Recording recording = loadReplayFile(replayPath);
             lab.startReplay(recording);
-            screen.setCamera(recording.camera);
+            screen.setCamera(recording.camera, lab.world().config().bounds);
             return fmt::format("replaying {} inputs over {} ticks", recording.inputs.size(), recording.endTick);
         }
         Camera camera = screen.camera();
         if (const std::string why = loadInto(path, lab, camera); !why.empty())
             return fmt::format("not loaded, the scene is unchanged: {}", why);
-        screen.setCamera(camera);
+        screen.setCamera(camera, lab.world().config().bounds);
         return fmt::format("loaded {} entities from {}", lab.world().size(), where(path));
     } catch (const SceneFileError& e) {
         return fmt::format("failed, the scene is unchanged: {}", e.what());
@@ -155,8 +155,8 @@ int run(const ro::app::Options& options) {
     // 3. Window and renderer (SDL video).
     Screen screen(kTitle, options.width, options.height);
     screen.setDrawPath(options.drawPath);
-    if (loaded) screen.setCamera(loaded->camera);
-    if (replay) screen.setCamera(replay->camera);
+    if (loaded) screen.setCamera(loaded->camera, lab.world().config().bounds);
+    if (replay) screen.setCamera(replay->camera, lab.world().config().bounds);
     if (options.zoom != 1.0f) {
         screen.fitView(lab.world().config().bounds);
         int width = 0, height = 0;

@@ -86,6 +86,11 @@ float clipToOutput(float v, int limit) { return std::clamp(v, -1.0f, static_cast
 }  // namespace
 
 void Screen::fitView(const Aabb& worldBounds) {
+    // Walls that moved or grew (a preset's scene at another count: onecell's square sits in
+    // the middle of a world that grows with it) keep a placed camera where it was among them.
+    if (m_centred && !sameBox(worldBounds, m_worldBounds) && m_worldBounds.width() > 0.0f && m_worldBounds.height() > 0.0f)
+        m_center = {worldBounds.minX + (m_center.x - m_worldBounds.minX) / m_worldBounds.width() * worldBounds.width(),
+                    worldBounds.minY + (m_center.y - m_worldBounds.minY) / m_worldBounds.height() * worldBounds.height()};
     m_worldBounds = worldBounds;
     int width = 0;
     int height = 0;
@@ -128,11 +133,12 @@ void Screen::pan(float dx, float dy) {
     fitView(m_worldBounds);
 }
 
-void Screen::setCamera(const Camera& camera) {
+void Screen::setCamera(const Camera& camera, const Aabb& worldBounds) {
     m_zoom = std::clamp(camera.zoom, kMinZoom, kMaxZoom);
     m_centred = camera.centre.has_value();
     if (camera.centre) m_center = *camera.centre;
-    fitView(m_worldBounds);
+    m_worldBounds = worldBounds;  // the centre is in these walls' world: nothing to carry over
+    fitView(worldBounds);
 }
 
 void Screen::resetCamera() {

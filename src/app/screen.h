@@ -74,8 +74,9 @@ public:
     [[nodiscard]] Camera camera() const {
         return {m_zoom, m_centred ? std::optional<Vec2>(m_center) : std::nullopt};
     }
-    /// Takes a saved camera (the zoom clamped to what the wheel allows).
-    void setCamera(const Camera& camera);
+    /// Takes a saved camera, its centre in the world of `worldBounds` (the zoom clamped to what
+    /// the wheel allows).
+    void setCamera(const Camera& camera, const Aabb& worldBounds);
 
     void setDrawPath(DrawPath path) { m_drawPath = path; }
     /// Starts a frame: picks the entities' level of detail, then clears to the background and
