@@ -131,16 +131,30 @@ void Input::poll() {
 
 void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen, const UiRects& ui) {
     const ImGuiIO& io = ImGui::GetIO();
+    // Shortcuts work wherever the focus is, except while a text field takes typing. ImGui says
+    // so as of the last frame, and its fields end an edit on Return or Esc: the keys behind one
+    // (in this frame, or the next, which still reads the field as open) are shortcuts again.
+    // A Tab right behind a Return was lost.
+    bool typing = io.WantTextInput && !m_editJustEnded;
+    m_editJustEnded = false;
     for (const SDL_Event& event : m_events) {
         if (isKey(event)) m_mods = event.key.keysym.mod;  // as of this event, for the clicks after it
         switch (event.type) {
             case SDL_QUIT:
                 m_quit = true;
                 break;
-            case SDL_KEYDOWN:
-                // Shortcuts work wherever the focus is, except while a text field takes typing.
-                if (!io.WantTextInput) onKey(event.key, lab, overlays, queries, screen);
+            case SDL_KEYDOWN: {
+                if (!typing) {
+                    onKey(event.key, lab, overlays, queries, screen);
+                    break;
+                }
+                const SDL_Keycode code = event.key.keysym.sym;
+                if (code == SDLK_RETURN || code == SDLK_KP_ENTER || code == SDLK_ESCAPE) {
+                    typing = false;
+                    m_editJustEnded = true;
+                }
                 break;
+            }
             case SDL_MOUSEBUTTONDOWN: {
                 const bool onUi = io.WantCaptureMouse ||
                                   ui.contains(static_cast<float>(event.button.x), static_cast<float>(event.button.y));

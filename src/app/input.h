@@ -75,6 +75,7 @@ private:
 
     bool m_quit = false;
     bool m_uiHidden = false;
+    bool m_editJustEnded = false;  ///< a Return or Esc in the last frame ended a text field's edit
     bool m_screenshotRequested = false;
     bool m_spraying = false;  ///< left button went down in the world and is still held
     int m_lastSpawnX = 0;
