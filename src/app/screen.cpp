@@ -146,12 +146,11 @@ void Screen::resetCamera() {
     m_centred = false;
 }
 
-bool Screen::limitOverdraw(const World& world) {
+void Screen::limitOverdraw(const World& world) {
     fitView(world.config().bounds);
     const auto width = static_cast<float>(m_outputWidth), height = static_cast<float>(m_outputHeight);
     const double budget = kMaxOverdraw * static_cast<double>(width) * height;
     const auto posX = world.posX(), posY = world.posY(), halfW = world.halfW(), halfH = world.halfH();
-    const float zoomBefore = m_zoom;
     // Zooming out brings more entities on screen: a few rounds settle it.
     for (int round = 0; round < 4 && m_zoom > kMinZoom; ++round) {
         double covered = 0.0;
@@ -166,7 +165,6 @@ bool Screen::limitOverdraw(const World& world) {
         m_zoom = std::max(kMinZoom, m_zoom * static_cast<float>(std::sqrt(budget / covered)));
         fitView(m_worldBounds);
     }
-    return m_zoom != zoomBefore;
 }
 
 void Screen::beginFrame(const World& world, bool linesOver) {

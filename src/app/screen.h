@@ -67,8 +67,8 @@ public:
     /// Zooms out about the view's centre, as far as needed for the entities on screen to cover
     /// the output at most kMaxOverdraw times over (or to the least zoom): every pixel of every
     /// box is filled, and onecell's 2,000 boxes in their 2 x 2 square, fitted to the window,
-    /// cover it 300 times (a second a frame in the software renderer). Returns whether it zoomed.
-    bool limitOverdraw(const World& world);
+    /// cover it 300 times (a second a frame in the software renderer).
+    void limitOverdraw(const World& world);
     static constexpr double kMaxOverdraw = 16.0;
     [[nodiscard]] float zoom() const { return m_zoom; }
     [[nodiscard]] Camera camera() const {
