@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "core/huge_pages.h"
 #include "ro/core/aabb.h"
 
 namespace ro {
@@ -73,8 +74,9 @@ private:
     Aabb m_bounds;
     float m_inverse = 0.0f;
     std::uint32_t m_columns = 0, m_rows = 0;
-    std::vector<std::uint32_t> m_offsets;  ///< by cell (row-major) and one past: where its run starts
-    std::vector<Entry> m_entries;
+    // On huge pages: a step's queries land on random rows of both (see huge_pages.h).
+    std::vector<std::uint32_t, HugePageAllocator<std::uint32_t>> m_offsets;  ///< by cell (row-major) and one past: where its run starts
+    std::vector<Entry, HugePageAllocator<Entry>> m_entries;
     std::vector<float> m_sides;  ///< build()'s scratch: each static's longer side
 };
 
