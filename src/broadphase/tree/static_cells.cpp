@@ -42,6 +42,10 @@ bool StaticCells::build(const std::vector<Static>& statics) {
     if (!std::isfinite(static_cast<float>(cell)) || !std::isfinite(m_inverse) || !(m_inverse > 0.0f)) return false;
     m_columns = static_cast<std::uint32_t>(cellsAlong(width));
     m_rows = static_cast<std::uint32_t>(cellsAlong(height));
+    if (m_columns > Entry::kColumn) {  // a column must fit beside the entry's two flags
+        clear();
+        return false;
+    }
 
     // Counting sort by cell: count each cell's copies, turn the counts into run starts, fill.
     resizeWithHeadroom(m_offsets, static_cast<std::size_t>(m_columns) * m_rows + 1);
@@ -72,7 +76,10 @@ bool StaticCells::build(const std::vector<Static>& statics) {
         const Aabb& box = statics[i].box;
         const std::uint32_t x0 = column(box.minX), x1 = column(box.maxX);
         for (std::uint32_t y = row(box.minY), y1 = row(box.maxY); y <= y1; ++y)
-            for (std::uint32_t x = x0; x <= x1; ++x) m_entries[--m_offsets[y * m_columns + x + 1]] = {statics[i], x};
+            for (std::uint32_t x = x0; x <= x1; ++x) {
+                const std::uint32_t first = (x == x0 ? Entry::kFirstColumn : 0u) | (y == row(box.minY) ? Entry::kFirstRow : 0u);
+                m_entries[--m_offsets[y * m_columns + x + 1]] = {statics[i], x | first};
+            }
     }
     // Each offset [c + 1] now holds the start of cell c's run: shift them down by one.
     for (std::size_t c = 0; c + 1 < m_offsets.size(); ++c) m_offsets[c] = m_offsets[c + 1];

@@ -28,7 +28,11 @@ public:
         std::uint32_t tag;  ///< a second number the owner keeps with the box (the tree: its dense index)
     };
     struct Entry : Static {
-        std::uint32_t cellX;  ///< its cell's column, so a query reports it in one cell only
+        /// Its cell's column, and in kFirstColumn and kFirstRow whether that cell is in the
+        /// static's first column and row: so a query reports it in one cell only, and without
+        /// working out the static's cells again.
+        std::uint32_t cell;
+        static constexpr std::uint32_t kFirstColumn = 1u << 31, kFirstRow = 1u << 30, kColumn = kFirstRow - 1;
     };
     /// Builds the grid over `statics`. Returns false, leaving the grid empty, where a grid
     /// would not help: fewer than kMinStatics boxes, boxes so uneven in size that their copies
@@ -88,7 +92,9 @@ void StaticCells::scanRow(const Aabb& box, std::uint32_t y, std::uint32_t x0, st
         if (!touches(entry.box, box)) continue;
         // Reported in the first cell of the range it covers: its own first column and row, or
         // the range's where it starts before them.
-        if (entry.cellX != std::max(column(entry.box.minX), x0) || y != std::max(row(entry.box.minY), y0)) continue;
+        const bool firstColumn = (entry.cell & Entry::kFirstColumn) != 0 || (entry.cell & Entry::kColumn) == x0;
+        const bool firstRow = (entry.cell & Entry::kFirstRow) != 0 || y == y0;
+        if (!(firstColumn && firstRow)) continue;
         onHit(static_cast<const Static&>(entry));
     }
 }
