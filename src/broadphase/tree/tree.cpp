@@ -32,6 +32,8 @@ void DynamicTree::clear() {
     m_denseChanged = false;
     m_filtersSeen = false;
     m_reachKept = false;
+    m_sweepMovers = false;
+    m_moverOrderStale = true;
 }
 
 Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float steps, float stretch) {
@@ -51,7 +53,8 @@ Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float s
 Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const {
     if (m_isStatic[proxy]) return box;
     const float steps = m_reachSteps[proxy];
-    return reachAhead(box, motion, m_margin, steps, steps == kSteadySteps ? kSteadyStretch : kMaxStretch);
+    const float margin = m_sweepMovers ? kSweptMarginScale * m_margin : m_margin;
+    return reachAhead(box, motion, margin, steps, steps == kSteadySteps ? kSteadyStretch : kMaxStretch);
 }
 
 void DynamicTree::reachStatics(std::uint32_t proxy, Vec2 motion) {
@@ -160,6 +163,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     markDirty(proxy);
     if (m_reachKept && m_treeOf[proxy] == kMoving) reachStatics(proxy, {});
     m_staticsChanged |= m_treeOf[proxy] == kStill;
+    m_moverOrderStale = true;
     ++m_stats.inserted;
     ++m_relocated[m_treeOf[proxy]];
     return proxy;
@@ -174,6 +178,7 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
     m_freeProxies.push_back(proxy);
     markDirty(proxy);  // its pairs go at the next findPairs, even if the slot is reused by then
     markStillDirty(proxy);
+    m_moverOrderStale = true;
     ++m_stats.removed;
 }
 
@@ -263,6 +268,7 @@ void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion, Placement placement
     } else {  // became static or dynamic: to the other tree
         treeOf(proxy).remove(m_proxies[proxy].leaf);
         m_treeOf[proxy] = belongs;
+        m_moverOrderStale = true;
         m_proxies[proxy].leaf = treeOf(proxy).insert(m_fatBoxes[proxy], proxy);
     }
     markDirty(proxy);
@@ -454,6 +460,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         for (std::uint32_t proxy = 0; proxy < m_proxies.size(); ++proxy)
             if (m_proxies[proxy].leaf != kNull && m_treeOf[proxy] == kMoving) reachStatics(proxy, {});
     m_reachKept = anyStatics;
+    chooseMoverPairing();
     std::uint64_t tests = 0;
     const auto emit = [&](std::uint32_t p, std::uint32_t q) {
         ++tests;
@@ -476,7 +483,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
         m_pairs.clear();
         m_stillPairs.clear();
         std::fill(m_neighbours.begin(), m_neighbours.end(), std::uint8_t{0});
-        m_nodesVisited += m_trees[kMoving].selfPairs([&](std::uint32_t p, std::uint32_t q) {
+        if (!m_sweepMovers) m_nodesVisited += m_trees[kMoving].selfPairs([&](std::uint32_t p, std::uint32_t q) {
             m_neighbours[p] += m_neighbours[p] < 255;
             m_neighbours[q] += m_neighbours[q] < 255;
             if (m_filtersSeen && !mayPair(p, q)) return;  // two movers: only a filter can refuse them
@@ -555,6 +562,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                 });
                 continue;
             }
+            if (m_sweepMovers) continue;  // the sweep below pairs the movers
             m_queryMovers.push_back(proxy);
             m_neighbours[proxy] = 0;
         }
@@ -591,6 +599,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
             pairWithStill(m_reachMovers[k], still.value, still.box, m_cellDenseValid ? still.tag : kNull);
         });
     }
+    if (m_sweepMovers) tests += sweepMovers(out);
     for (const std::uint32_t proxy : m_stillDirtyList) m_stillDirty[proxy] = 0;
     m_stillDirtyList.clear();
     for (const std::uint32_t proxy : m_dirtyList) m_dirty[proxy] = 0;
@@ -612,8 +621,92 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs) + bytesHeld(m_stillPairs) + m_staticCells.bytesHeld() + bytesHeld(m_cellStatics) +
                            bytesHeld(m_leaving) + bytesHeld(m_isLeaving) + bytesHeld(m_reachMovers) + bytesHeld(m_queryMovers) +
-                           bytesHeld(m_reaches) +
+                           bytesHeld(m_reaches) + bytesHeld(m_sweep) + bytesHeld(m_sweepHits) +
                            bytesHeld(m_rowScans);
+}
+
+void DynamicTree::chooseMoverPairing() {
+    const std::uint64_t movers = m_trees[kMoving].leafCount(), statics = m_trees[kStill].leafCount();
+    const bool sweep = movers <= kSweptMoversMax && movers * kStaticsPerSweptMover <= statics;
+    if (sweep == m_sweepMovers) return;
+    m_sweepMovers = sweep;
+    m_moverOrderStale = true;
+    if (sweep) m_pairs.clear();
+    else m_pairsAnew = true;  // the movers' fat pairs, listed afresh from their tree
+}
+
+std::uint64_t DynamicTree::sweepMovers(std::vector<Pair>& out) {
+    constexpr float kPastAll = std::numeric_limits<float>::infinity();
+    if (m_moverOrderStale) {
+        m_moverOrderStale = false;
+        m_sweep.clear();
+        reserveWithHeadroom(m_sweep, m_trees[kMoving].leafCount() + kSweepWindow);
+        Aabb spread{kPastAll, kPastAll, -kPastAll, -kPastAll};
+        for (std::uint32_t proxy = 0; proxy < m_proxies.size(); ++proxy) {
+            if (m_proxies[proxy].leaf == kNull || m_treeOf[proxy] != kMoving) continue;
+            m_sweep.push_back({0.0f, 0.0f, 0.0f, 0.0f, proxy});
+            spread = unite(spread, m_proxies[proxy].box);
+        }
+        // Along the axis they spread over more: movers in a column must not all overlap in x.
+        m_sweepAlongY = spread.height() > spread.width();
+        // Past the movers, kSweepWindow entries that nothing reaches, so the window needs no bound.
+        m_sweep.insert(m_sweep.end(), kSweepWindow, SweptMover{kPastAll, kPastAll, kPastAll, kPastAll, kNull});
+    }
+    const std::size_t count = m_sweep.size() - kSweepWindow;
+    // The movers' boxes of this step, in last step's order (their records are side by side).
+    for (std::size_t k = 0; k < count; ++k) {
+        SweptMover& mover = m_sweep[k];
+        const Aabb& box = m_proxies[mover.proxy].box;
+        mover = m_sweepAlongY ? SweptMover{box.minY, box.maxY, box.minX, box.maxX, mover.proxy}
+                              : SweptMover{box.minX, box.maxX, box.minY, box.maxY, mover.proxy};
+    }
+    // Sorted again by insertion: they moved a little, so few shifts. Past kSweepShiftsPerMover
+    // a mover (a jump), a full sort is cheaper.
+    std::uint64_t shifts = 0;
+    const std::uint64_t shiftLimit = kSweepShiftsPerMover * static_cast<std::uint64_t>(count);
+    for (std::size_t i = 1; i < count && shifts <= shiftLimit; ++i) {
+        if (m_sweep[i - 1].low <= m_sweep[i].low) continue;
+        const SweptMover mover = m_sweep[i];
+        std::size_t j = i;
+        for (; j > 0 && m_sweep[j - 1].low > mover.low; --j) m_sweep[j] = m_sweep[j - 1];
+        m_sweep[j] = mover;
+        shifts += i - j;
+    }
+    const auto byLow = [](const SweptMover& a, const SweptMover& b) { return a.low < b.low; };
+    if (shifts > shiftLimit) std::sort(m_sweep.begin(), m_sweep.begin() + static_cast<std::ptrdiff_t>(count), byLow);
+    // Each mover against the next kSweepWindow without a branch per test (the outcome is a coin
+    // toss to the predictor): a pair is written at the end of the hits, which advances if the
+    // boxes overlap. The rare mover whose reach goes past the window goes on with a loop.
+    // Room for every window; a reach past the window makes more below.
+    if (m_sweepHits.size() < kSweepWindow * count) m_sweepHits.resize(kSweepWindow * count);
+    std::size_t hits = 0;
+    std::uint64_t tests = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const SweptMover& a = m_sweep[i];
+        for (std::size_t w = 1; w <= kSweepWindow; ++w) {
+            const SweptMover& b = m_sweep[i + w];
+            const bool along = b.low <= a.high;
+            tests += along;
+            m_sweepHits[hits] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + w)};
+            hits += along & (b.otherLow <= a.otherHigh) & (a.otherLow <= b.otherHigh);
+        }
+        for (std::size_t j = i + kSweepWindow + 1; j < count && m_sweep[j].low <= a.high; ++j) {
+            ++tests;
+            const SweptMover& b = m_sweep[j];
+            if ((b.otherLow <= a.otherHigh) & (a.otherLow <= b.otherHigh)) {
+                // Room for this hit and for the windows of the movers after this one.
+                const std::size_t room = hits + 1 + kSweepWindow * (count - i - 1);
+                if (room > m_sweepHits.size()) m_sweepHits.resize(2 * room);
+                m_sweepHits[hits++] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)};
+            }
+        }
+    }
+    for (std::size_t h = 0; h < hits; ++h) {
+        const std::uint32_t p = m_sweep[m_sweepHits[h].a].proxy, q = m_sweep[m_sweepHits[h].b].proxy;
+        if (m_filtersSeen && !mayPair(p, q)) continue;
+        out.push_back(makePair(m_proxies[p].dense, m_proxies[q].dense));
+    }
+    return tests;
 }
 
 void DynamicTree::defragmentIfScattered(std::uint8_t which) {
@@ -709,7 +802,7 @@ std::string DynamicTree::validate() const {
     const auto fat = [&](std::uint32_t p) { return treeOf(p).box(m_proxies[p].leaf); };
     const auto pairsNow = [&](std::uint32_t p, std::uint32_t q) {  // both live, not changed since
         if (!mayPair(p, q)) return false;
-        if (!m_isStatic[p] && !m_isStatic[q]) return !m_dirty[p] && !m_dirty[q] && overlaps(fat(p), fat(q));
+        if (!m_isStatic[p] && !m_isStatic[q]) return !m_sweepMovers && !m_dirty[p] && !m_dirty[q] && overlaps(fat(p), fat(q));
         if (m_isStatic[p]) std::swap(p, q);
         return !m_stillDirty[p] && !m_dirty[q] && overlaps(m_stillReach[p], m_proxies[q].box);
     };
@@ -728,6 +821,7 @@ std::string DynamicTree::validate() const {
         }
         if (m_dirty[pair.a] || m_dirty[pair.b]) continue;
         if (m_isStatic[pair.a] || m_isStatic[pair.b]) return "pair with a static in the movers' list";
+        if (m_sweepMovers) return "movers' pair listed while a sweep pairs the movers";
         if (!pairsNow(pair.a, pair.b)) return "pair whose fat boxes do not overlap, or the rule refuses";
         kept.push_back(std::minmax(pair.a, pair.b));
     }

@@ -368,6 +368,70 @@ TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
     EXPECT_EQ(tree.validate(), "");
 }
 
+TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
+    // Few movers among many statics pair with each other by a sweep of their boxes; when
+    // woken statics make the movers many, they go back to their kept fat pairs, and back
+    // again. The movers stand in a column (so the sweep runs along y) and in a crowd (more
+    // of them overlap along the sweep than its window holds), and some jump each step.
+    Rng rng(41);
+    test::BoxSet boxes;
+    std::vector<std::uint8_t> isStatic;
+    for (int i = 0; i < 900; ++i) {
+        boxes.add(test::boxAt(rng.range(0.0f, 60.0f), rng.range(0.0f, 60.0f), rng.range(0.3f, 1.0f)));
+        isStatic.push_back(1);
+    }
+    for (int i = 0; i < 60; ++i) {
+        const bool column = i < 30;
+        boxes.add(column ? test::boxAt(rng.range(10.0f, 11.0f), rng.range(0.0f, 60.0f), 0.5f)
+                         : test::boxAt(rng.range(38.0f, 41.0f), rng.range(38.0f, 41.0f), 0.6f));
+        isStatic.push_back(0);
+    }
+    const auto view = [&] {
+        BoxView v = boxes.view();
+        v.isStatic = isStatic.data();
+        return v;
+    };
+    DynamicTree tree;
+    BruteForce brute;
+    const auto expectSamePairs = [&](const char* when) {
+        brute.update(view());
+        EXPECT_EQ(pairsOf(tree), pairsOf(brute)) << when;
+        EXPECT_EQ(tree.validate(), "") << when;
+    };
+    const auto moveMovers = [&](int steps) {
+        std::vector<std::uint32_t> moved;
+        for (int step = 0; step < steps; ++step) {
+            moved.clear();
+            for (std::uint32_t i = 0; i < boxes.size(); ++i) {
+                if (isStatic[i]) continue;
+                const bool jump = rng.below(25) == 0;
+                const float dx = jump ? rng.range(-30.0f, 30.0f) : rng.range(-0.4f, 0.4f);
+                const float dy = jump ? rng.range(-30.0f, 30.0f) : rng.range(-0.4f, 0.4f);
+                boxes.minX[i] += dx, boxes.maxX[i] += dx, boxes.minY[i] += dy, boxes.maxY[i] += dy;
+                moved.push_back(i);
+            }
+            tree.updateMoved(view(), moved);
+            expectSamePairs("after a step of the movers");
+        }
+    };
+    tree.update(view());
+    expectSamePairs("first update");
+    EXPECT_TRUE(tree.pairsMoversBySweep());
+    moveMovers(30);
+    // 300 statics wake up: 360 movers for 600 statics, too many for the sweep.
+    for (std::uint32_t i = 0; i < 300; ++i) isStatic[i] = 0;
+    tree.update(view());
+    expectSamePairs("statics woken");
+    EXPECT_FALSE(tree.pairsMoversBySweep());
+    moveMovers(10);
+    // And asleep again: the sweep takes over from the kept pairs.
+    for (std::uint32_t i = 0; i < 300; ++i) isStatic[i] = 1;
+    tree.update(view());
+    expectSamePairs("statics asleep again");
+    EXPECT_TRUE(tree.pairsMoversBySweep());
+    moveMovers(10);
+}
+
 // Steps between a leaf's reinsertions as it moves `speed` a step along x, alone or beside
 // `crowd` others that move with it (and pair with it).
 std::vector<int> reinsertIntervals(int crowd, bool turning, float speed = 0.01f) {
