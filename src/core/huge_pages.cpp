@@ -2,6 +2,8 @@
 
 #include "core/alloc_counter.h"
 
+#include <new>
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -12,7 +14,7 @@ namespace {
 constexpr std::size_t kHugePage = HugePageAllocator<char>::kHugePage;
 }
 
-#if defined(__linux__)
+#if defined(__linux__) && !defined(RO_ADDRESS_SANITIZER)
 
 void* mapHugePages(std::size_t bytes) {
     // A huge page more than asked, then the ends trimmed, leaves a mapping aligned to 2 MB.
@@ -25,7 +27,7 @@ void* mapHugePages(std::size_t bytes) {
         munmap(reinterpret_cast<void*>(aligned + bytes), tail);
     // A hint: refused (THP "never", an old kernel), the pages are simply small.
     static_cast<void>(madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE));
-    countHeapAllocation();
+    if (heapAllocationCountingActive()) countHeapAllocation();
     return reinterpret_cast<void*>(aligned);
 }
 
@@ -33,8 +35,9 @@ void unmapHugePages(void* memory, std::size_t bytes) noexcept { munmap(memory, b
 
 #else
 
-void* mapHugePages(std::size_t bytes) { return ::operator new(bytes, std::align_val_t{kHugePage}); }
-void unmapHugePages(void* memory, std::size_t) noexcept { ::operator delete(memory, std::align_val_t{kHugePage}); }
+// Never called (onHugePages is false here); defined so that the allocator links everywhere.
+void* mapHugePages(std::size_t) { throw std::bad_alloc(); }
+void unmapHugePages(void*, std::size_t) noexcept {}
 
 #endif
 

@@ -9,7 +9,8 @@
 /// to whole huge pages, aligned to them and marked with madvise(MADV_HUGEPAGE) before it is
 /// first touched: where transparent huge pages are "madvise" or "always" the kernel backs it
 /// with huge pages, where "never" nothing changes. (Memory from malloc may have been touched
-/// before, and its small pages stay.) Smaller arrays, and other systems, get std::allocator's.
+/// before, and its small pages stay.) Smaller arrays, other systems, and builds with
+/// AddressSanitizer (whose checks need its own allocator's memory) get std::allocator's.
 /// Each mapping counts as a heap allocation (core/alloc_counter.h), as operator new's do.
 
 #include <cstddef>
@@ -18,11 +19,25 @@
 #include <new>
 #include <vector>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RO_ADDRESS_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RO_ADDRESS_SANITIZER 1
+#endif
+
 namespace ro {
 
 namespace detail {
+#if defined(__linux__) && !defined(RO_ADDRESS_SANITIZER)
+inline constexpr bool kHugePagesMapped = true;
+#else
+inline constexpr bool kHugePagesMapped = false;
+#endif
 /// A fresh mapping of `bytes` (a multiple of 2 MB) aligned to 2 MB, marked for huge pages;
-/// throws std::bad_alloc if the system refuses. Elsewhere than on Linux, operator new's memory.
+/// throws std::bad_alloc if the system refuses. Only where kHugePagesMapped.
 void* mapHugePages(std::size_t bytes);
 void unmapHugePages(void* memory, std::size_t bytes) noexcept;
 }  // namespace detail
@@ -50,7 +65,7 @@ struct HugePageAllocator {
     friend bool operator==(const HugePageAllocator&, const HugePageAllocator&) noexcept { return true; }
 
     /// Whether an array of `bytes` goes on huge pages, and the bytes it then takes.
-    static constexpr bool onHugePages(std::size_t bytes) { return bytes >= kHugePage / 4; }
+    static constexpr bool onHugePages(std::size_t bytes) { return detail::kHugePagesMapped && bytes >= kHugePage / 4; }
     static constexpr std::size_t roundedUp(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 };
 
