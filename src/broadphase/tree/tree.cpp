@@ -163,7 +163,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
     markDirty(proxy);
     if (m_reachKept && m_treeOf[proxy] == kMoving) reachStatics(proxy, {});
     m_staticsChanged |= m_treeOf[proxy] == kStill;
-    m_moverOrderStale = true;
+    m_moverOrderStale |= m_treeOf[proxy] == kMoving;
     ++m_stats.inserted;
     ++m_relocated[m_treeOf[proxy]];
     return proxy;
@@ -178,7 +178,7 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
     m_freeProxies.push_back(proxy);
     markDirty(proxy);  // its pairs go at the next findPairs, even if the slot is reused by then
     markStillDirty(proxy);
-    m_moverOrderStale = true;
+    m_moverOrderStale |= m_treeOf[proxy] == kMoving;
     ++m_stats.removed;
 }
 
@@ -627,12 +627,31 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
 
 void DynamicTree::chooseMoverPairing() {
     const std::uint64_t movers = m_trees[kMoving].leafCount(), statics = m_trees[kStill].leafCount();
-    const bool sweep = movers <= kSweptMoversMax && movers * kStaticsPerSweptMover <= statics;
+    // Entered and left at different counts, so that a scene at the threshold does not
+    // switch (and relist every pair) each step.
+    const bool enter = movers > 0 && movers <= kSweptMoversMax && movers * kStaticsPerSweptMover <= statics;
+    const bool leave = movers > kSweptMoversMax + kSweptMoversMax / 2 || movers * kStaticsPerSweptMoverToStay > statics;
+    const bool sweep = m_sweepMovers ? !leave : enter;
     if (sweep == m_sweepMovers) return;
     m_sweepMovers = sweep;
     m_moverOrderStale = true;
-    if (sweep) m_pairs.clear();
-    else m_pairsAnew = true;  // the movers' fat pairs, listed afresh from their tree
+    if (sweep) {
+        m_pairs.clear();
+        // No fat pairs, no neighbours: a steady mover takes the long reach.
+        std::fill(m_neighbours.begin(), m_neighbours.end(), std::uint8_t{0});
+        return;
+    }
+    // Back to kept fat pairs: the movers' fat boxes shrink to the usual margin (their tree is
+    // built anew around them), their still reaches stay inside them, and every pair is listed
+    // afresh.
+    for (std::uint32_t proxy = 0; proxy < m_proxies.size(); ++proxy) {
+        if (m_proxies[proxy].leaf == kNull || m_treeOf[proxy] != kMoving) continue;
+        m_fatBoxes[proxy] = fatten(proxy, m_proxies[proxy].box, {});
+        m_trees[kMoving].restage(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
+        if (m_reachKept) reachStatics(proxy, {});
+    }
+    renumber(kMoving, Rebuild::TopDown);
+    m_pairsAnew = true;
 }
 
 std::uint64_t DynamicTree::sweepMovers(std::vector<Pair>& out) {
@@ -799,6 +818,19 @@ std::string DynamicTree::validate() const {
     // The pair lists, once each: the movers whose fat boxes overlap, untouched both; a mover
     // whose still reach touches a static's box, neither of them changed since.
     const auto live = [&](std::uint32_t p) { return p < m_proxies.size() && m_proxies[p].leaf != kNull; };
+    if (m_sweepMovers && !m_moverOrderStale) {
+        // The sweep's list: every mover once, then the entries past them all.
+        std::vector<std::uint8_t> listed(m_proxies.size(), 0);
+        if (m_sweep.size() != m_trees[kMoving].leafCount() + kSweepWindow) return "sweep list and movers differ in count";
+        for (std::size_t k = 0; k < m_sweep.size(); ++k) {
+            const std::uint32_t proxy = m_sweep[k].proxy;
+            if (k >= m_sweep.size() - kSweepWindow) {
+                if (proxy != kNull) return "sweep list lacks its end";
+                continue;
+            }
+            if (!live(proxy) || m_treeOf[proxy] != kMoving || listed[proxy]++) return at("sweep list holds a wrong or repeated proxy", proxy);
+        }
+    }
     const auto fat = [&](std::uint32_t p) { return treeOf(p).box(m_proxies[p].leaf); };
     const auto pairsNow = [&](std::uint32_t p, std::uint32_t q) {  // both live, not changed since
         if (!mayPair(p, q)) return false;

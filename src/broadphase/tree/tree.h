@@ -30,13 +30,15 @@
 ///   A mover that leaves its still reach finds its statics anew; once the statics have stayed
 ///   unchanged for a few steps, in a grid of them (static_cells.h) rather than the static
 ///   tree: one contiguous scan per row of cells, not a descent with a cache miss a level.
-/// - Few movers among many statics (at most 4,096, with 8 statics or more for each: level
-///   geometry and the bodies in it): the movers pair with each other by a sweep of their exact
-///   boxes, along the axis they spread over, re-sorted each step by insertion from the last
-///   order. At 1,000 movers among 99,000 statics that is ~800 tests a step, where their kept
-///   fat pairs were ~900 plus a tree query for each leaf that left its fat box; those fat
-///   boxes now reach 4 margins around, since they decide no pair (the still reach inside
-///   them does), so leaves move a third as often.
+/// - Few movers among many statics (entered at most 4,096 movers with 8 statics or more for
+///   each, left past 6,144 or under 6: level geometry and the bodies in it): the movers pair
+///   with each other by a sweep of their exact boxes, along the axis they spread over,
+///   re-sorted each step by insertion from the last order. At 1,000 movers among 99,000
+///   statics that is ~800 tests a step, where their kept fat pairs were ~900 plus a tree
+///   query for each leaf that left its fat box. Their fat boxes then decide no pair (the
+///   still reach inside them does), so they reach 4 times as far around and ahead, and fewer
+///   leaves move (their reinsertions took 5 us a step instead of 9); leaving the sweep gives
+///   them the usual fat boxes again and builds the movers' tree anew.
 /// - Fast movers: an update whose pass finds half the movers or more outside their fat boxes
 ///   (rain, teleports) rebuilds the movers' tree top down and lists its pairs afresh, about
 ///   20x cheaper than reinserting each; a leaf that jumped further than its fat box reaches,
@@ -261,10 +263,13 @@ private:
     void chooseMoverPairing();
     /// The movers' pairs by the sweep; returns the pair tests.
     std::uint64_t sweepMovers(std::vector<Pair>& out);
-    static constexpr std::uint64_t kSweptMoversMax = 4096, kStaticsPerSweptMover = 8, kSweepShiftsPerMover = 32;
+    /// The sweep is entered with at most kSweptMoversMax movers and kStaticsPerSweptMover
+    /// statics each, and left past 1.5 times as many movers or under kStaticsPerSweptMoverToStay.
+    static constexpr std::uint64_t kSweptMoversMax = 4096, kStaticsPerSweptMover = 8, kStaticsPerSweptMoverToStay = 6,
+                                   kSweepShiftsPerMover = 32;
     /// Movers after each one tested without a branch (sparse movers rarely reach further).
     static constexpr std::size_t kSweepWindow = 2;
-    /// The margin of a mover's fat box while the movers pair by the sweep, in fat margins.
+    /// How much further a mover's fat box reaches while the movers pair by the sweep.
     static constexpr float kSweptMarginScale = 4.0f;
     /// A mover's box on the sweep's axis (low, high) and the other (otherLow, otherHigh).
     struct SweptMover {
@@ -272,7 +277,7 @@ private:
         std::uint32_t proxy;
     };
     bool m_sweepMovers = false;
-    bool m_moverOrderStale = true;  ///< movers came, went or became static: list them anew
+    bool m_moverOrderStale = true;  ///< movers came, went, or changed kind: list them anew
     bool m_sweepAlongY = false;
     std::vector<SweptMover> m_sweep;  ///< the movers by `low`, then kSweepWindow entries past them all
     std::vector<ProxyPair> m_sweepHits;  ///< sweepMovers' scratch: positions in m_sweep of the overlapping pairs
@@ -296,7 +301,7 @@ private:
     std::vector<Vec2> m_reinsertMotion;        ///< by proxy: the step's motion at its last (re)insertion
     std::vector<Vec2> m_placedAt;              ///< by proxy: its box's min corner at its last (re)insertion
     std::vector<float> m_reachSteps;           ///< by proxy: steps of motion its fat box reaches ahead
-    std::vector<std::uint8_t> m_neighbours;    ///< by proxy: movers its fat box met when last listed (at most 255)
+    std::vector<std::uint8_t> m_neighbours;    ///< by proxy: movers its fat box met when last listed (at most 255; 0 while the movers sweep)
     std::vector<std::uint32_t> m_proxyId;      ///< by proxy: its entity id
     std::vector<std::uint8_t> m_isStatic;      ///< by proxy: 1 if static
     std::vector<std::uint8_t> m_treeOf;        ///< by proxy: the tree its leaf is in (kMoving, kStill)

@@ -372,23 +372,37 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     // Few movers among many statics pair with each other by a sweep of their boxes; when
     // woken statics make the movers many, they go back to their kept fat pairs, and back
     // again. The movers stand in a column (so the sweep runs along y) and in a crowd (more
-    // of them overlap along the sweep than its window holds), and some jump each step.
+    // of them overlap along the sweep than its window holds), some jump each step, some
+    // touch at an edge, everyone is in a layer with a random mask, and some come and go
+    // through the public edits.
     Rng rng(41);
     test::BoxSet boxes;
     std::vector<std::uint8_t> isStatic;
-    for (int i = 0; i < 900; ++i) {
-        boxes.add(test::boxAt(rng.range(0.0f, 60.0f), rng.range(0.0f, 60.0f), rng.range(0.3f, 1.0f)));
-        isStatic.push_back(1);
-    }
+    std::vector<std::uint32_t> category, mask;
+    const auto add = [&](const Aabb& box, bool still) {
+        boxes.add(box);
+        isStatic.push_back(still ? 1 : 0);
+        category.push_back(1u << rng.below(4));
+        mask.push_back(rng.below(4) == 0 ? static_cast<std::uint32_t>(rng.below(16)) : ~0u);
+    };
+    for (int i = 0; i < 900; ++i)
+        add(test::boxAt(rng.range(0.0f, 60.0f), rng.range(0.0f, 60.0f), rng.range(0.3f, 1.0f)), true);
     for (int i = 0; i < 60; ++i) {
         const bool column = i < 30;
-        boxes.add(column ? test::boxAt(rng.range(10.0f, 11.0f), rng.range(0.0f, 60.0f), 0.5f)
-                         : test::boxAt(rng.range(38.0f, 41.0f), rng.range(38.0f, 41.0f), 0.6f));
-        isStatic.push_back(0);
+        add(column ? test::boxAt(rng.range(10.0f, 11.0f), rng.range(0.0f, 60.0f), 0.5f)
+                   : test::boxAt(rng.range(38.0f, 41.0f), rng.range(38.0f, 41.0f), 0.6f),
+            false);
+    }
+    // Three movers that touch at their edges, along the sweep's axis and across it.
+    for (const Aabb& box : {Aabb{20, 20, 21, 21}, Aabb{20, 21, 21, 22}, Aabb{21, 20, 22, 21}}) {
+        add(box, false);
+        category.back() = mask.back() = ~0u;
     }
     const auto view = [&] {
         BoxView v = boxes.view();
         v.isStatic = isStatic.data();
+        v.category = category.data();
+        v.mask = mask.data();
         return v;
     };
     DynamicTree tree;
@@ -414,15 +428,42 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
             expectSamePairs("after a step of the movers");
         }
     };
+    // The widest fat box of a leaf: a mover's reaches 1 margin around (2 here) and 4 ahead
+    // while the movers keep fat pairs, 4 times that while they sweep.
+    const auto widestFatBox = [&] {
+        float widest = 0.0f;
+        tree.forEachCell([&](const CellView& cell) {
+            if (cell.kind == CellView::Kind::FatBox) widest = std::max({widest, cell.bounds.width(), cell.bounds.height()});
+        });
+        return widest;
+    };
     tree.update(view());
     expectSamePairs("first update");
     EXPECT_TRUE(tree.pairsMoversBySweep());
+    EXPECT_GT(pairsOf(brute).count(makePair(960, 961)), 0u);  // the touching movers pair
     moveMovers(30);
-    // 300 statics wake up: 360 movers for 600 statics, too many for the sweep.
+    EXPECT_GT(widestFatBox(), 1.2f + 2 * 2.0f + 4 * 2.0f);
+    // Movers come and go through the public edits, the sweep's list with them.
+    tree.insert(boxes.size(), boxes.view().box(5));  // a mover on a static's box
+    add(boxes.view().box(5), false);
+    category.back() = mask.back() = ~0u;
+    expectSamePairs("a mover inserted");
+    tree.remove(boxes.ids[920]);  // a mover goes: the last entity takes its dense index
+    for (auto* v : {&boxes.minX, &boxes.minY, &boxes.maxX, &boxes.maxY}) (*v)[920] = v->back(), v->pop_back();
+    boxes.ids[920] = boxes.ids.back(), boxes.ids.pop_back();
+    isStatic[920] = isStatic.back(), isStatic.pop_back();
+    category[920] = category.back(), category.pop_back();
+    mask[920] = mask.back(), mask.pop_back();
+    expectSamePairs("a mover removed");
+    tree.update(view());
+    moveMovers(5);
+    // 300 statics wake up: ~360 movers for 600 statics, too many for the sweep; their fat
+    // boxes go back to the usual margin.
     for (std::uint32_t i = 0; i < 300; ++i) isStatic[i] = 0;
     tree.update(view());
     expectSamePairs("statics woken");
     EXPECT_FALSE(tree.pairsMoversBySweep());
+    EXPECT_LE(widestFatBox(), 1.2f + 2 * 2.0f + 4 * 2.0f);
     moveMovers(10);
     // And asleep again: the sweep takes over from the kept pairs.
     for (std::uint32_t i = 0; i < 300; ++i) isStatic[i] = 1;
@@ -430,6 +471,11 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     expectSamePairs("statics asleep again");
     EXPECT_TRUE(tree.pairsMoversBySweep());
     moveMovers(10);
+    // Every mover asleep: the sweep has nothing to pair.
+    for (std::uint32_t i = 0; i < boxes.size(); ++i) isStatic[i] = 1;
+    tree.update(view());
+    expectSamePairs("no movers");
+    EXPECT_TRUE(pairsOf(tree).empty());
 }
 
 // Steps between a leaf's reinsertions as it moves `speed` a step along x, alone or beside
