@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <string_view>
 
 #include "app/palette.h"
+#include "app/rolling.h"
 
 namespace ro::app {
 namespace {
@@ -703,13 +705,19 @@ void drawCompare(const Lab& lab, UiRects& rects) {
 
 void drawHud(const FrameReport& r, UiRects& rects) {
     const ImGuiIO& io = ImGui::GetIO();
+    // AlwaysAutoResize fits a window to the content of the frame before, so a HUD whose numbers
+    // change width every frame (at a million entities, running) was clipped on every frame that
+    // widened it; held at the largest size of the last second, it is clipped at most once, when
+    // a wider row first comes.
+    static RecentLargestSize recentSizes;
     // Pinned to the top-right corner as it grows and shrinks, until the person drags it away.
     static bool moved = false;
     static WindowPress press;
     if (!moved) ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, kMargin), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.8f);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(io.DisplaySize.x - 2.0f * kMargin,
-                                                                  std::max(io.DisplaySize.y - 2.0f * kMargin, 60.0f)));
+    const ImVec2 most(io.DisplaySize.x - 2.0f * kMargin, std::max(io.DisplaySize.y - 2.0f * kMargin, 60.0f));
+    const RecentLargestSize::Size recent = recentSizes.largest(ImGui::GetTime());
+    ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(recent.width, most.x), std::min(recent.height, most.y)), most);
     constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
                                         ImGuiWindowFlags_NoNav;
     ImGui::Begin("Counters", nullptr, kFlags);
@@ -781,6 +789,15 @@ void drawHud(const FrameReport& r, UiRects& rects) {
     // Wrapped at the table's width, so a long path does not widen the HUD while it shows.
     if (!r.message.empty()) wrapped(r.message, ImVec4(1.0f, 0.8f, 0.4f, 1.0f), 280.0f);
     rects.hud = windowRect();
+    {
+        // What the content asked for (not the window's size, which the minimum above holds up):
+        // as ImGui's own auto-fit, the content's size, the padding and the title bar.
+        const ImGuiWindow* window = ImGui::GetCurrentWindow();
+        const ImVec2 padding = ImGui::GetStyle().WindowPadding;
+        recentSizes.add({window->ContentSizeIdeal.x + 2.0f * padding.x,
+                         window->ContentSizeIdeal.y + 2.0f * padding.y + window->TitleBarHeight()},
+                        ImGui::GetTime());
+    }
     ImGui::End();
 }
 
