@@ -10,11 +10,11 @@
 
 namespace ro::detail {
 
+#if defined(__linux__) && !defined(RO_ADDRESS_SANITIZER)
+
 namespace {
 constexpr std::size_t kHugePage = HugePageAllocator<char>::kHugePage;
 }
-
-#if defined(__linux__) && !defined(RO_ADDRESS_SANITIZER)
 
 void* mapHugePages(std::size_t bytes) {
     // A huge page more than asked, then the ends trimmed, leaves a mapping aligned to 2 MB.
