@@ -4,8 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "ro/core/buffers.h"
+#include "core/insertion_sort.h"
 #include "core/radix_sort.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 
@@ -84,21 +85,9 @@ void SweepAndPrune::refresh() {
 
 bool SweepAndPrune::insertionSort() {
     const auto budget = static_cast<std::uint64_t>(m_swapBudget * static_cast<double>(m_delimiters.size()));
-    std::uint64_t swaps = 0;
-    Delimiter* const a = m_delimiters.data();
-    for (std::size_t i = 1; i < m_delimiters.size(); ++i) {
-        const Delimiter d = a[i];
-        std::size_t j = i;
-        for (; j > 0 && sortsBefore(d, a[j - 1]); --j) a[j] = a[j - 1];
-        a[j] = d;
-        swaps += i - j;
-        if (swaps > budget) {
-            m_counters.extra.set(sweep::kSortSwapsCounter, static_cast<double>(swaps));
-            return false;
-        }
-    }
+    const std::uint64_t swaps = ro::insertionSort(m_delimiters.data(), m_delimiters.size(), sortsBefore, budget);
     m_counters.extra.set(sweep::kSortSwapsCounter, static_cast<double>(swaps));
-    return true;
+    return swaps <= budget;
 }
 
 void SweepAndPrune::mergeAdded() {

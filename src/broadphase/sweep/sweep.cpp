@@ -7,8 +7,9 @@
 #include <string>
 #include <tuple>
 
-#include "ro/core/buffers.h"
+#include "core/insertion_sort.h"
 #include "core/radix_sort.h"
+#include "ro/core/buffers.h"
 
 namespace ro {
 
@@ -48,18 +49,7 @@ void SingleAxisSweep::refresh() {
 }
 
 std::uint64_t SingleAxisSweep::insertionSort() {
-    // Lembcke and Korth: "insertion sort is recommended as the list should already be mostly sorted".
-    // Each shift is one swap of neighbours; their number is the inversions of last step's order.
-    std::uint64_t swaps = 0;
-    Entry* const a = m_order.data();
-    for (std::size_t i = 1; i < m_order.size(); ++i) {
-        const Entry e = a[i];
-        std::size_t j = i;
-        for (; j > 0 && e.min < a[j - 1].min; --j) a[j] = a[j - 1];
-        a[j] = e;
-        swaps += i - j;
-    }
-    return swaps;
+    return ro::insertionSort(m_order.data(), m_order.size(), [](const Entry& a, const Entry& b) { return a.min < b.min; });
 }
 
 void SingleAxisSweep::mergeAdded(bool all) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/insertion_sort.h"
 #include "ro/core/buffers.h"
 
 namespace ro {
@@ -681,18 +682,10 @@ std::uint64_t DynamicTree::sweepMovers(std::vector<Pair>& out) {
     }
     // Sorted again by insertion: they moved a little, so few shifts. Past kSweepShiftsPerMover
     // a mover (a jump), a full sort is cheaper.
-    std::uint64_t shifts = 0;
-    const std::uint64_t shiftLimit = kSweepShiftsPerMover * static_cast<std::uint64_t>(count);
-    for (std::size_t i = 1; i < count && shifts <= shiftLimit; ++i) {
-        if (m_sweep[i - 1].low <= m_sweep[i].low) continue;
-        const SweptMover mover = m_sweep[i];
-        std::size_t j = i;
-        for (; j > 0 && m_sweep[j - 1].low > mover.low; --j) m_sweep[j] = m_sweep[j - 1];
-        m_sweep[j] = mover;
-        shifts += i - j;
-    }
     const auto byLow = [](const SweptMover& a, const SweptMover& b) { return a.low < b.low; };
-    if (shifts > shiftLimit) std::sort(m_sweep.begin(), m_sweep.begin() + static_cast<std::ptrdiff_t>(count), byLow);
+    const std::uint64_t shiftLimit = kSweepShiftsPerMover * static_cast<std::uint64_t>(count);
+    if (insertionSort(m_sweep.data(), count, byLow, shiftLimit) > shiftLimit)
+        std::sort(m_sweep.begin(), m_sweep.begin() + static_cast<std::ptrdiff_t>(count), byLow);
     // Each mover against the next kSweepWindow without a branch per test (the outcome is a coin
     // toss to the predictor): a pair is written at the end of the hits, which advances if the
     // boxes overlap. The rare mover whose reach goes past the window goes on with a loop.
