@@ -790,8 +790,9 @@ void drawHud(const FrameReport& r, UiRects& rects) {
     if (!r.message.empty()) wrapped(r.message, ImVec4(1.0f, 0.8f, 0.4f, 1.0f), 280.0f);
     rects.hud = windowRect();
     {
-        // What the content asked for (not the window's size, which the minimum above holds up):
-        // as ImGui's own auto-fit, the content's size, the padding and the title bar.
+        // What the content asked for (not the window's size, which the minimum above holds up),
+        // as ImGui's own auto-fit reckons it: the content's size of the frame before, the
+        // padding and the title bar.
         const ImGuiWindow* window = ImGui::GetCurrentWindow();
         const ImVec2 padding = ImGui::GetStyle().WindowPadding;
         recentSizes.add({window->ContentSizeIdeal.x + 2.0f * padding.x,
