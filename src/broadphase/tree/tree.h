@@ -237,8 +237,10 @@ private:
     /// Reinserts the leaves an update's pass found outside their fat boxes: one at a time,
     /// or, when they are many (kRebuildShare of the movers, and kRebuildMin), by rebuilding
     /// the movers' tree and listing its pairs afresh. Fast movers leave their fat boxes
-    /// every step, and a build costs a fraction of a reinsertion per leaf.
-    void settleLeaving();
+    /// every step, and a build costs a fraction of a reinsertion per leaf. While the movers
+    /// sweep, the leaves wait (across steps) unless `when` is Now or an overlay was drawn.
+    enum class Settle : std::uint8_t { WhenNeeded, Now };
+    void settleLeaving(Settle when = Settle::WhenNeeded);
     void markDirty(std::uint32_t proxy);
     void removeDense(std::uint32_t dense);
 
@@ -335,8 +337,12 @@ private:
         std::uint32_t proxy;
         Vec2 motion;  ///< its step, from the box it had before
     };
-    std::vector<Leaving> m_leaving;          ///< movers whose box left their fat box in this update's pass
-    std::vector<std::uint8_t> m_isLeaving;   ///< by proxy: listed in m_leaving (a moved list may repeat an index)
+    std::vector<Leaving> m_leaving;          ///< movers whose box left their fat box, to be settled
+    std::vector<std::uint8_t> m_isLeaving;   ///< by proxy: waits in m_leaving (a moved list may repeat an index)
+    /// Updates that still settle every waiting leaf because an overlay drew the tree
+    /// (forEachCell, const, sets it: the tree's state is a cache the overlay wants current).
+    mutable std::uint32_t m_overlayUpdatesLeft = 0;
+    static constexpr std::uint32_t kShownUpdates = 120;
     std::uint64_t m_relocated[2] = {0, 0};  ///< by tree: leaves inserted or reinserted since its last defragment()
     std::uint64_t m_nodesVisited = 0;  ///< by queries of findPairs; the tree counts its own edits
     StepStats m_stats;                 ///< all but the rotations, which the tree counts

@@ -441,8 +441,37 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     expectSamePairs("first update");
     EXPECT_TRUE(tree.pairsMoversBySweep());
     EXPECT_GT(pairsOf(brute).count(makePair(960, 961)), 0u);  // the touching movers pair
+    // Whether the overlay shows every mover inside a fat box.
+    const auto everyMoverInAFatBox = [&] {
+        std::vector<Aabb> fat;
+        tree.forEachCell([&](const CellView& cell) {
+            if (cell.kind == CellView::Kind::FatBox) fat.push_back(cell.bounds);
+        });
+        for (std::uint32_t i = 0; i < boxes.size(); ++i) {
+            const Aabb box = boxes.view().box(i);
+            if (!isStatic[i] && std::none_of(fat.begin(), fat.end(), [&](const Aabb& f) { return containsBox(f, box); }))
+                return false;
+        }
+        return true;
+    };
     moveMovers(30);
+    // While the movers sweep, no step reads their tree: the leaves that left their fat boxes
+    // (the jumps, at least) wait, and none was reinserted...
+    EXPECT_EQ(tree.stepStats().reinserted, 0u);
+    // ...until a query needs the tree: it settles them first, and finds every box it touches.
+    const Aabb region{5, 5, 45, 45};
+    std::vector<std::uint32_t> found, expected;
+    tree.queryBox(region, found);
+    for (std::uint32_t i = 0; i < boxes.size(); ++i)
+        if (overlaps(boxes.view().box(i), region)) expected.push_back(i);
+    std::sort(found.begin(), found.end());
+    EXPECT_EQ(found, expected);
+    EXPECT_TRUE(everyMoverInAFatBox());
     EXPECT_GT(widestFatBox(), 1.2f + 2 * 2.0f + 4 * 2.0f);
+    // An overlay drawn (forEachCell, just now) keeps the tree settled at every step after it.
+    moveMovers(5);
+    EXPECT_TRUE(everyMoverInAFatBox());
+    EXPECT_EQ(tree.validate(), "");
     // Movers come and go through the public edits, the sweep's list with them.
     tree.insert(boxes.size(), boxes.view().box(5));  // a mover on a static's box
     add(boxes.view().box(5), false);
