@@ -47,6 +47,7 @@
 ///   order, so queries walk memory that is close together. Nothing is allocated per step once
 ///   the pools have grown.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -333,6 +334,24 @@ private:
     static constexpr std::size_t kPrefetchedTreeNodes = 8192;
     static constexpr std::size_t kRebuildMin = 256;  ///< fewer leaving leaves are always reinserted one at a time
     static constexpr std::size_t kPairLookahead = 16;  ///< kept pairs ahead whose proxies are prefetched
+    /// Asks the caches for an array's lines a share at a time, over `steps` steps of a loop.
+    class LineFetcher {
+    public:
+        template <typename T>
+        LineFetcher(const std::vector<T>& array, std::size_t steps)
+            : m_bytes(reinterpret_cast<const char*>(array.data())),
+              m_lines((array.size() * sizeof(T) + kLine - 1) / kLine),
+              m_perStep(steps == 0 ? 0 : (m_lines + steps - 1) / steps) {}
+        void operator()(std::size_t step) const {
+            for (std::size_t line = step * m_perStep, end = std::min(line + m_perStep, m_lines); line < end; ++line)
+                __builtin_prefetch(m_bytes + line * kLine);
+        }
+
+    private:
+        static constexpr std::size_t kLine = 64;
+        const char* m_bytes;
+        std::size_t m_lines, m_perStep;
+    };
     struct Leaving {
         std::uint32_t proxy;
         Vec2 motion;  ///< its step, from the box it had before
