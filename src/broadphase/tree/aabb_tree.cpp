@@ -460,7 +460,7 @@ void AabbTree::renumberDepthFirst() {
 
 // ---- overlay and invariants -------------------------------------------------------------
 
-void AabbTree::forEachNode(const std::function<void(const Aabb&, std::uint32_t, bool)>& visit) const {
+void AabbTree::forEachNode(const std::function<void(const Aabb&, std::uint32_t, bool, std::uint32_t)>& visit) const {
     if (m_root == kNull) return;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{m_root, 0u}};  // (node, depth)
     while (!stack.empty()) {
@@ -473,7 +473,8 @@ void AabbTree::forEachNode(const std::function<void(const Aabb&, std::uint32_t, 
             stack.push_back({node.child2, depth + 1});
             stack.push_back({node.child1, depth + 1});
         }
-        visit(node.box, depth, node.child1 == kNull);
+        const bool leaf = node.child1 == kNull;
+        visit(node.box, depth, leaf, leaf ? node.child2 : kNull);
     }
 }
 

@@ -122,8 +122,9 @@ public:
     /// allocate again: as large as the tree, and not worth keeping for one seldom rebuilt.
     void releaseScratch();
 
-    /// Every node, parents first: its box, depth and whether it is a leaf.
-    void forEachNode(const std::function<void(const Aabb&, std::uint32_t depth, bool leaf)>& visit) const;
+    /// Every node, parents first: its box, depth, whether it is a leaf, and a leaf's value
+    /// (kNull for an inner node).
+    void forEachNode(const std::function<void(const Aabb&, std::uint32_t depth, bool leaf, std::uint32_t value)>& visit) const;
     /// The structure's invariants (links, unions, heights, balance, the free list), and
     /// checkLeaf(leaf) for each leaf; the first broken one, or empty.
     [[nodiscard]] std::string validate(const std::function<std::string(std::uint32_t leaf)>& checkLeaf) const;

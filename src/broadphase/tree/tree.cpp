@@ -789,9 +789,11 @@ void DynamicTree::renumber(std::uint8_t which, Rebuild rebuild) {
 void DynamicTree::forEachCell(const std::function<void(const CellView&)>& visit) const {
     m_overlayUpdatesLeft = kShownUpdates;  // an overlay draws the tree: the next updates keep it settled
     for (const AabbTree& tree : m_trees) {
-        tree.forEachNode([&](const Aabb& box, std::uint32_t depth, bool leaf) {
+        tree.forEachNode([&](const Aabb& box, std::uint32_t depth, bool leaf, std::uint32_t proxy) {
             CellView view;
-            view.bounds = box;
+            // A leaf's fat box as the proxy has it: one that waits for its tree (until the
+            // next update, once an overlay is drawn) has its new one already.
+            view.bounds = leaf ? m_fatBoxes[proxy] : box;
             view.level = depth;
             view.kind = leaf ? CellView::Kind::FatBox : CellView::Kind::Node;
             view.count = leaf ? 1 : 0;

@@ -458,6 +458,8 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     // While the movers sweep, no step reads their tree: the leaves that left their fat boxes
     // (the jumps, at least) wait, and none was reinserted...
     EXPECT_EQ(tree.stepStats().reinserted, 0u);
+    // An overlay drawn meanwhile (a paused app) shows each waiting leaf's new fat box.
+    EXPECT_TRUE(everyMoverInAFatBox());
     // ...until a query needs the tree: it settles them first, and finds every box it touches.
     const Aabb region{5, 5, 45, 45};
     std::vector<std::uint32_t> found, expected;
