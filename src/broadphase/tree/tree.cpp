@@ -95,10 +95,10 @@ void DynamicTree::moveProxy(std::uint32_t proxy, const Aabb& box, Reinsert when)
         if (when == Reinsert::Now) {
             reinsert(proxy, motion);
         } else {
-            if (!m_isLeaving[proxy]) {
-                m_isLeaving[proxy] = 1;
-                m_leaving.push_back({proxy, motion});  // reserved for every mover by collectLeaving()
-            }
+            // Listed once (a moved list may repeat an index; a listed proxy that stopped
+            // waiting, removed or placed since, keeps its entry and may wait again in it).
+            if (m_leavingState[proxy] == kUnlisted) m_leaving.push_back({proxy, motion});  // room: collectLeaving()
+            m_leavingState[proxy] = kWaits;
             // While the movers sweep, the leaf may wait steps for its tree (settleLeaving):
             // its fat box and still reach are made now, its leaf takes the fat box then.
             if (m_sweepMovers) {
@@ -152,7 +152,7 @@ std::uint32_t DynamicTree::createProxy(std::uint32_t id, const Aabb& box, const 
         m_dirty.push_back(0);
         m_stillReach.push_back({});
         m_stillDirty.push_back(0);
-        m_isLeaving.push_back(0);
+        m_leavingState.push_back(kUnlisted);
     }
     // Dynamic and colliding with everyone, unless the boxes say otherwise.
     m_isStatic[proxy] = 0;
@@ -183,7 +183,7 @@ void DynamicTree::destroyProxy(std::uint32_t proxy) {
     treeOf(proxy).remove(m_proxies[proxy].leaf);
     m_proxies[proxy].leaf = kNull;
     m_proxyOfId[m_proxyId[proxy]] = kNull;
-    m_isLeaving[proxy] = 0;  // no longer waits to be settled
+    stopWaiting(proxy);
     reserveWithHeadroom(m_freeProxies, m_proxies.size());  // a burst of removals must not allocate
     m_freeProxies.push_back(proxy);
     markDirty(proxy);  // its pairs go at the next findPairs, even if the slot is reused by then
@@ -225,9 +225,9 @@ void DynamicTree::refatten(std::uint32_t proxy, Vec2 motion) {
 }
 
 void DynamicTree::collectLeaving() {
-    // Only the movers there are can leave their fat boxes, and wait, once each (leaves that
-    // wait from earlier steps, or that a pass cut short by an exception left, are among them).
-    reserveWithHeadroom(m_leaving, m_trees[kMoving].leafCount());
+    // Each proxy is listed once at most (leaves that wait from earlier steps, or that a pass
+    // cut short by an exception left, are among them).
+    reserveWithHeadroom(m_leaving, m_proxies.size());
 }
 
 void DynamicTree::settleLeaving(Settle when) {
@@ -240,6 +240,7 @@ void DynamicTree::settleLeaving(Settle when) {
         if (m_overlayUpdatesLeft == 0) return;
         --m_overlayUpdatesLeft;
     }
+    if (when == Settle::Now && m_leaving.empty()) return;  // a query with nothing waiting
     const std::size_t movers = m_trees[kMoving].leafCount();
     const bool rebuild = m_bulkLoad || (m_leaving.size() >= kRebuildMin &&
                                         static_cast<float>(m_leaving.size()) >= kRebuildShare * static_cast<float>(movers));
@@ -248,8 +249,9 @@ void DynamicTree::settleLeaving(Settle when) {
     if (!rebuild && !m_leaving.empty() && m_trees[kMoving].nodeCount() <= kPrefetchedTreeNodes)
         m_trees[kMoving].prefetchNodes();
     for (const auto [proxy, motion] : m_leaving) {
-        if (!m_isLeaving[proxy]) continue;  // removed, or placed by a public move, since it left
-        m_isLeaving[proxy] = 0;
+        const bool waits = m_leavingState[proxy] == kWaits;
+        m_leavingState[proxy] = kUnlisted;
+        if (!waits) continue;  // removed, or placed by a public move, since it left
         if (m_sweepMovers) {  // its fat box and still reach were made when it left
             if (rebuild)
                 m_trees[kMoving].restage(m_proxies[proxy].leaf, m_fatBoxes[proxy]);
@@ -269,7 +271,7 @@ void DynamicTree::settleLeaving(Settle when) {
         ++m_stats.reinserted;
     }
     m_leaving.clear();
-    if (!rebuild && !m_bulkLoad &&
+    if (!rebuild && !m_bulkLoad && movers > 0 &&
         static_cast<float>(m_trees[kMoving].enlargedSinceBuild()) >= kEnlargedShare * static_cast<float>(movers)) {
         // Boxes grown in place have loosened the tree: build it tight again. The leaves keep
         // their fat boxes, so every pair listed stands.
@@ -286,7 +288,7 @@ void DynamicTree::settleLeaving(Settle when) {
 }
 
 void DynamicTree::reinsert(std::uint32_t proxy, Vec2 motion, Placement placement) {
-    m_isLeaving[proxy] = 0;  // settled here, if it waited
+    stopWaiting(proxy);  // settled here, if it waited
     refatten(proxy, motion);
     const std::uint8_t belongs = m_isStatic[proxy] ? kStill : kMoving;
     m_staticsChanged |= belongs == kStill || m_treeOf[proxy] == kStill;
@@ -328,7 +330,7 @@ void DynamicTree::clearProxies() {
     m_stillReach.clear();
     m_stillDirty.clear();
     m_stillDirtyList.clear();
-    m_isLeaving.clear();
+    m_leavingState.clear();
     m_leaving.clear();
     m_freeProxies.clear();
     m_pairs.clear();
@@ -460,7 +462,9 @@ void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint3
     // movers among 99,000 statics), after other work evicted them. This pass waits on its
     // own misses and leaves the memory bus idle: a few of their lines asked for per mover
     // are in the caches by then.
-    const LineFetcher fetchPairs(m_stillPairs, moved.size()), fetchSweep(m_sweep, moved.size());
+    // Only while the movers sweep: elsewhere the kept pairs can be megabytes.
+    const std::size_t fetchSteps = m_sweepMovers ? moved.size() : 0;
+    const LineFetcher fetchPairs(m_stillPairs, fetchSteps), fetchSweep(m_sweep, fetchSteps);
     for (std::size_t k = 0; k < moved.size(); ++k) {
         const std::uint32_t i = moved[k];
         moveProxy(m_proxyOfDense[i], boxes.box(i), Reinsert::AfterThePass);
@@ -662,7 +666,7 @@ void DynamicTree::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_stillDirtyList) +
                            bytesHeld(m_freeProxies) + bytesHeld(m_proxyOfId) + bytesHeld(m_proxyOfDense) +
                            bytesHeld(m_pairs) + bytesHeld(m_stillPairs) + m_staticCells.bytesHeld() + bytesHeld(m_cellStatics) +
-                           bytesHeld(m_leaving) + bytesHeld(m_isLeaving) + bytesHeld(m_reachMovers) + bytesHeld(m_queryMovers) +
+                           bytesHeld(m_leaving) + bytesHeld(m_leavingState) + bytesHeld(m_reachMovers) + bytesHeld(m_queryMovers) +
                            bytesHeld(m_reaches) + bytesHeld(m_sweep) + bytesHeld(m_sweepHits) +
                            bytesHeld(m_rowScans);
 }
@@ -678,7 +682,7 @@ void DynamicTree::chooseMoverPairing() {
     m_sweepMovers = sweep;
     m_moverOrderStale = true;
     // No leaf waits: each is given its fat box below, or waited only while the movers swept.
-    for (const Leaving& leaving : m_leaving) m_isLeaving[leaving.proxy] = 0;
+    for (const Leaving& leaving : m_leaving) m_leavingState[leaving.proxy] = kUnlisted;
     m_leaving.clear();
     if (sweep) {
         m_pairs.clear();
@@ -813,7 +817,7 @@ std::string DynamicTree::validate() const {
             if (m_isStatic[proxy] != (which == kStill)) return at("leaf in the wrong tree for its static flag:", leaf);
             if (!containsBox(m_fatBoxes[proxy], m_proxies[proxy].box)) return at("fat box misses its box at leaf", leaf);
             // A leaf that waits for its tree (while the movers sweep) takes its fat box then.
-            if (!sameBox(tree.box(leaf), m_fatBoxes[proxy]) && !m_isLeaving[proxy])
+            if (!sameBox(tree.box(leaf), m_fatBoxes[proxy]) && m_leavingState[proxy] != kWaits)
                 return at("proxy's copy of the fat box is stale at leaf", leaf);
             return {};
         });
@@ -835,13 +839,17 @@ std::string DynamicTree::validate() const {
         isFree[proxy] = 1;
     }
     if (m_freeProxies.size() + leafCount() != m_proxies.size()) return "proxies neither live nor free";
-    // Leaves wait to be settled only while the movers sweep, each listed.
-    std::vector<std::uint8_t> waits(m_proxies.size(), 0);
-    for (const Leaving& leaving : m_leaving)
-        if (leaving.proxy < waits.size()) waits[leaving.proxy] = 1;
+    // Leaves wait to be settled only while the movers sweep, each listed once, and every
+    // listed proxy is marked so.
+    std::vector<std::uint8_t> listed(m_proxies.size(), 0);
+    for (const Leaving& leaving : m_leaving) {
+        if (leaving.proxy >= listed.size() || listed[leaving.proxy]++) return at("leaving list names a wrong or repeated proxy", leaving.proxy);
+        if (m_leavingState[leaving.proxy] == kUnlisted) return at("listed leaving proxy marked unlisted", leaving.proxy);
+    }
     for (std::uint32_t p = 0; p < m_proxies.size(); ++p) {
-        if (!m_isLeaving[p]) continue;
-        if (!waits[p] || m_proxies[p].leaf == kNull || m_treeOf[p] != kMoving) return at("waiting leaf unlisted, dead or static at proxy", p);
+        if (m_leavingState[p] != kUnlisted && !listed[p]) return at("proxy marked listed but not in the leaving list", p);
+        if (m_leavingState[p] != kWaits) continue;
+        if (m_proxies[p].leaf == kNull || m_treeOf[p] != kMoving) return at("waiting leaf dead or static at proxy", p);
         if (!m_sweepMovers) return at("leaf waits while the movers do not sweep at proxy", p);
     }
     std::size_t dirty = 0;

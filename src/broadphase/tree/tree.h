@@ -300,7 +300,7 @@ private:
     EntityDiff m_diff;  ///< which ids came and went since the last update
 
     std::vector<Proxy> m_proxies;
-    std::vector<Aabb> m_fatBoxes;              ///< by proxy: its leaf's box, for update()'s pass in entity order
+    std::vector<Aabb> m_fatBoxes;              ///< by proxy: its leaf's box (the box it takes, for a leaf that waits)
     std::vector<Vec2> m_reinsertMotion;        ///< by proxy: the step's motion at its last (re)insertion
     std::vector<Vec2> m_placedAt;              ///< by proxy: its box's min corner at its last (re)insertion
     std::vector<float> m_reachSteps;           ///< by proxy: steps of motion its fat box reaches ahead
@@ -356,8 +356,14 @@ private:
         std::uint32_t proxy;
         Vec2 motion;  ///< its step, from the box it had before
     };
-    std::vector<Leaving> m_leaving;          ///< movers whose box left their fat box, to be settled
-    std::vector<std::uint8_t> m_isLeaving;   ///< by proxy: waits in m_leaving (a moved list may repeat an index)
+    std::vector<Leaving> m_leaving;  ///< movers whose box left their fat box, to be settled; a proxy once at most
+    /// A proxy's place in m_leaving: not listed, listed and waiting, or listed but no longer
+    /// waiting (removed, or placed by a public move or a rule change, since it left).
+    enum LeavingState : std::uint8_t { kUnlisted, kWaits, kListedOnly };
+    std::vector<std::uint8_t> m_leavingState;  ///< by proxy
+    void stopWaiting(std::uint32_t proxy) {
+        if (m_leavingState[proxy] == kWaits) m_leavingState[proxy] = kListedOnly;
+    }
     /// Updates that still settle every waiting leaf because an overlay drew the tree
     /// (forEachCell, const, sets it: the tree's state is a cache the overlay wants current).
     mutable std::uint32_t m_overlayUpdatesLeft = 0;

@@ -509,6 +509,98 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     EXPECT_TRUE(pairsOf(tree).empty());
 }
 
+TEST(DynamicTree, LeavesThatWaitForTheMoversTreeAreSettledBeforeAnythingReadsIt) {
+    // While the movers sweep and no overlay is drawn, a mover that jumps out of its fat box
+    // waits for its tree. Every reader of the tree settles it first: ray casts, a static that
+    // comes onto a mover's new place, and the switch back to kept fat pairs. A public move of
+    // a waiting mover, and its jumping again, leave it listed once.
+    Rng rng(77);
+    test::BoxSet boxes;
+    std::vector<std::uint8_t> isStatic;
+    for (int i = 0; i < 900; ++i) {
+        boxes.add(test::boxAt(rng.range(0.0f, 60.0f), rng.range(0.0f, 60.0f), rng.range(0.3f, 1.0f)));
+        isStatic.push_back(1);
+    }
+    for (int i = 0; i < 40; ++i) {
+        boxes.add(test::boxAt(rng.range(0.0f, 60.0f), rng.range(0.0f, 60.0f), 0.5f));
+        isStatic.push_back(0);
+    }
+    const auto view = [&] {
+        BoxView v = boxes.view();
+        v.isStatic = isStatic.data();
+        return v;
+    };
+    DynamicTree tree;
+    BruteForce brute;
+    const auto expectSamePairs = [&](const char* when) {
+        brute.update(view());
+        EXPECT_EQ(pairsOf(tree), pairsOf(brute)) << when;
+        EXPECT_EQ(tree.validate(), "") << when;
+    };
+    const auto shift = [&](std::uint32_t i, float dx, float dy) {
+        boxes.minX[i] += dx, boxes.maxX[i] += dx, boxes.minY[i] += dy, boxes.maxY[i] += dy;
+    };
+    // Every mover a jump of 20 units: out of any fat box, into waiting.
+    const auto jumpMovers = [&] {
+        std::vector<std::uint32_t> moved;
+        for (std::uint32_t i = 0; i < boxes.size(); ++i) {
+            if (isStatic[i]) continue;
+            shift(i, boxes.minX[i] < 30.0f ? 20.0f : -20.0f, rng.range(-1.0f, 1.0f));
+            moved.push_back(i);
+        }
+        tree.updateMoved(view(), moved);
+        EXPECT_EQ(tree.stepStats().reinserted, 0u);  // they wait
+        expectSamePairs("after the movers jumped");
+    };
+    tree.update(view());
+    expectSamePairs("first update");
+    ASSERT_TRUE(tree.pairsMoversBySweep());
+    jumpMovers();
+
+    // Rays across the field, through the movers' new places.
+    for (int r = 0; r < 20; ++r) {
+        const Segment ray{{rng.range(0.0f, 60.0f), -5.0f}, {rng.range(0.0f, 60.0f), 65.0f}};
+        std::vector<RayHit> found, expected;
+        tree.queryRay(ray, found);
+        brute.queryRay(ray, expected);
+        EXPECT_EQ(found, expected) << "ray " << r;
+        std::optional<RayHit> first, firstExpected;
+        jumpMovers();
+        tree.raycastFirst(ray, first);
+        brute.update(view());
+        brute.raycastFirst(ray, firstExpected);
+        EXPECT_EQ(first, firstExpected) << "first hit of ray " << r;
+        jumpMovers();
+    }
+
+    // A static comes where a waiting mover now stands: it finds the mover through the tree.
+    const std::uint32_t mover = 905;
+    ASSERT_FALSE(isStatic[mover]);
+    boxes.add(boxes.view().box(mover));
+    isStatic.push_back(1);
+    tree.update(view());
+    expectSamePairs("a static on a waiting mover");
+    EXPECT_GT(pairsOf(brute).count(makePair(mover, static_cast<std::uint32_t>(boxes.size() - 1))), 0u);
+    jumpMovers();
+
+    // A waiting mover placed by a public move, then jumping again: listed once (validate).
+    const Aabb far = test::boxAt(boxes.minX[mover] < 30.0f ? 55.0f : 5.0f, 30.0f, 0.5f);
+    tree.move(boxes.ids[mover], far);
+    boxes.minX[mover] = far.minX, boxes.minY[mover] = far.minY, boxes.maxX[mover] = far.maxX, boxes.maxY[mover] = far.maxY;
+    expectSamePairs("a waiting mover moved by hand");
+    for (int step = 0; step < 5; ++step) jumpMovers();
+
+    // Many movers come with leaves waiting (no static changed, so nothing settled them):
+    // the movers go back to kept fat pairs, and no leaf waits any longer.
+    for (int i = 0; i < 150; ++i) {
+        boxes.add(test::boxAt(rng.range(0.0f, 60.0f), rng.range(0.0f, 60.0f), 0.5f));
+        isStatic.push_back(0);
+    }
+    tree.update(view());
+    expectSamePairs("movers came");
+    EXPECT_FALSE(tree.pairsMoversBySweep());
+}
+
 // Steps between a leaf's reinsertions as it moves `speed` a step along x, alone or beside
 // `crowd` others that move with it (and pair with it).
 std::vector<int> reinsertIntervals(int crowd, bool turning, float speed = 0.01f) {
