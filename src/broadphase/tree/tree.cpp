@@ -458,11 +458,11 @@ void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint3
     m_nodesVisited = 0;
     for (AabbTree& tree : m_trees) tree.resetWork();
     collectLeaving();
-    // findPairs reads the kept still pairs and the sweep's list in order next (92 KB at 1,000
-    // movers among 99,000 statics), after other work evicted them. This pass waits on its
-    // own misses and leaves the memory bus idle: a few of their lines asked for per mover
-    // are in the caches by then.
-    // Only while the movers sweep: elsewhere the kept pairs can be megabytes.
+    // While the movers sweep, findPairs reads the kept still pairs and the sweep's list in
+    // order next (92 KB at 1,000 movers among 99,000 statics), after other work evicted them.
+    // This pass waits on its own misses and leaves the memory bus idle: a few of their lines
+    // asked for per mover are in the caches by then. (Elsewhere the kept pairs can be
+    // megabytes, more than the caches should take at once.)
     const std::size_t fetchSteps = m_sweepMovers ? moved.size() : 0;
     const LineFetcher fetchPairs(m_stillPairs, fetchSteps), fetchSweep(m_sweep, fetchSteps);
     for (std::size_t k = 0; k < moved.size(); ++k) {

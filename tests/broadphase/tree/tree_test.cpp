@@ -28,6 +28,14 @@ std::set<Pair> pairsOf(BroadPhase& technique) {
     return {candidates.begin(), candidates.end()};
 }
 
+/// Brute force updated to `boxes`; the tree's pairs equal its pairs, and the tree's
+/// invariants hold.
+void expectPairsOfBruteForce(DynamicTree& tree, BruteForce& brute, const BoxView& boxes, const char* when) {
+    brute.update(boxes);
+    EXPECT_EQ(pairsOf(tree), pairsOf(brute)) << when;
+    EXPECT_EQ(tree.validate(), "") << when;
+}
+
 // ---- dynamic AABB tree --------------------------------------------------------------------
 
 TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
@@ -407,11 +415,7 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     };
     DynamicTree tree;
     BruteForce brute;
-    const auto expectSamePairs = [&](const char* when) {
-        brute.update(view());
-        EXPECT_EQ(pairsOf(tree), pairsOf(brute)) << when;
-        EXPECT_EQ(tree.validate(), "") << when;
-    };
+    const auto expectSamePairs = [&](const char* when) { expectPairsOfBruteForce(tree, brute, view(), when); };
     const auto moveMovers = [&](int steps) {
         std::vector<std::uint32_t> moved;
         for (int step = 0; step < steps; ++step) {
@@ -532,11 +536,7 @@ TEST(DynamicTree, LeavesThatWaitForTheMoversTreeAreSettledBeforeAnythingReadsIt)
     };
     DynamicTree tree;
     BruteForce brute;
-    const auto expectSamePairs = [&](const char* when) {
-        brute.update(view());
-        EXPECT_EQ(pairsOf(tree), pairsOf(brute)) << when;
-        EXPECT_EQ(tree.validate(), "") << when;
-    };
+    const auto expectSamePairs = [&](const char* when) { expectPairsOfBruteForce(tree, brute, view(), when); };
     const auto shift = [&](std::uint32_t i, float dx, float dy) {
         boxes.minX[i] += dx, boxes.maxX[i] += dx, boxes.minY[i] += dy, boxes.maxY[i] += dy;
     };
