@@ -467,7 +467,16 @@ void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint3
     const LineFetcher fetchPairs(m_stillPairs, fetchSteps), fetchSweep(m_sweep, fetchSteps);
     for (std::size_t k = 0; k < moved.size(); ++k) {
         const std::uint32_t i = moved[k];
-        moveProxy(m_proxyOfDense[i], boxes.box(i), Reinsert::AfterThePass);
+        const std::uint32_t proxy = m_proxyOfDense[i];
+        const Aabb box = boxes.box(i);
+        // Most movers of most steps: still inside their still reach (so inside their fat box,
+        // which holds it), with only the new box to take: moveProxy's first case, without a
+        // call per mover or a read of the fat box.
+        const Aabb& keptInside = m_reachKept ? m_stillReach[proxy] : m_fatBoxes[proxy];
+        if (!m_isStatic[proxy] && containsBox(keptInside, box))
+            m_proxies[proxy].box = box;
+        else
+            moveProxy(proxy, box, Reinsert::AfterThePass);
         fetchPairs(k);
         fetchSweep(k);
     }
