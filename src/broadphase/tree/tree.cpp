@@ -61,7 +61,8 @@ Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) cons
 void DynamicTree::reachStatics(std::uint32_t proxy, Vec2 motion) {
     // Kept inside the fat box, so that a static that comes finds, through the movers' tree,
     // every mover whose still reach it touches.
-    const Aabb reach = reachAhead(m_proxies[proxy].box, motion, kStillMarginShare * m_margin, kStillPredictedSteps);
+    const Aabb reach =
+        reachAhead(m_proxies[proxy].box, motion, kStillMarginShare * m_margin, kStillPredictedSteps, kStillStretch);
     const Aabb& fat = m_fatBoxes[proxy];
     m_stillReach[proxy] = {std::max(reach.minX, fat.minX), std::max(reach.minY, fat.minY), std::min(reach.maxX, fat.maxX),
                            std::min(reach.maxY, fat.maxY)};
