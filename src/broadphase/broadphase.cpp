@@ -133,7 +133,7 @@ std::uint64_t BroadPhase::RuleCopy::bytesHeld() const {
     return ro::bytesHeld(isStatic) + ro::bytesHeld(category) + ro::bytesHeld(mask);
 }
 
-void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
+[[gnu::hot]] void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
     if (m_updatedCount == kNoUpdate) throw std::invalid_argument("updateMoved needs a full update() first");
     if (boxes.count != m_updatedCount)
         throw std::invalid_argument("updateMoved: the count changed from " + std::to_string(m_updatedCount) + " to " +
