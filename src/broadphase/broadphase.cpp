@@ -45,8 +45,8 @@ void checkArrays(const BoxView& b) {
         throw std::invalid_argument("boxes need all four coordinate arrays (minX, minY, maxX, maxY)");
 }
 
-void checkBoxes(const BoxView& b) {
-    checkArrays(b);
+/// Throws for the first box in [begin, end) that is not finite or has min > max.
+void checkBoxRange(const BoxView& b, std::uint32_t begin, std::uint32_t end) {
     // x * 0 == 0 is false for an infinity and for NaN; min <= max is false for NaN too.
     const auto good = [&](std::uint32_t i) {
         return (b.minX[i] <= b.maxX[i]) & (b.minY[i] <= b.maxY[i]) & (b.minX[i] * 0.0f == 0.0f) &
@@ -55,15 +55,29 @@ void checkBoxes(const BoxView& b) {
     // Counted, not and-ed into a bool: the compiler vectorises the count (about 5x faster at
     // 100,000 boxes, a quarter of a millisecond a step less).
     std::uint32_t goodCount = 0;
-    for (std::uint32_t i = 0; i < b.count; ++i) goodCount += good(i);
-    if (goodCount == b.count) return;
-    for (std::uint32_t i = 0; i < b.count; ++i) {
+    for (std::uint32_t i = begin; i < end; ++i) goodCount += good(i);
+    if (goodCount == end - begin) return;
+    for (std::uint32_t i = begin; i < end; ++i) {
         if (good(i)) continue;
         const Aabb box = b.box(i);
         const std::string which = "box " + std::to_string(i) + (b.ids ? " (id " + std::to_string(b.ids[i]) + ")" : "");
         if (!box.isFinite()) throw std::invalid_argument(which + " must have finite coordinates");
         throw std::invalid_argument(which + " must have min <= max on both axes");
     }
+}
+
+void checkBoxes(const BoxView& b) {
+    checkArrays(b);
+    checkBoxRange(b, 0, b.count);
+}
+
+/// Whether `moved` is one run of consecutive indices below `count` (a world keeps its awake
+/// bodies side by side, as Box2D's awake set): its boxes are then checked as a range.
+bool isOneRun(std::span<const std::uint32_t> moved, std::uint32_t count) {
+    if (moved.empty() || moved[0] > count || moved.size() > count - moved[0]) return false;
+    std::uint32_t differs = 0;  // or-ed without a branch, so the compiler vectorises it
+    for (std::uint32_t k = 0; k < moved.size(); ++k) differs |= moved[k] ^ (moved[0] + k);
+    return differs == 0;
 }
 
 /// Filters come as a category and a mask per box, or not at all.
@@ -142,7 +156,14 @@ std::uint64_t BroadPhase::RuleCopy::bytesHeld() const {
     checkFilters(boxes);
     if ((boxes.isStatic == nullptr) != (m_rule.isStatic == nullptr) || (boxes.category == nullptr) != (m_rule.category == nullptr))
         throw std::invalid_argument("updateMoved: static flags or filters came or went since the last update; that needs update()");
-    for (const std::uint32_t i : moved) {
+    // A run of indices (ro_bench's scenes, a world's awake bodies) in update()'s vectorised
+    // pass: a box at a time took 1.9 us of the tree's 35 us step at 1,000 of 100,000 moving.
+    std::span<const std::uint32_t> unchecked = moved;
+    if (isOneRun(moved, boxes.count)) {
+        checkBoxRange(boxes, moved[0], moved[0] + static_cast<std::uint32_t>(moved.size()));
+        unchecked = {};
+    }
+    for (const std::uint32_t i : unchecked) {
         if (i >= boxes.count)
             throw std::invalid_argument("updateMoved: moved index " + std::to_string(i) + " is not below the count " +
                                         std::to_string(boxes.count));

@@ -172,9 +172,23 @@ TEST_P(PairRules, UpdateMovedRefusesWhatItCannotTake) {
     EXPECT_THROW(technique->updateMoved(shorter, one), std::invalid_argument);
     const std::uint32_t outOfRange[] = {20};
     EXPECT_THROW(technique->updateMoved(r.view(), outOfRange), std::invalid_argument);
-    const float good = r.boxes.minX[1];
-    r.boxes.minX[1] = std::numeric_limits<float>::quiet_NaN();
-    EXPECT_THROW(technique->updateMoved(r.view(), one), std::invalid_argument);
+    // A moved list that is one run of indices is checked as a range, any other box by box:
+    // a run past the count, a bad box inside a run or a scattered list, are refused alike.
+    const std::uint32_t pastTheEnd[] = {18, 19, 20};
+    EXPECT_THROW(technique->updateMoved(r.view(), pastTheEnd), std::invalid_argument);
+    const std::uint32_t run[] = {0, 1, 2}, scattered[] = {7, 1, 2};
+    const float good = r.boxes.minX[1], goodMaxY = r.boxes.maxY[1];
+    for (const float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        r.boxes.minX[1] = bad;
+        EXPECT_THROW(technique->updateMoved(r.view(), one), std::invalid_argument);
+        EXPECT_THROW(technique->updateMoved(r.view(), run), std::invalid_argument);
+        EXPECT_THROW(technique->updateMoved(r.view(), scattered), std::invalid_argument);
+    }
+    r.boxes.minX[1] = good;
+    r.boxes.maxY[1] = r.boxes.minY[1] - 1.0f;  // min > max
+    EXPECT_THROW(technique->updateMoved(r.view(), run), std::invalid_argument);
+    EXPECT_THROW(technique->updateMoved(r.view(), scattered), std::invalid_argument);
+    r.boxes.maxY[1] = goodMaxY;
     BoxView halfFilter = r.view();
     halfFilter.mask = nullptr;
     EXPECT_THROW(technique->update(halfFilter), std::invalid_argument);
