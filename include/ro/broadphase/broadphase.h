@@ -261,6 +261,12 @@ protected:
     /// For a technique made of others (auto): hands `inner` boxes this technique's update()
     /// checked already, so only their ids are mapped again.
     static void updateChecked(BroadPhase& inner, const BoxView& boxes) { inner.takeChecked(boxes); }
+    /// The same for updateMoved(): its boxes and moved indices were checked (O(moved) once, not
+    /// once per technique); only the call is checked against `inner`'s last update.
+    static void updateMovedChecked(BroadPhase& inner, const BoxView& boxes, std::span<const std::uint32_t> moved) {
+        inner.checkMovedCall(boxes);
+        inner.takeCheckedMoved(boxes, moved);
+    }
     /// The rule of the last update's boxes, for the loops that emit pairs.
     [[nodiscard]] const PairRule& pairRule() const { return m_rule; }
     [[nodiscard]] IdSlots& idSlots() { return m_idSlots; }
@@ -277,6 +283,11 @@ protected:
 private:
     /// update() after its checks.
     void takeChecked(const BoxView& boxes);
+    /// updateMoved()'s checks of the call against the last update (O(1)): a first update, the
+    /// same count, the same kinds of rule arrays.
+    void checkMovedCall(const BoxView& boxes) const;
+    /// updateMoved() after its checks.
+    void takeCheckedMoved(const BoxView& boxes, std::span<const std::uint32_t> moved);
 
     std::span<const ParameterSpec> m_parameters;
     std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()

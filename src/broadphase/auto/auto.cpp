@@ -61,7 +61,7 @@ void AutoPick::doUpdate(const BoxView& boxes) {
 
 void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
     const auto start = std::chrono::steady_clock::now();
-    onEach([&](BroadPhase& technique, std::size_t) { technique.updateMoved(boxes, moved); },
+    onEach([&](BroadPhase& technique, std::size_t) { updateMovedChecked(technique, boxes, moved); },
            m_pick == Pick::Trial && m_trialStep > 0);
     m_stepMs = msSince(start);
 }
