@@ -31,11 +31,20 @@ double quantile(const std::vector<double>& sorted, double q) {
     return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
 }
 
-/// The lane that steps k-th on `frame`: the first `fixed` lanes keep their places, the rest
-/// rotate by one each frame.
+/// The lane that steps k-th on `frame`: the first `fixed` lanes keep their places, the other m
+/// step in the orders of a Williams design (as crossover trials balance carry-over effects):
+/// row r is the first row 0, 1, m-1, 2, m-2, ... plus r (mod m), and for odd m the rows come
+/// again reversed. Over its m rows (2m for odd m) each lane steps right after every other
+/// lane equally often, so none inherits what one other left in the caches more than the rest
+/// (a rotation by one put lane i+1 after lane i on almost every frame).
 std::size_t laneToStep(std::size_t k, int frame, std::size_t lanes, std::size_t fixed) {
     if (k < fixed) return k;
-    return fixed + (static_cast<std::size_t>(frame) + (k - fixed)) % (lanes - fixed);
+    const std::size_t m = lanes - fixed;
+    const std::size_t rows = m % 2 == 0 ? m : 2 * m;
+    std::size_t row = static_cast<std::size_t>(frame) % rows, place = k - fixed;
+    if (row >= m) row -= m, place = m - 1 - place;  // the reversed rows
+    const std::size_t first = place == 0 ? 0 : place % 2 == 1 ? (place + 1) / 2 : m - place / 2;
+    return fixed + (first + row) % m;
 }
 
 /// What one lane gathers over its frames.
@@ -214,8 +223,8 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     if (hasBullets(spec)) passings.emplace();
     const int total = 1 + spec.warmup + spec.frames;
     // The reference steps first on every frame, so the others are compared with its pairs of
-    // the same frame; the rest rotate by one each frame, so no lane always runs right after the
-    // same other one (and inherits what that one left in the caches).
+    // the same frame; the rest change order each frame, so that each steps after every other
+    // equally often (and inherits what each left in the caches as often; see laneToStep).
     const std::size_t fixed = checked ? 1 : 0;
     Fingerprint referencePrint;
     for (int frame = 0; frame < total; ++frame) {

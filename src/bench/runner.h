@@ -89,8 +89,8 @@ using ProgressFn = void (*)(const RunSpec& spec, int done, int total, std::size_
 
 /// Runs every lane on the frames of `spec`, side by side: each frame the scene moves once,
 /// untimed, then every lane steps on the same boxes, each step timed on its own. The order
-/// of the steps rotates by one each frame (unchecked, frame f starts with lane f mod count;
-/// checked, with the reference, then the rest rotate).
+/// of the steps changes each frame, so that over a few frames each lane steps right after
+/// every other equally often (checked, the reference steps first and the rest change order).
 ///
 /// With a `referenceAt`, lanes[0] is the reference: it steps first on every frame, and a lane
 /// whose pairs differ from the reference's of the same frame stops there, its row failed and

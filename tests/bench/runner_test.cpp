@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -196,30 +197,47 @@ std::vector<std::string> stepsOf(const LoggingContestant::Log& log, int frame) {
     return names;
 }
 
-// Frame f starts with lane f mod count; when checked, the reference steps first on every frame
-// and the other lanes rotate behind it.
-TEST(BenchSideBySide, TheStepOrderRotatesBehindTheReference) {
+// Each frame steps every lane once; when checked, the reference first. Over the design's rows
+// (m lanes in the changing order: m rows for even m, 2m for odd) each lane steps right after
+// every other equally often, and each lane is the first to step as often.
+TEST(BenchSideBySide, EachLaneStepsAfterEveryOtherEquallyOften) {
     for (const bool checked : {false, true}) {
         SCOPED_TRACE(checked ? "checked" : "unchecked");
         LoggingContestant::Log log;
         std::vector<std::unique_ptr<LoggingContestant>> logged;
         std::vector<Lane> lanes;
-        for (const char* id : {"brute", "grid", "hash", "sap"}) {
+        const std::vector<std::string> ids{"brute", "grid", "hash", "sap"};
+        for (const std::string& id : ids) {
             logged.push_back(std::make_unique<LoggingContestant>(makeTechnique(id), id, log));
             lanes.push_back({logged.back().get(), id, false});
         }
-        const std::vector<LaneResult> results = runSideBySide(lanes, kSpec, checked ? bruteAt(kSpec) : ReferenceAt{});
+        const std::size_t m = checked ? 3 : 4, rows = m % 2 == 0 ? m : 2 * m;
+        RunSpec spec = kSpec;
+        spec.frames = static_cast<int>(rows) - 1 - spec.warmup;  // with the build frame: `rows` frames
+        const std::vector<LaneResult> results = runSideBySide(lanes, spec, checked ? bruteAt(spec) : ReferenceAt{});
         for (const LaneResult& r : results) EXPECT_TRUE(r.mismatch.empty()) << r.mismatch;
 
-        const std::vector<std::vector<std::string>> checkedOrder{
-            {"brute", "grid", "hash", "sap"}, {"brute", "hash", "sap", "grid"}, {"brute", "sap", "grid", "hash"}};
-        const std::vector<std::vector<std::string>> uncheckedOrder{{"brute", "grid", "hash", "sap"},
-                                                                   {"grid", "hash", "sap", "brute"},
-                                                                   {"hash", "sap", "brute", "grid"},
-                                                                   {"sap", "brute", "grid", "hash"}};
-        const auto& order = checked ? checkedOrder : uncheckedOrder;
-        for (int frame = 0; frame < kAllFrames; ++frame)
-            EXPECT_EQ(stepsOf(log, frame), order[static_cast<std::size_t>(frame) % order.size()]) << "frame " << frame;
+        std::map<std::pair<std::string, std::string>, int> follows;
+        std::map<std::string, int> firsts;
+        for (int frame = 0; frame < static_cast<int>(rows); ++frame) {
+            std::vector<std::string> steps = stepsOf(log, frame);
+            if (checked) {
+                ASSERT_FALSE(steps.empty());
+                EXPECT_EQ(steps.front(), "brute") << "frame " << frame;
+                steps.erase(steps.begin());
+            }
+            std::vector<std::string> sorted = steps, expected(ids.end() - static_cast<std::ptrdiff_t>(m), ids.end());
+            std::sort(sorted.begin(), sorted.end());
+            std::sort(expected.begin(), expected.end());
+            ASSERT_EQ(sorted, expected) << "frame " << frame << ": each lane once";
+            ++firsts[steps.front()];
+            for (std::size_t k = 1; k < steps.size(); ++k) ++follows[{steps[k - 1], steps[k]}];
+        }
+        const int each = static_cast<int>(rows / m);  // 1 for even m, 2 for odd
+        EXPECT_EQ(follows.size(), m * (m - 1)) << "every ordered pair of lanes met";
+        for (const auto& [pair, count] : follows) EXPECT_EQ(count, each) << pair.second << " after " << pair.first;
+        EXPECT_EQ(firsts.size(), m);
+        for (const auto& [name, count] : firsts) EXPECT_EQ(count, static_cast<int>(rows / m)) << name << " first";
     }
 }
 
