@@ -197,6 +197,32 @@ TEST_P(PairRules, UpdateMovedRefusesWhatItCannotTake) {
     EXPECT_EQ(movedOverlaps(*technique, r.view(), {}), before);
 }
 
+// A moved list that is one run of indices is checked over exactly its range: a bad box at
+// either end is refused, and (where a technique reads only the moved boxes) a bad box just
+// outside it is not the update's business.
+TEST_P(PairRules, UpdateMovedChecksExactlyTheRunItIsGiven) {
+    RuledBoxes r = randomRuledBoxes(37, 20, 10.0f, 0.5f);
+    auto technique = create();
+    EXPECT_EQ(test::techniqueOverlaps(*technique, r.view()), expectedPairs(r.view()));
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::uint32_t first[] = {0, 1, 2}, last[] = {17, 18, 19};
+    for (const std::uint32_t bad : {0u, 2u, 17u, 19u}) {
+        const float good = r.boxes.minX[bad];
+        r.boxes.minX[bad] = nan;
+        EXPECT_THROW(technique->updateMoved(r.view(), bad < 10 ? first : last), std::invalid_argument) << "box " << bad;
+        r.boxes.minX[bad] = good;
+    }
+    if (!technique->exploitsMovedLists()) return;  // a full rebuild would read the boxes outside
+    const std::uint32_t run[] = {2, 3, 4};
+    const float before = r.boxes.minX[1], after = r.boxes.minX[5];
+    r.boxes.minX[1] = r.boxes.minX[5] = nan;
+    for (const std::uint32_t i : run) r.boxes.minX[i] += 0.5f, r.boxes.maxX[i] += 0.5f;
+    EXPECT_NO_THROW(technique->updateMoved(r.view(), run));
+    r.boxes.minX[1] = before, r.boxes.minX[5] = after;
+    EXPECT_EQ(movedOverlaps(*technique, r.view(), {}), expectedPairs(r.view()));
+    EXPECT_EQ(technique->validate(), "");
+}
+
 INSTANTIATE_TEST_SUITE_P(AllTechniques, PairRules, ::testing::ValuesIn(test::allTechniqueIds()),
                          [](const auto& info) { return std::string(info.param); });
 
