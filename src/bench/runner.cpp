@@ -31,22 +31,6 @@ double quantile(const std::vector<double>& sorted, double q) {
     return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
 }
 
-/// The lane that steps k-th on `frame`: the first `fixed` lanes keep their places, the other m
-/// step in the orders of a Williams design (as crossover trials balance carry-over effects):
-/// row r is the first row 0, 1, m-1, 2, m-2, ... plus r (mod m), and for odd m the rows come
-/// again reversed. Over its m rows (2m for odd m) each lane steps right after every other
-/// lane equally often, so none inherits what one other left in the caches more than the rest
-/// (a rotation by one put lane i+1 after lane i on almost every frame).
-std::size_t laneToStep(std::size_t k, int frame, std::size_t lanes, std::size_t fixed) {
-    if (k < fixed) return k;
-    const std::size_t m = lanes - fixed;
-    const std::size_t rows = m % 2 == 0 ? m : 2 * m;
-    std::size_t row = static_cast<std::size_t>(frame) % rows, place = k - fixed;
-    if (row >= m) row -= m, place = m - 1 - place;  // the reversed rows
-    const std::size_t first = place == 0 ? 0 : place % 2 == 1 ? (place + 1) / 2 : m - place / 2;
-    return fixed + (first + row) % m;
-}
-
 /// What one lane gathers over its frames.
 struct Tally {
     std::vector<Pair> overlaps;  ///< the lane's own: a contestant may keep (or swap) its buffer between frames
@@ -123,6 +107,17 @@ bool hasBullets(const RunSpec& spec) {
 }
 
 }  // namespace
+
+std::size_t laneToStep(std::size_t k, int frame, std::size_t lanes, std::size_t fixed) {
+    if (k < fixed) return k;
+    const std::size_t m = lanes - fixed;
+    const std::size_t rows = m % 2 == 0 ? m : 2 * m;
+    std::size_t row = static_cast<std::size_t>(frame) % rows, place = k - fixed;
+    if (row >= m) row -= m, place = m - 1 - place;  // the reversed rows
+    const std::size_t first = place == 0 ? 0 : place % 2 == 1 ? (place + 1) / 2 : m - place / 2;
+    return fixed + (first + row) % m;
+}
+
 
 Fingerprint fingerprintOf(const std::vector<Pair>& pairs) {
     Fingerprint f;

@@ -84,6 +84,14 @@ struct LaneResult {
     std::vector<double> frameMs;  ///< each measured frame's time, in frame order
 };
 
+/// The lane that steps k-th on `frame`: the first `fixed` lanes keep their places, the other m
+/// step in the orders of a Williams design (as crossover trials balance carry-over effects):
+/// row r is the first row 0, 1, m-1, 2, m-2, ... plus r (mod m), and for odd m the rows come
+/// again reversed. Over its m rows (2m for odd m) each lane steps right after every other
+/// lane equally often, so none inherits what one other left in the caches more than the rest
+/// (a rotation by one put lane i+1 after lane i on almost every frame).
+std::size_t laneToStep(std::size_t k, int frame, std::size_t lanes, std::size_t fixed);
+
 /// Called after each frame with (frames done, frames in all, lanes), e.g. for a progress bar.
 using ProgressFn = void (*)(const RunSpec& spec, int done, int total, std::size_t contestants);
 

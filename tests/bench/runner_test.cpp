@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -213,7 +214,8 @@ TEST(BenchSideBySide, EachLaneStepsAfterEveryOtherEquallyOften) {
         }
         const std::size_t m = checked ? 3 : 4, rows = m % 2 == 0 ? m : 2 * m;
         RunSpec spec = kSpec;
-        spec.frames = static_cast<int>(rows) - 1 - spec.warmup;  // with the build frame: `rows` frames
+        spec.warmup = 0;
+        spec.frames = static_cast<int>(rows) - 1;  // with the build frame: `rows` frames
         const std::vector<LaneResult> results = runSideBySide(lanes, spec, checked ? bruteAt(spec) : ReferenceAt{});
         for (const LaneResult& r : results) EXPECT_TRUE(r.mismatch.empty()) << r.mismatch;
 
@@ -238,6 +240,36 @@ TEST(BenchSideBySide, EachLaneStepsAfterEveryOtherEquallyOften) {
         for (const auto& [pair, count] : follows) EXPECT_EQ(count, each) << pair.second << " after " << pair.first;
         EXPECT_EQ(firsts.size(), m);
         for (const auto& [name, count] : firsts) EXPECT_EQ(count, static_cast<int>(rows / m)) << name << " first";
+    }
+}
+
+// The order itself, for 1 to 14 changing lanes behind 0 or 1 fixed ones: each frame a
+// permutation with the fixed lanes first, and over any m frames in a row (2m for odd m), each
+// lane right after every other one as often (once, or twice), and first as often.
+TEST(BenchSideBySide, TheStepOrderIsAWilliamsDesign) {
+    for (std::size_t fixed = 0; fixed <= 1; ++fixed) {
+        for (std::size_t m = 1; m <= 14; ++m) {
+            const std::size_t lanes = fixed + m, rows = m % 2 == 0 ? m : 2 * m;
+            for (const int start : {0, 5}) {
+                std::map<std::pair<std::size_t, std::size_t>, std::size_t> follows;
+                std::map<std::size_t, std::size_t> firsts;
+                for (int frame = start; frame < start + static_cast<int>(rows); ++frame) {
+                    std::vector<std::size_t> order;
+                    for (std::size_t k = 0; k < lanes; ++k) order.push_back(laneToStep(k, frame, lanes, fixed));
+                    for (std::size_t k = 0; k < fixed; ++k) ASSERT_EQ(order[k], k);
+                    std::vector<std::size_t> sorted = order;
+                    std::sort(sorted.begin(), sorted.end());
+                    for (std::size_t k = 0; k < lanes; ++k) ASSERT_EQ(sorted[k], k) << "m " << m << " frame " << frame;
+                    ++firsts[order[fixed]];
+                    for (std::size_t k = fixed + 1; k < lanes; ++k) ++follows[{order[k - 1], order[k]}];
+                }
+                SCOPED_TRACE("m " + std::to_string(m) + ", fixed " + std::to_string(fixed));
+                EXPECT_EQ(follows.size(), m * (m - 1));
+                for (const auto& [pair, count] : follows) EXPECT_EQ(count, rows / m) << pair.second << " after " << pair.first;
+                EXPECT_EQ(firsts.size(), m);
+                for (const auto& [lane, count] : firsts) EXPECT_EQ(count, rows / m) << lane << " first";
+            }
+        }
     }
 }
 
