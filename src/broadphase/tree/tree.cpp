@@ -12,9 +12,9 @@
 namespace ro {
 
 // [[gnu::hot]] marks what a step with a moved list runs (updateMoved, findPairs and most of
-// what they call): the compiler places it together, so a step that follows other work finds its code
-// in fewer lines and pages (1,000 movers among 99,000 statics, after every other contestant
-// of ro_bench: 0.061-0.063 ms a step to 0.060-0.062).
+// what they call): the compiler places it together, so a step that follows other work finds
+// its code in fewer lines and pages (1,000 movers among 99,000 statics, beside every other
+// contestant of ro_bench: 0.061-0.063 ms a step to 0.060-0.062).
 
 void DynamicTree::applySettings(const Settings& settings) {
     // Fat boxes of another margin would need a pass over every leaf anyway: rebuild.
