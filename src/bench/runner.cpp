@@ -118,7 +118,6 @@ std::size_t laneToStep(std::size_t k, int frame, std::size_t lanes, std::size_t 
     return fixed + (first + row) % m;
 }
 
-
 Fingerprint fingerprintOf(const std::vector<Pair>& pairs) {
     Fingerprint f;
     f.count = pairs.size();

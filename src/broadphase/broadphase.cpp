@@ -160,10 +160,7 @@ std::uint64_t BroadPhase::RuleCopy::bytesHeld() const {
         if (i >= boxes.count)
             throw std::invalid_argument("updateMoved: moved index " + std::to_string(i) + " is not below the count " +
                                         std::to_string(boxes.count));
-        const Aabb box = boxes.box(i);
-        if (!box.isFinite()) throw std::invalid_argument("box " + std::to_string(i) + " must have finite coordinates");
-        if (box.minX > box.maxX || box.minY > box.maxY)
-            throw std::invalid_argument("box " + std::to_string(i) + " must have min <= max on both axes");
+        checkBoxRange(boxes, i, i + 1);  // the same test and message as a run's
     }
     takeCheckedMoved(boxes, moved);
 }
