@@ -286,15 +286,6 @@ template <typename OnHit, typename KeepGoing>
 QueryCost SpatialHash::walkSegment(const Segment& segment, OnHit hit, KeepGoing keepGoing) {
     QueryCost cost;
     if (m_boxes.count == 0) return cost;  // also before the first update, when there is no table
-    const float length = std::fabs(segment.to.x - segment.from.x) + std::fabs(segment.to.y - segment.from.y);
-    if (length * m_inverseCellSize > static_cast<float>(m_boxes.count) + 64.0f) {
-        // The segment crosses more cells than there are entities: testing them all is cheaper.
-        for (std::uint32_t i = 0; i < m_boxes.count; ++i)
-            if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
-        return {0, m_boxes.count};
-    }
-    ensureTable();
-    const std::uint32_t stamp = nextQueryStamp();
     const auto band = [this](std::int64_t c) {
         constexpr float kInf = std::numeric_limits<float>::infinity();
         const float lo = c <= static_cast<std::int64_t>(-kCellLimit) ? -kInf : static_cast<float>(c) * m_cellSize;
@@ -302,6 +293,24 @@ QueryCost SpatialHash::walkSegment(const Segment& segment, OnHit hit, KeepGoing 
         return std::pair{lo, hi};
     };
     const auto cellAt = [this](float v) { return cellOf(v); };
+    // A long segment crosses many cells, and so does a short one far from the origin, where the
+    // walk pads its spans by the coordinates' rounding (a float at 1e7 is exact to 1 unit). When
+    // the walk would visit more cells than there are entities, testing them all is cheaper; the
+    // count stops there, so it costs at most as much as those tests.
+    const std::uint64_t mostCells = std::uint64_t{m_boxes.count} + 64;
+    std::uint64_t cells = 0;
+    walkSegmentRows(segment, m_cellSize, 0.0f, cellAt, band, cellAt,
+                    [&](std::int64_t, std::int64_t x0, std::int64_t x1, float) {
+                        cells += static_cast<std::uint64_t>(x1 - x0 + 1);
+                        return cells <= mostCells;
+                    });
+    if (cells > mostCells) {
+        for (std::uint32_t i = 0; i < m_boxes.count; ++i)
+            if (const auto t = segmentEntry(m_boxes.box(i), segment)) hit(i, *t);
+        return {0, m_boxes.count};
+    }
+    ensureTable();
+    const std::uint32_t stamp = nextQueryStamp();
     const auto onRow = [&](std::int64_t y, std::int64_t x0, std::int64_t x1, float enterT) {
         if (!keepGoing(enterT)) return false;
         for (std::int64_t x = x0; x <= x1; ++x) {

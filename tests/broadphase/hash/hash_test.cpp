@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "broadphase/hash/hash.h"
@@ -116,6 +117,34 @@ TEST(SpatialHash, OverlayCountsEachCellOnceWhateverTheBucketsShare) {
             found[key] = c.count;
         });
         EXPECT_EQ(found, expected) << buckets << " buckets";
+    }
+}
+
+TEST(SpatialHash, AQueryFarFromTheOriginVisitsNoMoreCellsThanThereAreEntities) {
+    // At x = 1e7 a float is exact to 1 unit, so the cell walk pads its spans by tens of units:
+    // with cells of 0.1 that is hundreds of thousands of cells for a ray of no length.
+    test::BoxSet boxes;
+    for (const float dx : {0.0f, 30.0f, 60.0f}) boxes.add(test::boxAt(1.0e7f + dx, 32.0f, 2.0f));
+    SpatialHash hash;
+    hash.configure(test::withCellAndTable(0.1f, 0));
+    hash.update(boxes.view());
+    const Segment point{{1.0e7f + 30.0f, 32.0f}, {1.0e7f + 30.0f, 32.0f}};
+    const Segment across{{1.0e7f - 10.0f, 32.0f}, {1.0e7f + 70.0f, 32.0f}};
+    for (const Segment& segment : {point, across}) {
+        std::vector<RayHit> hits;
+        const QueryCost cost = hash.queryRay(segment, hits);
+        EXPECT_LE(cost.visited, boxes.size() + 64u) << "cells";
+        EXPECT_LE(cost.tests, boxes.size()) << "box tests";
+        std::vector<RayHit> expected;
+        for (std::uint32_t i = 0; i < boxes.size(); ++i)
+            if (const auto t = segmentEntry(boxes.view().box(i), segment)) expected.push_back({i, *t});
+        std::sort(hits.begin(), hits.end(), hitBefore);
+        std::sort(expected.begin(), expected.end(), hitBefore);
+        EXPECT_EQ(hits, expected);
+        std::optional<RayHit> first;
+        hash.raycastFirst(segment, first);
+        ASSERT_TRUE(first.has_value());
+        EXPECT_EQ(*first, expected.front());
     }
 }
 
