@@ -31,7 +31,7 @@ click 466 47
 steps=$(value steps)
 click 438 70  # Run scaling sweep
 wait_until sweep_running 'v == 1' "Run scaling sweep did not start a sweep" 20
-sweep_start_frame=$(value frame) sweep_start=$(date +%s.%N)
+sweep_start_frame=$(value frame)
 [[ $(value paused) == 1 ]] || fail "the world did not pause for the sweep: $(latest)"
 planned=$(value sweep_planned)
 (( planned == 30 )) || fail "expected 30 points (3 techniques x 10 counts), planned $planned"
@@ -46,11 +46,11 @@ echo "a panel click during the sweep: compared=4 at sweep point $(tr ' ' '\n' <<
 
 wait_until sweep_running 'v == 0' "the sweep did not end" 240
 # The window kept drawing while the worker measured: points of a million entities take
-# seconds each (the tree's build about 14 s), and the frames went on meanwhile.
-fps=$(awk -v f="$(( $(value frame) - sweep_start_frame ))" -v t="$(date +%s.%N)" -v t0="$sweep_start" \
-      'BEGIN { printf "%.1f", f / (t - t0) }')
-awk -v fps="$fps" 'BEGIN { exit !(fps >= 10) }' || fail "the window drew $fps frames per second during the sweep"
-echo "the window drew $fps frames per second during the sweep"
+# seconds each (the tree's build about 14 s). A window blocked by the worker would draw next to
+# no frames; one that keeps drawing draws far more than two a point, whatever the machine's speed.
+frames=$(( $(value frame) - sweep_start_frame ))
+(( frames >= 2 * planned )) || fail "the window drew $frames frames during the sweep of $planned points"
+echo "the window drew $frames frames during the sweep"
 [[ $(value sweep_points) == "$planned" ]] || fail "the sweep ended with $(value sweep_points) of $planned points"
 settle
 [[ $(value paused) == 0 ]] || fail "the world did not resume after the sweep: $(latest)"
