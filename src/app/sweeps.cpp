@@ -145,14 +145,17 @@ bool SweepJob::cancelling() const { return m_shared && m_shared->cancel; }
 
 bool SweepJob::poll() {
     if (!m_shared) return false;
-    const std::lock_guard lock(m_shared->mutex);
-    const std::vector<SweepPoint>& measured = m_shared->measured;
+    // The mutex lives in the shared state: this reference keeps it alive past the reset below,
+    // so the lock is released before the worker's last reference can free it.
+    const std::shared_ptr<Shared> shared = m_shared;
+    const std::lock_guard lock(shared->mutex);
+    const std::vector<SweepPoint>& measured = shared->measured;
     m_points.insert(m_points.end(), measured.begin() + static_cast<std::ptrdiff_t>(m_points.size()), measured.end());
-    if (!m_shared->finished) return true;
-    if (m_shared->failure) m_error = m_shared->failure;
+    if (!shared->finished) return true;
+    if (shared->failure) m_error = shared->failure;
     m_running = false;
     // The plan shrinks to what was measured when the sweep was cancelled: progress ends full.
-    if (m_shared->cancel) m_plan.erase(m_plan.begin() + static_cast<std::ptrdiff_t>(m_points.size()), m_plan.end());
+    if (shared->cancel) m_plan.erase(m_plan.begin() + static_cast<std::ptrdiff_t>(m_points.size()), m_plan.end());
     m_shared.reset();
     return false;
 }
