@@ -166,6 +166,10 @@ public:
     /// costs. The simulation slows down instead (simulationRate says by how much).
     void update(double realSeconds, bool virtualClock);
     static constexpr double kTickBudgetSeconds = 0.025;
+    /// The clock that times the ticks of an update, in seconds: the steady clock, or one a
+    /// test drives so that pacing is checked without depending on how fast the machine is.
+    using WallClock = double (*)();
+    void setWallClock(WallClock clock) { m_wallClock = clock; }
     /// Simulated time over real time (times the speed setting) across about the last second:
     /// 1 when the simulation keeps up, below 1 when ticks are too slow for real time.
     [[nodiscard]] double simulationRate() const;
@@ -240,6 +244,7 @@ private:
     std::optional<Replay> m_replay;
     bool m_applyingReplay = false;
     std::optional<CompareAlarm> m_alarm;
+    WallClock m_wallClock;
     double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
     double m_lastTicksSeconds = 0.0;
     double m_lastUpdateTicksSeconds = 0.0;  ///< wall time of the last update's ticks, 0 if it ran none
