@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "core/alloc_counter.h"
+#include "core/overlap_count.h"
 
 namespace ro::app {
 namespace {
@@ -17,6 +18,13 @@ std::size_t indexOf(const TechniqueInfo& technique) {
 }
 
 constexpr std::uint32_t kSparseCount = 100;
+
+/// How many of `boxes` overlap `box`.
+std::uint64_t overlapsWith(const BoxView& boxes, const Aabb& box) {
+    std::uint64_t count = 0;
+    for (std::uint32_t i = 0; i < boxes.count; ++i) count += overlaps(boxes.box(i), box);
+    return count;
+}
 
 double steadySeconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -139,6 +147,10 @@ void Lab::restore(const LabState& state) {
             throw std::invalid_argument(fmt::format("entity {}: {}", i, error.what()));
         }
     }
+    if (const std::uint64_t pairs = countOverlappingPairs(world.boxes()); pairs > kMostOverlappingPairs)
+        throw std::invalid_argument(fmt::format("{} pairs of entities overlap, more than the {} a scene may hold: its "
+                                                "pairs would not fit in memory",
+                                                pairs, kMostOverlappingPairs));
     world.setBroadPhase(technique->create());
 
     m_world = std::move(world);
@@ -193,7 +205,10 @@ void Lab::setWorldConfig(const WorldConfig& config) {
 }
 
 void Lab::refreshIfChanged() {
-    if (m_refreshPending) m_world.refreshPairs(m_refreshTimes);
+    if (m_refreshPending) {
+        m_world.refreshPairs(m_refreshTimes);
+        m_addedOverlaps = 0;
+    }
     m_refreshPending = false;
     m_refreshTimes = World::RefreshTimes::KeepTheTicks;
 }
@@ -379,7 +394,16 @@ void Lab::spawnAt(Vec2 p) {
     // Keep the whole entity inside the walls, so a click at the edge still lands where it was made.
     desc.position.x = std::clamp(p.x, bounds.minX + desc.halfExtents.x, bounds.maxX - desc.halfExtents.x);
     desc.position.y = std::clamp(p.y, bounds.minY + desc.halfExtents.y, bounds.maxY - desc.halfExtents.y);
+    const Aabb box{desc.position.x - desc.halfExtents.x, desc.position.y - desc.halfExtents.y,
+                   desc.position.x + desc.halfExtents.x, desc.position.y + desc.halfExtents.y};
+    const std::uint64_t added = overlapsWith(m_world.boxes(), box);
+    if (m_world.lastStats().overlaps + m_addedOverlaps + added > kMostOverlappingPairs) {
+        m_notice = fmt::format("not added: the scene would hold more than {} overlapping pairs", kMostOverlappingPairs);
+        ++m_noticesGiven;
+        return;
+    }
     m_world.add(desc);
+    m_addedOverlaps += added;
     populationChanged();
 }
 
@@ -447,12 +471,21 @@ void Lab::update(double realSeconds, bool virtualClock) {
     }
     m_stepRequested = false;
     if (ticks > 0) {
+        m_addedOverlaps = 0;  // the ticks listed them
         m_lastTicksSeconds = m_lastUpdateTicksSeconds = m_wallClock() - start;
         m_lastStepAllocations = heapAllocationCount() - before;
         if (m_lastTicksSeconds > kTickBudgetSeconds) m_uiTurnSeconds = m_lastTicksSeconds;
     }
     // A single step while paused: the pairs of the positions it left, as when pausing.
     if (m_paused && ticks > 0) m_world.refreshPairs(World::RefreshTimes::KeepTheTicks);
+    // Entities that crowd together while running (gravity with no response piles them on the
+    // floor) would make each step list more pairs until memory runs out: stop at the limit.
+    if (!m_paused && ticks > 0 && m_world.lastStats().overlaps > kMostOverlappingPairs) {
+        togglePause();
+        m_notice = fmt::format("paused: {} pairs overlap, more than the {} a scene may hold",
+                               m_world.lastStats().overlaps, kMostOverlappingPairs);
+        ++m_noticesGiven;
+    }
     if (!m_paused && !virtualClock) {
         m_recentReal += realSeconds * m_world.config().speed;
         m_recentSimulated += ticks * dt;

@@ -138,6 +138,10 @@ public:
     /// lines have been given: the window shows each new one in the HUD for a while, not in
     /// the panel, where a line that came and went would move every control below it.
     [[nodiscard]] const std::string& notice() const { return m_notice; }
+    /// The most overlapping pairs a scene may hold: listing them costs memory (about 24 bytes a
+    /// pair through the step) and time in proportion. A scene file or a click that would go past
+    /// it is refused; a world that crowds past it while running pauses with a notice.
+    static constexpr std::uint64_t kMostOverlappingPairs = 20'000'000;
     [[nodiscard]] std::uint64_t noticesGiven() const { return m_noticesGiven; }
     /// Size range of entities spawned from now on.
     void setSizeRange(const SizeRange& sizes);
@@ -230,6 +234,7 @@ private:
     /// it changed (a pause, a compared technique, a world setting).
     World::RefreshTimes m_refreshTimes = World::RefreshTimes::KeepTheTicks;
     std::string m_notice;
+    std::uint64_t m_addedOverlaps = 0;  ///< overlaps of entities added since the pairs were last listed
     std::uint64_t m_noticesGiven = 0;
     Compare m_compare;
     std::optional<Recording> m_recording;

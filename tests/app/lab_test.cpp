@@ -18,6 +18,8 @@
 namespace {
 
 using ro::app::Lab;
+using ro::app::LabState;
+using ro::app::SavedEntity;
 
 /// The overlapping pairs of the world's current positions, by brute force.
 std::vector<ro::Pair> bruteOverlaps(const ro::World& world) {
@@ -213,6 +215,33 @@ bool sameBoxes(const ro::BoxView& a, const ro::BoxView& b) {
     const std::size_t bytes = a.count * sizeof(float);
     return std::memcmp(a.minX, b.minX, bytes) == 0 && std::memcmp(a.minY, b.minY, bytes) == 0 &&
            std::memcmp(a.maxX, b.maxX, bytes) == 0 && std::memcmp(a.maxY, b.maxY, bytes) == 0;
+}
+
+TEST(Lab, ASceneOfACrowdAtOnePointIsRefusedBeforeItsFirstStep) {
+    // 20,000 entities at one point are 200 million pairs: listing them took gigabytes.
+    Lab crowded(*ro::findTechnique("grid"), 20'000, 1, {});
+    LabState state = crowded.capture();
+    for (SavedEntity& e : state.entities) e.position = e.previous = {800.0f, 500.0f};
+    Lab lab(*ro::findTechnique("grid"), 10, 1, {});
+    try {
+        lab.restore(state);
+        FAIL() << "a scene of 20,000 entities at one point was loaded";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("pairs of entities overlap"), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(lab.world().size(), 10u) << "the lab kept its scene";
+}
+
+TEST(Lab, ClicksThatWouldCrowdPastThePairLimitAreRefused) {
+    // Each entity clicked at one point overlaps every one before it: the n-th adds n - 1 pairs.
+    // Without a tick in between (a replay's inputs of one tick), the count must still hold.
+    Lab lab(*ro::findTechnique("grid"), 0, 1, {});
+    lab.setSizeRange({4.0f, 4.0f});
+    std::uint32_t n = 0;
+    while (static_cast<std::uint64_t>(n + 1) * n / 2 <= Lab::kMostOverlappingPairs) ++n;
+    for (std::uint32_t k = 0; k < n + 5; ++k) lab.spawnAt({800.0f, 500.0f});
+    EXPECT_EQ(lab.world().size(), n);
+    EXPECT_NE(lab.notice().find("not added"), std::string::npos) << lab.notice();
 }
 
 TEST(Lab, EveryPresetIsTheBenchSceneForTheSameSeedAndCount) {
