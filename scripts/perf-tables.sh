@@ -64,7 +64,7 @@ def fmt_count(v):
 def fmt_ratio(v):
     if v is None:
         return "-"
-    return f"{v:.3f}x" if v < 1 else f"{v:.2f}x" if v < 10 else f"{v:.1f}x"
+    return f"{v:.3f}x" if v < 1 else f"{v:.2f}x" if v < 10 else f"{v:.1f}x" if v < 100 else f"{v:,.0f}x"
 
 
 def fmt_mb(v):
