@@ -268,7 +268,7 @@ def render(spec, page):
     return out
 
 
-def process(page):
+def process(page, index):
     with open(page) as f:
         lines = f.read().split("\n")
     out, i, tables = [], 0, 0
@@ -296,8 +296,8 @@ def process(page):
         if line.strip() == CLOSE:
             raise Bad(f"{page}:{i + 1}: {CLOSE} without its opening marker")
         i += 1
-    target = os.path.join(out_dir, page) if out_dir else page
-    os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
+    # --out: the k-th page goes to DIR/k.md, whatever its path (the links are made for `page`).
+    target = os.path.join(out_dir, f"{index}.md") if out_dir else page
     with open(target, "w") as f:
         f.write("\n".join(out))
     return tables
@@ -305,8 +305,8 @@ def process(page):
 
 try:
     total = 0
-    for page in args:
-        total += process(page)
+    for index, page in enumerate(args):
+        total += process(page, index)
     print(f"perf-tables: {total} table(s) in {len(args)} file(s)", file=sys.stderr)
 except (Bad, json.JSONDecodeError, OSError) as e:
     print(f"perf-tables: {e}", file=sys.stderr)
@@ -357,7 +357,7 @@ mode=write
 case "${1:-}" in
   --check) mode=check; shift ;;
   --record) shift; [ $# -ge 1 ] || { echo "perf-tables --record: give BENCH.json" >&2; exit 2; }; record "$@"; exit ;;
-  -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 if [ $# -eq 0 ]; then
   set -- README.md docs/*.md
@@ -372,8 +372,10 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 generate --out "$tmp" "$@"
 status=0
+index=0
 for page in "$@"; do
-  diff -u --label "$page (committed)" --label "$page (regenerated)" "$page" "$tmp/$page" || status=1
+  diff -u --label "$page (committed)" --label "$page (regenerated)" "$page" "$tmp/$index.md" || status=1
+  index=$((index + 1))
 done
 if [ $status -ne 0 ]; then
   echo "perf-tables --check: the tables above differ from what the JSON gives; run scripts/perf-tables.sh" >&2
