@@ -33,3 +33,12 @@ line=$("$demo" --paused --entities 2000 --plots parameter=cell_size --frames 2 |
 [[ $(field sweep_points) == 12 ]] || fail "the paused run's sweep did not end: $line"
 [[ $(field paused) == 1 && $(field steps) == 0 ]] || fail "--paused did not hold through the sweep: $line"
 echo "--paused holds through a sweep"
+
+# The scaling sweep of the grid and the HSHG, to a small largest count: every planned
+# point measured on the worker while the window goes on drawing. Under ThreadSanitizer
+# (scripts/test.sh's thread build) this is the test of the worker and the window's hand-over.
+line=$("$demo" --entities 2000 --compare grid,hshg --plots scaling --sweep-max 20000 --frames 2 | grep "steps=" | tail -n 1)
+planned=$(field sweep_planned)
+(( planned > 0 )) && [[ $(field sweep_points) == "$planned" && $(field sweep_running) == 0 ]] ||
+    fail "the scaling sweep did not measure all of its points: $line"
+echo "scaling sweep: $planned points"
