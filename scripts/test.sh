@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Set-up command 2: install what is missing, build, and run every test twice: in a Release
-# build, then in a build with AddressSanitizer and UndefinedBehaviorSanitizer. Then the
-# libFuzzer target runs for 30 s (RO_FUZZ_SECONDS) under the same sanitizers.
+# Set-up command 2: install what is missing, build, and run every test: in a Release build,
+# then in a build with AddressSanitizer and UndefinedBehaviorSanitizer, then the app's sweep
+# worker under ThreadSanitizer, then the libFuzzer target for 30 s (RO_FUZZ_SECONDS) under
+# AddressSanitizer and UndefinedBehaviorSanitizer.
+#
+# The sanitizer suite runs every test but the five Xvfb walks labelled "interaction": they
+# check how clicks and drags are handled while ticks are slow, which the Release suite does;
+# under the sanitizers each takes several times as long and reaches no code that
+# app_e2e_xvfb and the headless app tests do not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 
-run_suite() {  # name, extra CMake flags...
+build_suite() {  # name, extra CMake flags...
   local dir="build/$1"
   shift
   echo "=== build $dir"
@@ -15,12 +21,26 @@ run_suite() {  # name, extra CMake flags...
   # quietly drop them, and ctest fails rather than pass on zero tests.
   cmake -S . -B "$dir" -G Ninja -DRO_BUILD_TESTS=ON -DRO_BUILD_APP=ON "$@"
   cmake --build "$dir" -j2
-  echo "=== test $dir"
-  ctest --test-dir "$dir" -j2 --output-on-failure --no-tests=error
+}
+run_tests() {  # name, ctest flags...
+  local dir="build/$1"
+  shift
+  echo "=== test $dir $*"
+  ctest --test-dir "$dir" -j2 --output-on-failure --no-tests=error "$@"
 }
 
-run_suite release -DCMAKE_BUILD_TYPE=Release
-run_suite sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRO_SANITIZE=address,undefined
+build_suite release -DCMAKE_BUILD_TYPE=Release
+run_tests release
+
+build_suite sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRO_SANITIZE=address,undefined
+run_tests sanitize -LE interaction
+
+# The app's only threads: the sweeps' oneTBB worker beside the window. The app alone is built.
+echo "=== build build/tsan (ThreadSanitizer: the app's sweep worker)"
+cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRO_SANITIZE=thread \
+  -DRO_BUILD_TESTS=ON -DRO_BUILD_APP=ON -DRO_BUILD_BENCH=OFF
+cmake --build build/tsan -j2 --target ro_demo
+run_tests tsan -R '^app_plots_headless$'
 
 echo "=== build build/fuzz (clang, libFuzzer, address,undefined)"
 CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRO_SANITIZE=address,undefined \
@@ -30,4 +50,4 @@ echo "=== fuzz ${RO_FUZZ_SECONDS:-30} s"
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT
 build/fuzz/tests/fuzz/ro_fuzz -max_total_time="${RO_FUZZ_SECONDS:-30}" -timeout=10 -print_final_stats=1 "$corpus"
-echo "=== all tests passed (Release, address,undefined sanitizers, and the fuzzer)"
+echo "=== all tests passed (Release, address,undefined sanitizers, thread sanitizer, and the fuzzer)"
