@@ -5,9 +5,9 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 # The sanitizer suite runs every test but the five Xvfb walks labelled "interaction": they
-# check how clicks and drags are handled while ticks are slow, which the Release suite does;
-# under the sanitizers each takes several times as long and reaches no code that
-# app_e2e_xvfb and the headless app tests do not.
+# check how clicks and drags are handled while ticks are slow, which the Release suite does.
+# Under the sanitizers each takes several times as long; app_e2e_xvfb and the headless app
+# tests still take the window, the panel, the plots, scene files and replays through them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
