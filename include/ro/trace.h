@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,13 @@
 #include "ro/broadphase/broadphase.h"
 
 namespace ro {
+
+namespace detail {
+/// Closes a trace's file however its reader or writer ends, a constructor that threw included.
+struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+};
+}  // namespace detail
 
 /// The encodings of a trace file.
 enum class TraceEncoding : std::uint8_t {
@@ -53,7 +61,7 @@ public:
     /// Creates (or truncates) `path`, in `encoding`, or in the one its extension implies.
     explicit TraceWriter(const std::string& path, std::optional<TraceEncoding> encoding = std::nullopt);
     /// Closes the file if close() was not called, without reporting errors: call close().
-    ~TraceWriter();
+    ~TraceWriter() = default;
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
 
@@ -76,7 +84,7 @@ private:
 
     std::string m_path;
     TraceEncoding m_encoding;
-    std::FILE* m_file = nullptr;
+    std::unique_ptr<std::FILE, detail::FileCloser> m_file;
     std::uint64_t m_frames = 0;
     std::optional<bool> m_filters;  ///< set by the first frame with boxes, which writes the header
     std::uint64_t m_emptyBeforeHeader = 0;  ///< empty frames before it, written after the header
@@ -93,7 +101,7 @@ class TraceReader {
 public:
     /// Opens `path`, in `encoding` or the one its extension implies, and reads its header.
     explicit TraceReader(const std::string& path, std::optional<TraceEncoding> encoding = std::nullopt);
-    ~TraceReader();
+    ~TraceReader() = default;
     TraceReader(const TraceReader&) = delete;
     TraceReader& operator=(const TraceReader&) = delete;
 
@@ -126,7 +134,7 @@ private:
 
     std::string m_path;
     TraceEncoding m_encoding;
-    std::FILE* m_file = nullptr;
+    std::unique_ptr<std::FILE, detail::FileCloser> m_file;
     bool m_filters = false;
     bool m_done = false;
     std::uint64_t m_framesRead = 0;

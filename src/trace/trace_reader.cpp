@@ -24,15 +24,15 @@ bool parseNumber(std::string_view text, T& value) {
 
 TraceReader::TraceReader(const std::string& path, std::optional<TraceEncoding> encoding)
     : m_path(path), m_encoding(encoding.value_or(traceEncodingOf(path))) {
-    m_file = std::fopen(path.c_str(), "rb");
+    m_file.reset(std::fopen(path.c_str(), "rb"));
     if (m_file == nullptr) fail("", std::string("cannot open the file: ") + std::strerror(errno));
     if (m_encoding == TraceEncoding::Binary) {
         // A regular file's size bounds every count read from it (a pipe's does not).
-        if (std::fseek(m_file, 0, SEEK_END) == 0) {
-            const long size = std::ftell(m_file);
+        if (std::fseek(m_file.get(), 0, SEEK_END) == 0) {
+            const long size = std::ftell(m_file.get());
             if (size >= 0) m_bytesLeft = static_cast<std::uint64_t>(size);
         }
-        if (std::fseek(m_file, 0, SEEK_SET) != 0) m_bytesLeft.reset();
+        if (std::fseek(m_file.get(), 0, SEEK_SET) != 0) m_bytesLeft.reset();
         std::array<unsigned char, 8> magic{};
         readExactly(magic.data(), magic.size(), "the header");
         if (magic != trace::kMagic)
@@ -61,10 +61,6 @@ TraceReader::TraceReader(const std::string& path, std::optional<TraceEncoding> e
     }
 }
 
-TraceReader::~TraceReader() {
-    if (m_file != nullptr) std::fclose(m_file);
-}
-
 bool TraceReader::next() {
     if (m_done) return false;
     const bool more = m_encoding == TraceEncoding::Binary ? nextBinary() : nextCsv();
@@ -90,7 +86,7 @@ bool TraceReader::nextBinary() {
         if (declared != m_framesRead)
             fail("", "the end marker says " + std::to_string(declared) + " frames, and the file holds " +
                          std::to_string(m_framesRead));
-        if (std::fgetc(m_file) != EOF) fail("", "bytes after the end of the trace");
+        if (std::fgetc(m_file.get()) != EOF) fail("", "bytes after the end of the trace");
         return false;
     }
     // Messages are built only on failure: a frame read allocates nothing once warm.
@@ -157,7 +153,7 @@ bool TraceReader::readLine() {
     m_line.clear();
     char chunk[512];
     bool any = false;
-    while (std::fgets(chunk, sizeof chunk, m_file) != nullptr) {
+    while (std::fgets(chunk, sizeof chunk, m_file.get()) != nullptr) {
         any = true;
         m_line.append(chunk);
         if (!m_line.empty() && m_line.back() == '\n') break;
@@ -165,7 +161,7 @@ bool TraceReader::readLine() {
             fail("line " + std::to_string(m_lineNumber + 1),
                  "longer than " + std::to_string(kMaxLineLength) + " characters (is this a CSV trace?)");
     }
-    if (std::ferror(m_file)) fail("line " + std::to_string(m_lineNumber + 1), std::string("read failed: ") + std::strerror(errno));
+    if (std::ferror(m_file.get())) fail("line " + std::to_string(m_lineNumber + 1), std::string("read failed: ") + std::strerror(errno));
     if (!any) return false;
     ++m_lineNumber;
     if (std::memchr(m_line.data(), '\0', m_line.size()) != nullptr)
@@ -231,9 +227,9 @@ void TraceReader::finishFrame() {
 
 void TraceReader::readExactly(void* data, std::size_t bytes, const char* what) {
     if (bytes == 0) return;
-    const std::size_t got = std::fread(data, 1, bytes, m_file);
+    const std::size_t got = std::fread(data, 1, bytes, m_file.get());
     if (got != bytes) {
-        if (std::ferror(m_file)) fail("", std::string("read failed: ") + std::strerror(errno));
+        if (std::ferror(m_file.get())) fail("", std::string("read failed: ") + std::strerror(errno));
         fail(std::strcmp(what, "the header") == 0 ? "" : "frame " + std::to_string(m_framesRead),
              std::string("truncated: the file ends in ") + what + " (after " + std::to_string(m_framesRead) +
                  " whole frames; was the writer closed?)");

@@ -32,12 +32,8 @@ void appendWords(std::vector<std::uint8_t>& out, const void* words, std::uint32_
 
 TraceWriter::TraceWriter(const std::string& path, std::optional<TraceEncoding> encoding)
     : m_path(path), m_encoding(encoding.value_or(traceEncodingOf(path))) {
-    m_file = std::fopen(path.c_str(), "wb");
+    m_file.reset(std::fopen(path.c_str(), "wb"));
     if (m_file == nullptr) fail(std::string("cannot create the file: ") + std::strerror(errno));
-}
-
-TraceWriter::~TraceWriter() {
-    if (m_file != nullptr) std::fclose(m_file);
 }
 
 void TraceWriter::frame(const BoxView& boxes) {
@@ -83,8 +79,7 @@ void TraceWriter::close() {
         appendWords(m_bytes, frames, 2);
         put(m_bytes.data(), m_bytes.size());
     }
-    std::FILE* file = m_file;
-    m_file = nullptr;
+    std::FILE* file = m_file.release();
     const bool flushed = std::fflush(file) == 0;
     const int flushError = errno;
     const bool closed = std::fclose(file) == 0;
@@ -148,7 +143,7 @@ void TraceWriter::writeCsvFrame(const BoxView& boxes) {
 }
 
 void TraceWriter::put(const void* data, std::size_t bytes) {
-    if (bytes > 0 && std::fwrite(data, 1, bytes, m_file) != bytes)
+    if (bytes > 0 && std::fwrite(data, 1, bytes, m_file.get()) != bytes)
         fail("frame " + std::to_string(m_frames) + ": write failed: " + std::strerror(errno));
 }
 
