@@ -147,7 +147,10 @@ private:
     std::vector<std::uint64_t> m_lines;  ///< CSV: each box's line in the file, for messages
     BoxView m_view;
 
-    // CSV: the line being read, and the row read ahead (the first of the next frame).
+    // CSV: the block read from the file, the line being read, and the row read ahead (the
+    // first of the next frame).
+    std::vector<char> m_block;
+    std::size_t m_blockAt = 0, m_blockEnd = 0;
     std::string m_line;
     std::uint64_t m_lineNumber = 0;
     struct Row {

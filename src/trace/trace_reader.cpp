@@ -13,6 +13,8 @@ namespace {
 /// The longest CSV line read: a row is under 120 characters, and a file with no line breaks
 /// must not be read whole into memory.
 constexpr std::size_t kMaxLineLength = 4096;
+/// The CSV is read in blocks of this size.
+constexpr std::size_t kBlockSize = 1 << 16;
 
 template <typename T>
 bool parseNumber(std::string_view text, T& value) {
@@ -150,23 +152,35 @@ bool TraceReader::nextCsv() {
 }
 
 bool TraceReader::readLine() {
+    // Read in blocks and split at '\n' by hand: fgets would stop a line's text at a NUL byte
+    // and hide what follows it.
     m_line.clear();
-    char chunk[512];
     bool any = false;
-    while (std::fgets(chunk, sizeof chunk, m_file.get()) != nullptr) {
+    while (true) {
+        if (m_blockAt == m_blockEnd) {
+            m_block.resize(kBlockSize);
+            m_blockEnd = std::fread(m_block.data(), 1, m_block.size(), m_file.get());
+            m_blockAt = 0;
+            if (m_blockEnd == 0) break;
+        }
         any = true;
-        m_line.append(chunk);
-        if (!m_line.empty() && m_line.back() == '\n') break;
-        if (m_line.size() > kMaxLineLength)
+        const char* from = m_block.data() + m_blockAt;
+        const auto* newline = static_cast<const char*>(std::memchr(from, '\n', m_blockEnd - m_blockAt));
+        const std::size_t length = newline != nullptr ? static_cast<std::size_t>(newline - from) : m_blockEnd - m_blockAt;
+        if (m_line.size() + length > kMaxLineLength)
             fail("line " + std::to_string(m_lineNumber + 1),
                  "longer than " + std::to_string(kMaxLineLength) + " characters (is this a CSV trace?)");
+        m_line.append(from, length);
+        m_blockAt += length + (newline != nullptr ? 1 : 0);
+        if (newline != nullptr) break;
     }
-    if (std::ferror(m_file.get())) fail("line " + std::to_string(m_lineNumber + 1), std::string("read failed: ") + std::strerror(errno));
+    if (std::ferror(m_file.get()))
+        fail("line " + std::to_string(m_lineNumber + 1), std::string("read failed: ") + std::strerror(errno));
     if (!any) return false;
     ++m_lineNumber;
     if (std::memchr(m_line.data(), '\0', m_line.size()) != nullptr)
         fail("line " + std::to_string(m_lineNumber), "a NUL byte: not a CSV trace (a binary one needs another name than .csv)");
-    while (!m_line.empty() && (m_line.back() == '\n' || m_line.back() == '\r')) m_line.pop_back();
+    if (!m_line.empty() && m_line.back() == '\r') m_line.pop_back();
     return true;
 }
 

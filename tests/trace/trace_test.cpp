@@ -324,7 +324,9 @@ std::vector<Hostile> hostileTraces() {
         {"negative_id.csv", csvHeader + "0,-1,0,0,1,1,0\n", "line 2: id '-1' is not a 32-bit unsigned id"},
         {"static_yes.csv", csvHeader + "0,1,0,0,1,1,yes\n", "line 2: static 'yes' is not 0 or 1"},
         {"empty_line.csv", csvHeader + "0,1,0,0,1,1,0\n\n0,2,0,0,1,1,0\n", "line 3: an empty line"},
-        {"binary_as_csv.csv", Bytes().header().end(0).data, "line 1: the header must be"},
+        {"binary_as_csv.csv", Bytes().header().end(0).data, "line 1: a NUL byte: not a CSV trace"},
+        {"nul_in_row.csv", csvHeader + "0,1,0,0,1,1,0" + std::string(1, '\0') + "junk\n", "line 2: a NUL byte"},
+        {"line_too_long.csv", csvHeader + "0,1,0,0,1,1,0," + std::string(5000, ' ') + "\n", "line 2: longer than 4096"},
         {"no_line_breaks.csv", csvHeader + std::string(10000, '9'), "line 2: longer than 4096 characters"},
         {"frame_number_huge.csv", csvHeader + "10000000,1,0,0,1,1,0\n", "line 2: frame '10000000' is not a frame number"},
     };
