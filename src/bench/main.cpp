@@ -23,6 +23,7 @@
 #include "bench/output.h"
 #include "bench/peers.h"
 #include "bench/runner.h"
+#include "bench/trace_frames.h"
 #include "ro/scenario/scenario.h"
 #include "scenario/sweep.h"
 
@@ -62,6 +63,8 @@ struct Options {
     std::optional<MixedShape> mixed;                ///< --mixed: a point of the mixed family
     std::uint32_t layers = 0;                       ///< --layers: collision layers, 0 for none
     bool swept = false;                             ///< --swept: contestants get swept boxes
+    std::vector<TraceFacts> traces;                 ///< --trace: recorded frames instead of scenarios
+    bool framesGiven = false, warmupGiven = false;  ///< --frames, --warmup said (a trace's own count otherwise)
 };
 
 std::vector<std::string_view> splitList(std::string_view text, char separator = ',') {
@@ -132,6 +135,56 @@ void printList() {
     for (const ScenarioInfo& s : scenarios()) fmt::print("  {:<16} {}\n", s.name, s.description);
 }
 
+/// --trace: the other ways to make a scene do not apply; each trace is read in full now, so
+/// that a bad one is refused (exit 2) before any run, and its frames fit --frames and --warmup.
+void parseTraces(const CLI::App& cli, std::string_view list, Options& o) {
+    for (const char* flag : {"--scenario", "--n", "--motion", "--mixed", "--layers", "--swept", "--sweep-n",
+                             "--sweep-param", "--seed"})
+        if (cli.count(flag) > 0)
+            throw BadValue(fmt::format("{} makes a scene of its own: it does not apply to --trace", flag));
+    o.scenarios.clear();
+    for (std::string_view path : splitList(list)) {
+        if (path.empty()) throw BadValue("--trace lists an empty file name");
+        for (const TraceFacts& t : o.traces)
+            if (t.path == path) throw BadValue(fmt::format("--trace lists '{}' twice", path));
+        try {
+            o.traces.push_back(scanTrace(std::string(path)));
+        } catch (const TraceError& e) {
+            throw BadValue(e.what());
+        }
+        const TraceFacts& t = o.traces.back();
+        if (t.frames < 2)
+            throw BadValue(fmt::format("trace '{}': {} frame{}; a run needs 2 at least (one built, one measured)",
+                                       t.path, t.frames, t.frames == 1 ? "" : "s"));
+        const std::uint64_t warmup = o.warmupGiven ? static_cast<std::uint64_t>(o.warmup) : 0;
+        if (o.warmupGiven && 2 + warmup > t.frames)
+            throw BadValue(fmt::format("trace '{}' has {} frames: --warmup {} leaves none to measure", t.path,
+                                       t.frames, warmup));
+        if (o.framesGiven && 1 + warmup + static_cast<std::uint64_t>(o.frames) > t.frames)
+            throw BadValue(fmt::format("trace '{}' has {} frames: fewer than 1 built + --warmup {} + --frames {}",
+                                       t.path, t.frames, warmup, o.frames));
+        if (!o.allTechniques)
+            for (const TechniqueInfo* technique : o.techniques)
+                if (overLimit(*technique, t.maxCount))
+                    throw BadValue(fmt::format("--technique {} runs at most {} entities, and trace '{}' has {} in a "
+                                               "frame; leave it out",
+                                               technique->id, technique->maxEntities, t.path, t.maxCount));
+    }
+}
+
+/// The frames of a trace's run: all of them, the first built, then the warm-up (at most what
+/// leaves one frame to measure), then --frames of the rest or all of it.
+RunSpec traceSpec(const Options& o, const TraceFacts& t) {
+    RunSpec spec;
+    spec.trace = t.path;
+    spec.traceName = t.name;
+    spec.count = t.maxCount;
+    const auto available = static_cast<int>(std::min<std::uint64_t>(t.frames - 1, 1'000'000'000));
+    spec.warmup = std::min(o.warmup, available - 1);
+    spec.frames = o.framesGiven ? o.frames : available - spec.warmup;
+    return spec;
+}
+
 /// Parses argv into `o`; returns an exit code when the program should stop now.
 std::optional<int> parse(int argc, char** argv, Options& o) {
     std::string technique = "all", scenario = "uniform", counts, motion, frames, warmup, passes, seed, cellSize;
@@ -185,6 +238,12 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                    "put box i in layer i % K (1 to 32): layer 0 collides with every layer, the others with layer 0 "
                    "and themselves; pairs the filters exclude are not reported")
         ->type_name("K");
+    std::string traceList;
+    cli.add_option("--trace", traceList,
+                   "comma list of trace files (docs/trace-format.md; .csv is CSV, else binary) to run instead of "
+                   "scenarios: every frame of each, the first built from scratch, --warmup more (default 5), "
+                   "the rest measured (or --frames of them)")
+        ->type_name("FILE,FILE");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
     std::string peerList;
@@ -204,7 +263,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         cli.parse(argc, argv);
         if (o.list) return 0;
         for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--passes",
-                                 "--seed", "--cell-size", "--csv", "--json", "--plot", "--peer"})
+                                 "--seed", "--cell-size", "--csv", "--json", "--plot", "--peer", "--trace"})
             if (cli.count(flag) > 0 && cli[flag]->as<std::string>().empty())
                 throw BadValue(fmt::format("{} was given an empty value", flag));
         if (technique != "all") {
@@ -276,6 +335,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                     throw BadValue(fmt::format("--motion {} does not apply to '{}': its boxes keep to their {}", motion,
                                                s->name, s->kind == ScenarioKind::Orbit ? "rings" : "square"));
         }
+        o.framesGiven = !frames.empty(), o.warmupGiven = !warmup.empty();
         if (!frames.empty()) o.frames = static_cast<int>(parseWhole(frames, "--frames", 1, 100'000));
         if (!warmup.empty()) o.warmup = static_cast<int>(parseWhole(warmup, "--warmup", 0, 100'000));
         if (!passes.empty()) o.passes = static_cast<int>(parseWhole(passes, "--passes", 1, 20));
@@ -348,6 +408,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
             if (!(o.sweepLo < o.sweepHi))
                 throw BadValue(fmt::format("--sweep-param {}: LO must be below HI, got '{}'", name, sweepParam));
         }
+        if (cli.count("--trace") > 0) parseTraces(cli, traceList, o);
         if (!o.plot.empty() && !o.plot.ends_with(".png"))
             throw BadValue(fmt::format("--plot expects a file name ending in .png, got '{}'", o.plot));
         if (!o.plot.empty() && !onPath("gnuplot"))
@@ -374,7 +435,7 @@ bool selected(const Options& o, const TechniqueInfo& technique) {
 }
 
 void showProgress(const RunSpec& spec, int done, int total, std::size_t contestants) {
-    fmt::print(stderr, "\r  {} n={} [{:<20}] {}/{} ({} contestants)", spec.scenario->name, spec.count,
+    fmt::print(stderr, "\r  {} n={} [{:<20}] {}/{} ({} contestants)", sceneName(spec), spec.count,
                std::string(static_cast<std::size_t>(20 * done / total), '#'), done, total, contestants);
     if (done == total) fmt::print(stderr, "\r{:80}\r", "");
 }
@@ -421,6 +482,122 @@ int runSweep(const Options& o) {
     return 0;
 }
 
+/// What the contestants of a scene are set up from: its bounds, the cell size fitted to its
+/// boxes, and its count (for a trace, the most boxes in a frame).
+struct SceneSetup {
+    Aabb bounds;
+    float fittedCellSize = 1.0f;
+    std::uint32_t n = 0;
+};
+
+/// Runs every contestant on the frames of `spec` side by side (with --passes, again), prints
+/// the scene's table and adds its rows to `all`, and a check's mismatches to `failures`.
+void runScene(const Options& o, const RunSpec& spec, const SceneSetup& setup, ProgressFn progress,
+              std::vector<Row>& all, std::vector<std::string>& failures) {
+    const std::uint32_t n = setup.n;
+    const std::string motion = spec.trace.empty() ? std::string(motionName(o.motion)) : "trace";
+    Settings settings = o.parameters;
+    settings.bounds = setup.bounds;
+    if (o.cellSize || !settings.find(kCellSizeParameter.key))  // --cell-size, --param, or fitted
+        settings.set(kCellSizeParameter.key, o.cellSize.value_or(setup.fittedCellSize));
+
+    // The reference: brute force where n allows, else the grid cross-checked on every
+    // frame by the hash, an independent technique (the conformance suite holds both to
+    // brute force's answers).
+    const bool bruteReference = bruteIsReference(n);
+    const TechniqueInfo& referenceTechnique = *findTechnique(bruteReference ? "brute" : "grid");
+    const TechniqueInfo& crossCheck = *findTechnique("hash");
+    ReferenceAt referenceAt;  // left empty without --check: the run is then unchecked
+    if (o.check)
+        referenceAt = [&](int frame) {
+            auto fresh = makeTechniqueContestant(referenceTechnique, settings);
+            return pairsAtFrame(*fresh, spec, frame);
+        };
+
+    // Every contestant of this scene runs side by side, frame by frame, in lanes in the
+    // order of the rows: the machine is shared and its load comes in bursts, which then
+    // fall on all of them alike (see runner.h). With --passes, fresh contestants run the
+    // same frames again, and each frame keeps the median of its passes' times.
+    std::vector<std::string> names;
+    std::vector<bool> shown;  // under --check the reference and the cross-check run even unselected
+    std::vector<std::vector<LaneResult>> passes;
+    for (int pass = 0; pass < o.passes; ++pass) {
+        const bool first = pass == 0;
+        std::vector<std::unique_ptr<Contestant>> contestants;
+        std::vector<Lane> lanes;
+        auto addLane = [&](std::unique_ptr<Contestant> contestant, std::string_view name, bool peer,
+                           bool show) {
+            // Said before any frame, and flushed: a long run is never silent, even
+            // where stderr's progress bar is not shown.
+            fmt::print("starting {} ({}) n={} pass {}/{}: {}, {} frames\n", sceneName(spec), motion, n,
+                       pass + 1, o.passes, name, 1 + spec.warmup + spec.frames);
+            std::fflush(stdout);
+            lanes.push_back({contestant.get(), std::string(name), peer});
+            contestants.push_back(std::move(contestant));
+            if (first) {
+                names.emplace_back(name);
+                shown.push_back(show);
+            }
+        };
+        if (o.check) {
+            addLane(makeTechniqueContestant(referenceTechnique, settings), referenceTechnique.id, false,
+                    selected(o, referenceTechnique));
+            if (!bruteReference)
+                addLane(makeTechniqueContestant(crossCheck, settings), crossCheck.id, false,
+                        selected(o, crossCheck));
+        }
+        for (const TechniqueInfo* t : o.techniques) {
+            // The reference (and the cross-check) have their lanes already.
+            if (o.check && (t == &referenceTechnique || (!bruteReference && t == &crossCheck))) continue;
+            if (overLimit(*t, n)) {  // only in "all": named, it was refused up front
+                if (first)
+                    fmt::print(stderr, "ro_bench: {} left out at n={} (at most {}: {})\n", t->id, n,
+                               t->maxEntities, t->guide.complexity);
+                continue;
+            }
+            addLane(makeTechniqueContestant(*t, settings), t->id, false, true);
+        }
+        if (o.peers) {
+            const PeerSetup peerSetup{setup.bounds, settings.real(kCellSizeParameter), n};
+            for (const PeerInfo& p : peers()) {
+                if (!o.onlyPeers.empty() &&
+                    std::find(o.onlyPeers.begin(), o.onlyPeers.end(), p.id) == o.onlyPeers.end())
+                    continue;
+                if (p.maxCount != 0 && n > p.maxCount && !o.slowPeers) {
+                    if (first)
+                        fmt::print(stderr,
+                                   "ro_bench: {} left out at n={} (at most {} without --slow-peers: {})\n",
+                                   p.id, n, p.maxCount, p.whyLimited);
+                    continue;
+                }
+                addLane(p.create(peerSetup), p.id, true, true);
+            }
+        }
+        passes.push_back(runSideBySide(lanes, spec, referenceAt, progress));
+    }
+
+    std::vector<LaneResult> results = combinePasses(passes);
+    // Above the brute-force limit the reference is only as sound as its cross-check.
+    if (o.check && !bruteReference) results[0].row.check = results[1].row.check;
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        if (!results[i].mismatch.empty())
+            failures.push_back(fmt::format("{} n={} {}: {} (reference: {})", sceneName(spec), n,
+                                           names[i], results[i].mismatch, referenceTechnique.id));
+        if (shown[i]) rows.push_back(results[i].row);
+    }
+    // Every row's ratio to the best peer of this scene; a row that failed its check
+    // ran only part of the frames and takes no part.
+    double bestPeer = std::numeric_limits<double>::infinity();
+    for (const Row& r : rows)
+        if (r.peer && r.check != "failed") bestPeer = std::min(bestPeer, r.meanMs);
+    if (std::isfinite(bestPeer) && bestPeer > 0)
+        for (Row& r : rows)
+            if (r.check != "failed") r.ratioToBestPeer = r.meanMs / bestPeer;
+    printTable(rows);
+    all.insert(all.end(), rows.begin(), rows.end());
+}
+
 int runAll(const Options& o) {
     if (o.sweepN || o.sweepParameter) return runSweep(o);
     std::vector<Row> all;
@@ -432,108 +609,12 @@ int runAll(const Options& o) {
         for (const std::uint32_t n : o.counts) {
             const RunSpec spec{scenario, n, o.motion, o.seed, o.frames, o.warmup, o.mixed, o.layers, o.swept};
             const Scene probe(scenario->kind, n, o.motion, o.seed, o.mixed);
-            Settings settings = o.parameters;
-            settings.bounds = probe.bounds();
-            if (o.cellSize || !settings.find(kCellSizeParameter.key))  // --cell-size, --param, or fitted
-                settings.set(kCellSizeParameter.key, o.cellSize.value_or(probe.fittedCellSize()));
-
-            // The reference: brute force where n allows, else the grid cross-checked on every
-            // frame by the hash, an independent technique (the conformance suite holds both to
-            // brute force's answers).
-            const bool bruteReference = bruteIsReference(n);
-            const TechniqueInfo& referenceTechnique = *findTechnique(bruteReference ? "brute" : "grid");
-            const TechniqueInfo& crossCheck = *findTechnique("hash");
-            ReferenceAt referenceAt;  // left empty without --check: the run is then unchecked
-            if (o.check)
-                referenceAt = [&](int frame) {
-                    auto fresh = makeTechniqueContestant(referenceTechnique, settings);
-                    return pairsAtFrame(*fresh, spec, frame);
-                };
-
-            // Every contestant of this scene runs side by side, frame by frame, in lanes in the
-            // order of the rows: the machine is shared and its load comes in bursts, which then
-            // fall on all of them alike (see runner.h). With --passes, fresh contestants run the
-            // same frames again, and each frame keeps the median of its passes' times.
-            std::vector<std::string> names;
-            std::vector<bool> shown;  // under --check the reference and the cross-check run even unselected
-            std::vector<std::vector<LaneResult>> passes;
-            for (int pass = 0; pass < o.passes; ++pass) {
-                const bool first = pass == 0;
-                std::vector<std::unique_ptr<Contestant>> contestants;
-                std::vector<Lane> lanes;
-                auto addLane = [&](std::unique_ptr<Contestant> contestant, std::string_view name, bool peer,
-                                   bool show) {
-                    // Said before any frame, and flushed: a long run is never silent, even
-                    // where stderr's progress bar is not shown.
-                    fmt::print("starting {} ({}) n={} pass {}/{}: {}, {} frames\n", scenario->name,
-                               motionName(o.motion), n, pass + 1, o.passes, name, 1 + o.warmup + o.frames);
-                    std::fflush(stdout);
-                    lanes.push_back({contestant.get(), std::string(name), peer});
-                    contestants.push_back(std::move(contestant));
-                    if (first) {
-                        names.emplace_back(name);
-                        shown.push_back(show);
-                    }
-                };
-                if (o.check) {
-                    addLane(makeTechniqueContestant(referenceTechnique, settings), referenceTechnique.id, false,
-                            selected(o, referenceTechnique));
-                    if (!bruteReference)
-                        addLane(makeTechniqueContestant(crossCheck, settings), crossCheck.id, false,
-                                selected(o, crossCheck));
-                }
-                for (const TechniqueInfo* t : o.techniques) {
-                    // The reference (and the cross-check) have their lanes already.
-                    if (o.check && (t == &referenceTechnique || (!bruteReference && t == &crossCheck))) continue;
-                    if (overLimit(*t, n)) {  // only in "all": named, it was refused up front
-                        if (first)
-                            fmt::print(stderr, "ro_bench: {} left out at n={} (at most {}: {})\n", t->id, n,
-                                       t->maxEntities, t->guide.complexity);
-                        continue;
-                    }
-                    addLane(makeTechniqueContestant(*t, settings), t->id, false, true);
-                }
-                if (o.peers) {
-                    const PeerSetup setup{probe.bounds(), settings.real(kCellSizeParameter), n};
-                    for (const PeerInfo& p : peers()) {
-                        if (!o.onlyPeers.empty() &&
-                            std::find(o.onlyPeers.begin(), o.onlyPeers.end(), p.id) == o.onlyPeers.end())
-                            continue;
-                        if (p.maxCount != 0 && n > p.maxCount && !o.slowPeers) {
-                            if (first)
-                                fmt::print(stderr,
-                                           "ro_bench: {} left out at n={} (at most {} without --slow-peers: {})\n",
-                                           p.id, n, p.maxCount, p.whyLimited);
-                            continue;
-                        }
-                        addLane(p.create(setup), p.id, true, true);
-                    }
-                }
-                passes.push_back(runSideBySide(lanes, spec, referenceAt, progress));
-            }
-
-            std::vector<LaneResult> results = combinePasses(passes);
-            // Above the brute-force limit the reference is only as sound as its cross-check.
-            if (o.check && !bruteReference) results[0].row.check = results[1].row.check;
-            std::vector<Row> rows;
-            for (std::size_t i = 0; i < results.size(); ++i) {
-                if (!results[i].mismatch.empty())
-                    failures.push_back(fmt::format("{} n={} {}: {} (reference: {})", scenario->name, n,
-                                                   names[i], results[i].mismatch, referenceTechnique.id));
-                if (shown[i]) rows.push_back(results[i].row);
-            }
-            // Every row's ratio to the best peer of this scene; a row that failed its check
-            // ran only part of the frames and takes no part.
-            double bestPeer = std::numeric_limits<double>::infinity();
-            for (const Row& r : rows)
-                if (r.peer && r.check != "failed") bestPeer = std::min(bestPeer, r.meanMs);
-            if (std::isfinite(bestPeer) && bestPeer > 0)
-                for (Row& r : rows)
-                    if (r.check != "failed") r.ratioToBestPeer = r.meanMs / bestPeer;
-            printTable(rows);
-            all.insert(all.end(), rows.begin(), rows.end());
+            runScene(o, spec, {probe.bounds(), probe.fittedCellSize(), n}, progress, all, failures);
         }
     }
+    for (const TraceFacts& trace : o.traces)
+        runScene(o, traceSpec(o, trace), {trace.bounds, trace.fittedCellSize(), trace.maxCount}, progress, all,
+                 failures);
 
     std::string error;
     int exitCode = 0;

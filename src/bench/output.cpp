@@ -112,7 +112,9 @@ void printTable(std::span<const Row> rows) {
     const bool peers = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.peer; });
     // And the missed-collision column only on scenes with bullets.
     const bool bullets = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.missedPerFrame.has_value(); });
-    fmt::print("\n{} ({} motion), n = {}\n", first.scenario, first.motion, first.n);
+    // A trace's boxes move as recorded: "rain (trace), n = 3000" rather than "trace motion".
+    const std::string how = first.motion == "trace" ? first.motion : first.motion + " motion";
+    fmt::print("\n{} ({}), n = {}\n", first.scenario, how, first.n);
     fmt::print("{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>11} {:>7}", "technique", "build ms",
                "mean ms", "median", "p99", "max", "candidates", "overlaps", "tests", "bytes", "allocs");
     if (peers) fmt::print(" {:>9}", "vs peer");

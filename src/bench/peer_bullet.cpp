@@ -4,11 +4,14 @@
 // StaticFilter group, whose mask leaves out statics (btCollisionWorld::addCollisionObject);
 // filters become the proxies' group and mask, which Bullet's pair cache tests the same way.
 // With both, the filters take the group and the exact test drops two statics.
+// Bodies come and go as in btCollisionWorld: createProxy for a new id, destroyProxy (which
+// drops its pairs from the cache) for one gone.
 // Bullet is 3D: every box spans z in [-0.5, 0.5], so only x and y decide.
 #include <btBulletCollisionCommon.h>
 
 #include <cstdint>
 
+#include "bench/peer_bodies.h"
 #include "bench/peers.h"
 
 namespace ro::bench {
@@ -19,32 +22,38 @@ public:
     explicit BulletPeer(std::unique_ptr<btBroadphaseInterface> broadPhase) : m_broadPhase(std::move(broadPhase)) {}
 
     ~BulletPeer() override {
-        for (btBroadphaseProxy* proxy : m_proxies) m_broadPhase->destroyProxy(proxy, &m_dispatcher);
+        for (std::uint32_t i = 0; i < m_liveCount; ++i)
+            m_broadPhase->destroyProxy(m_proxies[m_bodies.slotOf(i)], &m_dispatcher);
     }
 
     void step(const BoxView& boxes, MovedList moved, std::vector<Pair>& overlaps) override {
-        if (m_proxies.empty()) {
-            m_proxies.resize(boxes.count);
-            for (std::uint32_t i = 0; i < boxes.count; ++i) {
-                int group = btBroadphaseProxy::DefaultFilter;
-                int mask = btBroadphaseProxy::AllFilter;
-                if (boxes.category != nullptr) {
-                    group = static_cast<int>(boxes.category[i]);
-                    mask = static_cast<int>(boxes.mask[i]);
-                } else if (boxes.isStatic != nullptr && boxes.isStatic[i] != 0) {
-                    group = btBroadphaseProxy::StaticFilter;
-                    mask = btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter;
-                }
-                m_proxies[i] = m_broadPhase->createProxy(lower(boxes, i), upper(boxes, i), BOX_SHAPE_PROXYTYPE,
-                                                         reinterpret_cast<void*>(static_cast<std::uintptr_t>(i)), group,
-                                                         mask, &m_dispatcher);
+        m_bodies.update(boxes);
+        for (const std::uint32_t slot : m_bodies.destroyed()) m_broadPhase->destroyProxy(m_proxies[slot], &m_dispatcher);
+        m_proxies.resize(m_bodies.slotCount());
+        for (const std::uint32_t i : m_bodies.created()) {
+            int group = btBroadphaseProxy::DefaultFilter;
+            int mask = btBroadphaseProxy::AllFilter;
+            if (boxes.category != nullptr) {
+                group = static_cast<int>(boxes.category[i]);
+                mask = static_cast<int>(boxes.mask[i]);
+            } else if (boxes.isStatic != nullptr && boxes.isStatic[i] != 0) {
+                group = btBroadphaseProxy::StaticFilter;
+                mask = btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter;
             }
-        } else if (moved) {
-            for (const std::uint32_t i : *moved)
-                m_broadPhase->setAabb(m_proxies[i], lower(boxes, i), upper(boxes, i), &m_dispatcher);
+            const std::uint32_t slot = m_bodies.slotOf(i);
+            m_proxies[slot] = m_broadPhase->createProxy(lower(boxes, i), upper(boxes, i), BOX_SHAPE_PROXYTYPE,
+                                                        reinterpret_cast<void*>(static_cast<std::uintptr_t>(slot)),
+                                                        group, mask, &m_dispatcher);
+        }
+        m_liveCount = boxes.count;
+        const auto move = [&](std::uint32_t i) {
+            m_broadPhase->setAabb(m_proxies[m_bodies.slotOf(i)], lower(boxes, i), upper(boxes, i), &m_dispatcher);
+        };
+        if (moved && m_bodies.sameBodies()) {
+            for (const std::uint32_t i : *moved) move(i);
         } else {
             for (std::uint32_t i = 0; i < boxes.count; ++i)
-                m_broadPhase->setAabb(m_proxies[i], lower(boxes, i), upper(boxes, i), &m_dispatcher);
+                if (!m_bodies.isCreated(i)) move(i);
         }
         m_broadPhase->calculateOverlappingPairs(&m_dispatcher);
         const btBroadphasePairArray& pairs = m_broadPhase->getOverlappingPairCache()->getOverlappingPairArray();
@@ -52,7 +61,7 @@ public:
         for (int k = 0; k < pairs.size(); ++k) {
             const auto a = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pairs[k].m_pProxy0->m_clientObject));
             const auto b = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pairs[k].m_pProxy1->m_clientObject));
-            m_candidates.push_back(makePair(a, b));
+            m_candidates.push_back(makePair(m_bodies.indexOf(a), m_bodies.indexOf(b)));  // slots to this frame's indices
         }
         keepOverlapping(boxes, m_candidates, overlaps);
     }
@@ -66,7 +75,9 @@ private:
     btDefaultCollisionConfiguration m_configuration;
     btCollisionDispatcher m_dispatcher{&m_configuration};
     std::unique_ptr<btBroadphaseInterface> m_broadPhase;
-    std::vector<btBroadphaseProxy*> m_proxies;
+    PeerBodies m_bodies;
+    std::vector<btBroadphaseProxy*> m_proxies;  ///< by slot
+    std::uint32_t m_liveCount = 0;              ///< boxes of the last frame, whose proxies live
     std::vector<Pair> m_candidates;
 };
 

@@ -10,8 +10,9 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "ro/broadphase/registry.h"
+#include "bench/trace_frames.h"
 #include "core/alloc_counter.h"
+#include "ro/broadphase/registry.h"
 
 namespace ro::bench {
 namespace {
@@ -103,8 +104,34 @@ private:
 };
 
 bool hasBullets(const RunSpec& spec) {
-    return spec.motion == Motion::Bullets || spec.scenario->kind == ScenarioKind::Bullets;
+    return spec.scenario != nullptr && (spec.motion == Motion::Bullets || spec.scenario->kind == ScenarioKind::Bullets);
 }
+
+/// The frames a run steps on: the scenario's generated scene, or a trace's recorded frames.
+class Frames {
+public:
+    explicit Frames(const RunSpec& spec) : m_swept(spec.swept) {
+        if (!spec.trace.empty()) {
+            m_trace.emplace(spec.trace);
+            return;
+        }
+        m_scene.emplace(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
+        if (spec.layers > 0) m_scene->setLayers(spec.layers);  // the layers scene has 4 of its own
+    }
+    void advance() { m_trace ? m_trace->advance() : m_scene->advance(); }
+    [[nodiscard]] BoxView boxes() {
+        if (m_trace) return m_trace->boxes();
+        return m_swept ? m_scene->sweptBoxes() : m_scene->boxes();
+    }
+    [[nodiscard]] MovedList moved() const { return m_trace ? m_trace->moved() : m_scene->moved(); }
+    /// The generated scene (bullets need its velocities); null for a trace.
+    [[nodiscard]] Scene* scene() { return m_scene ? &*m_scene : nullptr; }
+
+private:
+    bool m_swept;
+    std::optional<Scene> m_scene;
+    std::optional<TraceFrames> m_trace;
+};
 
 }  // namespace
 
@@ -179,13 +206,16 @@ std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>
     return combined;
 }
 
+std::string sceneName(const RunSpec& spec) {
+    return spec.scenario != nullptr ? std::string(spec.scenario->name) : spec.traceName;
+}
+
 std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame) {
-    Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
-    if (spec.layers > 0) scene.setLayers(spec.layers);  // the layers scene has 4 of its own
+    Frames frames(spec);
     std::vector<Pair> overlaps;
     for (int f = 0; f <= frame; ++f) {
-        if (f > 0) scene.advance();
-        contestant.step(spec.swept ? scene.sweptBoxes() : scene.boxes(), scene.moved(), overlaps);
+        if (f > 0) frames.advance();
+        contestant.step(frames.boxes(), frames.moved(), overlaps);
     }
     std::sort(overlaps.begin(), overlaps.end());
     return overlaps;
@@ -198,12 +228,12 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     std::vector<Tally> tallies(lanes.size());
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         Row& row = results[i].row;
-        row.scenario = std::string(spec.scenario->name);
+        row.scenario = sceneName(spec);
         if (spec.mixed) row.scenario.append(":").append(spec.mixed->text());
         if (spec.layers > 0) row.scenario.append("+").append(std::to_string(spec.layers)).append(" layers");
         if (spec.swept) row.scenario.append("+swept");
         if (hasBullets(spec)) row.missedPerFrame = 0.0;
-        row.motion = std::string(motionName(spec.motion));
+        row.motion = spec.trace.empty() ? std::string(motionName(spec.motion)) : "trace";
         row.n = spec.count;
         row.technique = lanes[i].name;
         row.peer = lanes[i].peer;
@@ -211,8 +241,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
         tallies[i].times.reserve(static_cast<std::size_t>(spec.frames));
     }
 
-    Scene scene(spec.scenario->kind, spec.count, spec.motion, spec.seed, spec.mixed);
-    if (spec.layers > 0) scene.setLayers(spec.layers);  // the layers scene has 4 of its own
+    Frames frames(spec);
     std::optional<PassingPairs> passings;
     if (hasBullets(spec)) passings.emplace();
     const int total = 1 + spec.warmup + spec.frames;
@@ -222,9 +251,10 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
     const std::size_t fixed = checked ? 1 : 0;
     Fingerprint referencePrint;
     for (int frame = 0; frame < total; ++frame) {
-        if (frame > 0) scene.advance();  // outside the timing: the scene is not the broad phase
-        const std::vector<Pair>* passing = passings && frame > spec.warmup ? &passings->of(scene) : nullptr;
-        const BoxView boxes = spec.swept ? scene.sweptBoxes() : scene.boxes();
+        if (frame > 0) frames.advance();  // outside the timing: the scene is not the broad phase
+        const std::vector<Pair>* passing = passings && frame > spec.warmup ? &passings->of(*frames.scene()) : nullptr;
+        const BoxView boxes = frames.boxes();
+        const MovedList moved = frames.moved();
         for (std::size_t k = 0; k < lanes.size(); ++k) {
             const std::size_t i = laneToStep(k, frame, lanes.size(), fixed);
             Tally& tally = tallies[i];
@@ -232,7 +262,7 @@ std::vector<LaneResult> runSideBySide(std::span<const Lane> lanes, const RunSpec
             Contestant& contestant = *lanes[i].contestant;
             const std::uint64_t allocationsBefore = heapAllocationCount();
             const auto start = Clock::now();
-            contestant.step(boxes, scene.moved(), tally.overlaps);
+            contestant.step(boxes, moved, tally.overlaps);
             const double ms = msSince(start);
             const std::uint64_t allocated = heapAllocationCount() - allocationsBefore;
 

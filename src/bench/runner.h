@@ -31,7 +31,14 @@ struct RunSpec {
     std::optional<MixedShape> mixed;  ///< a point of the mixed family (rows say "mixed:F:MIN:MAX:SPACING")
     std::uint32_t layers = 0;         ///< collision layers (Scene::setLayers; rows say "+K layers"), 0 for none
     bool swept = false;               ///< contestants get swept boxes (Scene::sweptBoxes; rows say "+swept")
+    /// A trace file whose recorded frames replace the scenario's scene (`scenario` is then
+    /// null, and the rows' scene is `traceName`); docs/trace-format.md.
+    std::string trace{};
+    std::string traceName{};
 };
+
+/// The name of the scene `spec` runs: the scenario's, or the trace's.
+[[nodiscard]] std::string sceneName(const RunSpec& spec);
 
 /// One line of the results: a contestant on one scene.
 struct Row {

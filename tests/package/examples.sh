@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The library as another project uses it: install the build's ro package into a temporary
 # prefix, configure examples/ on its own against it (find_package(ro CONFIG REQUIRED)),
-# build both examples with warnings as errors, and run them (each checks its own answers).
+# build the examples with warnings as errors, and run them (each checks its own answers).
 # A header missing from the install, a wrong include path, a header of ro's that takes a
 # project's own header of the same name, or a broken package file fails here.
 # usage: examples.sh BUILD_DIR SOURCE_DIR WORK_DIR
@@ -11,7 +11,8 @@ fail() { echo "FAIL [package_examples]: $*" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || fail "cmake --install: $(cat "$work/install.log")"
-[[ -f $work/prefix/include/ro/broadphase.h && -f $work/prefix/include/ro/registry.h && -f $work/prefix/include/ro/world.h ]] ||
+[[ -f $work/prefix/include/ro/broadphase.h && -f $work/prefix/include/ro/registry.h && -f $work/prefix/include/ro/world.h &&
+   -f $work/prefix/include/ro/trace.h ]] ||
     fail "the public headers are not installed under include/ro"
 # Private headers stay private: no technique's own header is installed.
 [[ -z $(find "$work/prefix" -name 'hshg.h' -o -name 'tree.h' -o -name 'grid.h') ]] || fail "a technique's private header was installed"
@@ -28,4 +29,5 @@ cmake -S "$source/examples" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$work/build" >"$work/build.log" 2>&1 || fail "building the examples: $(cat "$work/build.log")"
 "$work/build/example_technique" || fail "example_technique exited $?"
 "$work/build/example_world" || fail "example_world exited $?"
-echo "ok [package_examples]: installed, found with find_package(ro), both examples built (beside a project's own core/, world/, ... headers) and ran"
+(cd "$work/build" && ./example_trace) || fail "example_trace exited $?"
+echo "ok [package_examples]: installed, found with find_package(ro), every example built (beside a project's own core/, world/, ... headers) and ran"
