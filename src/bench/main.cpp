@@ -23,6 +23,7 @@
 #include "bench/output.h"
 #include "bench/peers.h"
 #include "bench/runner.h"
+#include "bench/verdict_output.h"
 #include "bench/trace_frames.h"
 #include "ro/scenario/scenario.h"
 #include "scenario/sweep.h"
@@ -53,6 +54,7 @@ struct Options {
     std::string csv, json, plot;
     bool check = false;
     bool peers = false;
+    bool verdictOnly = false;  ///< --verdict: each scene's verdict and its JSON, no table
     std::vector<std::string_view> onlyPeers;  ///< --peer: these peers alone (empty: every one)
     bool slowPeers = false;
     bool list = false;
@@ -246,6 +248,8 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         ->type_name("FILE,FILE");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
+    cli.add_flag("--verdict", o.verdictOnly,
+                 "print only each scene's verdict (which technique to pick, and why) and its JSON form");
     std::string peerList;
     cli.add_option("--peer", peerList,
                    "comma list of peer ids to run (implies --peers; --list names them): a dense mix can take "
@@ -529,9 +533,11 @@ void runScene(const Options& o, const RunSpec& spec, const SceneSetup& setup, Pr
                            bool show) {
             // Said before any frame, and flushed: a long run is never silent, even
             // where stderr's progress bar is not shown.
-            fmt::print("starting {} ({}) n={} pass {}/{}: {}, {} frames\n", sceneName(spec), motion, n,
-                       pass + 1, o.passes, name, 1 + spec.warmup + spec.frames);
-            std::fflush(stdout);
+            if (!o.verdictOnly) {
+                fmt::print("starting {} ({}) n={} pass {}/{}: {}, {} frames\n", sceneName(spec), motion, n,
+                           pass + 1, o.passes, name, 1 + spec.warmup + spec.frames);
+                std::fflush(stdout);
+            }
             lanes.push_back({contestant.get(), std::string(name), peer});
             contestants.push_back(std::move(contestant));
             if (first) {
@@ -594,7 +600,21 @@ void runScene(const Options& o, const RunSpec& spec, const SceneSetup& setup, Pr
     if (std::isfinite(bestPeer) && bestPeer > 0)
         for (Row& r : rows)
             if (r.check != "failed") r.ratioToBestPeer = r.meanMs / bestPeer;
-    printTable(rows);
+    // The verdict ranks what ran all its frames and passed its check.
+    std::vector<Measured> measured;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const Row& row = results[i].row;
+        if (!shown[i] || row.check == "failed") continue;
+        measured.push_back({names[i], row.peer, results[i].frameMs, row.maxMs,
+                            row.bytes ? static_cast<double>(*row.bytes) / (1024.0 * 1024.0) : 0.0});
+    }
+    const std::vector<Ranked> ranking = rank(measured);
+    if (o.verdictOnly) {
+        printVerdictOnly(sceneName(spec), n, ranking, profileScene(spec));
+    } else {
+        printTable(rows);
+        printRanking(ranking, profileScene(spec));
+    }
     all.insert(all.end(), rows.begin(), rows.end());
 }
 

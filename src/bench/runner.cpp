@@ -210,6 +210,16 @@ std::string sceneName(const RunSpec& spec) {
     return spec.scenario != nullptr ? std::string(spec.scenario->name) : spec.traceName;
 }
 
+SceneProfile profileScene(const RunSpec& spec) {
+    SceneProfiler profiler;
+    Frames frames(spec);
+    for (int frame = 0; frame < 1 + spec.warmup + spec.frames; ++frame) {
+        if (frame > 0) frames.advance();
+        profiler.addFrame(frames.boxes());
+    }
+    return profiler.profile();
+}
+
 std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame) {
     Frames frames(spec);
     std::vector<Pair> overlaps;

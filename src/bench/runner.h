@@ -17,6 +17,7 @@
 
 #include "bench/contestant.h"
 #include "ro/scenario/scenario.h"
+#include "verdict/scene_profile.h"
 
 namespace ro::bench {
 
@@ -122,6 +123,9 @@ using ProgressFn = void (*)(const RunSpec& spec, int done, int total, std::size_
 /// rebuild) comes back in every pass and stays. A lane that failed its check in a pass keeps
 /// that pass's result, and says 1 pass.
 [[nodiscard]] std::vector<LaneResult> combinePasses(const std::vector<std::vector<LaneResult>>& passes);
+
+/// What the frames of `spec` are made of (every frame a run steps on, untimed).
+[[nodiscard]] SceneProfile profileScene(const RunSpec& spec);
 
 /// The sorted overlap pairs `contestant` (freshly made) gives on frame `frame` of `spec`.
 [[nodiscard]] std::vector<Pair> pairsAtFrame(Contestant& contestant, const RunSpec& spec, int frame);

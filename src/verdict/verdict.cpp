@@ -12,19 +12,30 @@ namespace {
 
 struct Moments {
     double mean = 0;
-    double standardError = 0;  ///< of the mean
+    double standardError = 0;  ///< of the mean, from the frames but their highest and lowest tenth
 };
 
+/// The mean of every frame (what a user pays), and the noise of a mean from the frames without
+/// their highest and lowest tenth: a burst of the machine's load on a few frames then does not
+/// make every difference look like noise.
 Moments momentsOf(const std::vector<double>& values) {
     Moments m;
     if (values.empty()) return m;
     double sum = 0;
     for (const double v : values) sum += v;
-    const auto n = static_cast<double>(values.size());
-    m.mean = sum / n;
-    if (values.size() < 2) return m;
+    m.mean = sum / static_cast<double>(values.size());
+    std::vector<double> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t cut = sorted.size() / 10;
+    const auto first = sorted.begin() + static_cast<std::ptrdiff_t>(cut);
+    const auto last = sorted.end() - static_cast<std::ptrdiff_t>(cut);
+    const auto n = static_cast<double>(last - first);
+    if (n < 2) return m;
+    double trimmedSum = 0;
+    for (auto it = first; it != last; ++it) trimmedSum += *it;
+    const double trimmedMean = trimmedSum / n;
     double squares = 0;
-    for (const double v : values) squares += (v - m.mean) * (v - m.mean);
+    for (auto it = first; it != last; ++it) squares += (*it - trimmedMean) * (*it - trimmedMean);
     m.standardError = std::sqrt(squares / (n - 1) / n);
     return m;
 }

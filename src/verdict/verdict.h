@@ -30,7 +30,8 @@ struct Ranked {
 };
 
 /// The contestants sorted by mean cost, fastest first. Two means tie when they differ by less
-/// than twice the standard error of their difference (from the spread of their frames).
+/// than twice the standard error of their difference, from the spread of their frames but the
+/// highest and lowest tenth of each.
 [[nodiscard]] std::vector<Ranked> rank(const std::vector<Measured>& contestants);
 
 /// "For this scene pick hshg: 0.32 ms a frame, 1.6x faster than sweep (0.51); worst frame
