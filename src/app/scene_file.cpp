@@ -28,7 +28,7 @@ std::string describe(const Json& v) {
     if (v.is_string()) return "the text " + files::quoted(v.get_ref<const std::string&>());
     if (v.is_array()) return fmt::format("an array of {} items", v.size());
     if (v.is_object()) return fmt::format("an object of {} keys", v.size());
-    return files::quoted(v.dump());
+    return v.dump();  // a number, true, false or null: short
 }
 
 /// A member of an object; `where` names the object in messages ("world", "entities").
@@ -161,15 +161,23 @@ Json parseJson(const std::string& text, const StopCheck& stop) {
     struct Open {
         bool array = false;
         std::uint64_t items = 0;
+        std::uint64_t maxItems = kMaxJsonArrayItems;
         std::unordered_set<std::string> keys;
+        std::string key;  ///< of an object: the key whose value is being read
     };
     std::vector<Open> open;
     std::uint64_t values = 0;
+    // The entity count, once read: the columns after it are held to it as they are parsed.
+    std::uint64_t entities = kMaxJsonArrayItems;
+    const auto inEntities = [&] { return open.size() >= 2 && open[open.size() - 2].key == "entities"; };
     const auto count = [&] {
         if (++values > kMaxJsonValues) fail(fmt::format("more than {} values in the file", kMaxJsonValues));
         if ((values & 0xffff) == 0 && stop && stop()) throw LoadStopped("stopped by a signal while reading");
-        if (!open.empty() && open.back().array && ++open.back().items > kMaxJsonArrayItems)
+        if (open.empty() || !open.back().array || ++open.back().items <= open.back().maxItems) return;
+        if (open.back().maxItems == kMaxJsonArrayItems)
             fail(fmt::format("an array of more than {} items", kMaxJsonArrayItems));
+        fail(fmt::format("'entities.{}' has more items than its {} entities", files::escaped(open[open.size() - 2].key),
+                         open.back().maxItems));
     };
     const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
         using Event = Json::parse_event_t;
@@ -178,16 +186,28 @@ Json parseJson(const std::string& text, const StopCheck& stop) {
             case Event::array_start:
                 count();
                 if (depth >= kMaxJsonDepth) fail(fmt::format("nested too deep (more than {} levels)", kMaxJsonDepth));
-                open.push_back({event == Event::array_start, 0, {}});
+                open.emplace_back();
+                open.back().array = event == Event::array_start;
+                if (open.back().array && open.size() >= 3 && open[open.size() - 3].key == "entities")
+                    open.back().maxItems = entities;
                 break;
             case Event::object_end:
             case Event::array_end: open.pop_back(); break;
             case Event::key:
                 // nlohmann keeps the last of a duplicated key: which one the writer meant is unknown.
-                if (!open.back().keys.insert(parsed.get_ref<const std::string&>()).second)
-                    fail(fmt::format("the key {} appears twice in one object", files::quoted(parsed.get_ref<const std::string&>())));
+                if (const std::string& key = parsed.get_ref<const std::string&>(); !open.back().keys.insert(key).second)
+                    fail(fmt::format("the key {} appears twice in one object", files::quoted(key)));
+                open.back().key = parsed.get_ref<const std::string&>();
                 break;
-            case Event::value: count(); break;
+            case Event::value:
+                count();
+                if (inEntities() && open.back().key == "count" && parsed.is_number_unsigned()) {
+                    entities = parsed.get<std::uint64_t>();
+                    if (entities > kMaxSceneEntities)
+                        fail(fmt::format("'entities.count' is {}: at most {} entities can be loaded", entities,
+                                         kMaxSceneEntities));
+                }
+                break;
         }
         return true;
     };
@@ -208,7 +228,7 @@ void checkHeader(const Json& j, const char* format, int supported) {
     const Json& version = member(j, "version", "");
     if (!version.is_number_integer() || version.get<std::int64_t>() != supported)
         fail(fmt::format("{} format version {} is not supported (this build reads version {})",
-                         format == kSceneFormat ? "scene" : "replay", version.dump(), supported));
+                         format == kSceneFormat ? "scene" : "replay", describe(version), supported));
 }
 
 SceneFile sceneFrom(const Json& j);

@@ -82,6 +82,17 @@ TEST(HostileInput, AStopRequestEndsALongLoad) {
     EXPECT_EQ(asked, 2);
 }
 
+// 2: the entity count is checked when it is read, and the columns after it are held to it as
+// they are parsed (not after a column of millions is in memory).
+TEST(HostileInput, ColumnsAreHeldToTheCountWhileParsed) {
+    const std::string good = goodScene();
+    EXPECT_CONTAINS(sceneRefusal(edited(good, "\"count\": 50", "\"count\": 3000000")), "at most 2000000 entities");
+    std::string zeros;
+    for (int i = 0; i < 1'000'000; ++i) zeros += "0,";
+    EXPECT_CONTAINS(sceneRefusal(edited(good, "\"x\": [", "\"x\": [" + zeros)), "'entities.x' has more items than its 50");
+    EXPECT_CONTAINS(replayRefusal(edited(goodReplay(), "\"y\": [", "\"y\": [" + zeros)), "'entities.y' has more items");
+}
+
 // 4: counts are capped as --entities is; a huge one is not converted to 32 bits.
 TEST(HostileInput, ReplayCountsAreCappedAtLoad) {
     const std::string good = goodReplay();
