@@ -34,6 +34,7 @@ case $case in
     load_long_array)  # 2: an ignored key of 3 million items is refused while parsed
         awk 'BEGIN { printf "{\"junk\": ["; for (i = 0; i < 3000000; ++i) printf "0,"; printf "0], \"a\": 1}" }' >"$dir/long.json"
         bash "$expect" 'more than 2000000 items' "$demo" --load "$dir/long.json" --frames 1 || fail "not refused"
+        rm -f "$dir/long.json"
         ;;
     fifo_load | fifo_replay | fifo_save | fifo_record | fifo_screenshot)  # 3: a FIFO blocks nobody
         flag=--${case#fifo_}
@@ -80,7 +81,9 @@ case $case in
         for ((i = 0; i < 30; ++i)); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
         kill -0 $pid 2>/dev/null && fail "still loading 3 s after SIGTERM"
         rc=0; wait $pid || rc=$?
+        rm -f "$dir/slow.json"  # 53 MB
         [[ $rc -eq 143 ]] || fail "exit status $rc, expected 143; stderr: $(cat "$dir/err")"
+        grep -q 'stopped by a signal while reading' "$dir/err" || fail "stderr does not say the load stopped: $(cat "$dir/err")"
         ;;
     *) fail "unknown case" ;;
 esac
