@@ -3,13 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
