@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set-up command 2: install what is missing, build, and run every test: in a Release build,
 # then in a build with AddressSanitizer and UndefinedBehaviorSanitizer, then the app's sweep
-# worker under ThreadSanitizer, then the libFuzzer target for 30 s (RO_FUZZ_SECONDS) under
-# AddressSanitizer and UndefinedBehaviorSanitizer.
+# worker under ThreadSanitizer, then the two libFuzzer targets (the broad phase; the scene
+# and replay readers) for 30 s each (RO_FUZZ_SECONDS) under AddressSanitizer and
+# UndefinedBehaviorSanitizer.
 #
 # The sanitizer suite runs every test but the five Xvfb walks labelled "interaction": they
 # check how clicks and drags are handled while ticks are slow, which the Release suite does.
@@ -45,9 +46,14 @@ run_tests tsan -R '^app_plots_headless$'
 echo "=== build build/fuzz (clang, libFuzzer, address,undefined)"
 CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRO_SANITIZE=address,undefined \
   -DRO_BUILD_FUZZ=ON -DRO_BUILD_TESTS=OFF -DRO_BUILD_APP=OFF -DRO_BUILD_BENCH=OFF
-cmake --build build/fuzz -j2 --target ro_fuzz
+cmake --build build/fuzz -j2 --target ro_fuzz ro_json_fuzz
 echo "=== fuzz ${RO_FUZZ_SECONDS:-30} s"
 corpus="$(mktemp -d)"
-trap 'rm -rf "$corpus"' EXIT
+json_corpus="$(mktemp -d)"
+trap 'rm -rf "$corpus" "$json_corpus"' EXIT
 build/fuzz/tests/fuzz/ro_fuzz -max_total_time="${RO_FUZZ_SECONDS:-30}" -timeout=10 -print_final_stats=1 "$corpus"
-echo "=== all tests passed (Release, address,undefined sanitizers, thread sanitizer, and the fuzzer)"
+echo "=== JSON fuzz ${RO_FUZZ_SECONDS:-30} s (seeds: tests/fuzz/json_seeds)"
+# New inputs go to the first directory; the committed seeds are only read.
+build/fuzz/tests/fuzz/ro_json_fuzz -max_total_time="${RO_FUZZ_SECONDS:-30}" -timeout=10 -print_final_stats=1 \
+  "$json_corpus" tests/fuzz/json_seeds
+echo "=== all tests passed (Release, address,undefined sanitizers, thread sanitizer, and the fuzzers)"

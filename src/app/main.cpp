@@ -98,23 +98,21 @@ int run(const ro::app::Options& options) {
     //--------------------------------------------------------------------------------------------
     // 2. The world, its technique and its population (a million entities take a while: busy),
     //    or the scene file's; a bad file ends the run here, before any window.
+    //    A stop signal ends a long load as it ends a step, with its status.
+    const StopCheck stopRequested = [] { return stopSignal() != 0; };
     std::optional<SceneFile> loaded;
-    if (!options.load.empty()) {
-        try {
-            loaded = loadSceneFile(options.load);
-        } catch (const SceneFileError& e) {
-            fmt::print(stderr, "ro_demo: --load {}\n", e.what());
-            return 2;
-        }
-    }
     std::optional<Recording> replay;
-    if (!options.replay.empty()) {
-        try {
-            replay = loadReplayFile(options.replay);
-        } catch (const SceneFileError& e) {
-            fmt::print(stderr, "ro_demo: --replay {}\n", e.what());
-            return 2;
-        }
+    try {
+        if (!options.load.empty()) loaded = loadSceneFile(options.load, stopRequested);
+        if (!options.replay.empty()) replay = loadReplayFile(options.replay, stopRequested);
+        // Under another technique a replay's inputs for techniques are ignored: its limit holds throughout.
+        if (replay && options.techniqueGiven) checkReplayCounts(*replay, ro::findTechnique(options.technique));
+    } catch (const SceneFileError& e) {  // --load and --replay are never given together
+        fmt::print(stderr, "ro_demo: {} {}\n", options.load.empty() ? "--replay" : "--load", e.what());
+        return 2;
+    } catch (const LoadStopped& e) {
+        fmt::print(stderr, "ro_demo: {}: {}\n", options.load.empty() ? options.replay : options.load, e.what());
+        return 128 + stopSignal();
     }
     Lab lab = [&] {
         const BusyScope busy;

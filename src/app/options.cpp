@@ -3,19 +3,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
 #include <algorithm>
 
+#include "files/safe_file.h"
 #include "ro/broadphase/registry.h"
 #include "ro/scenario/scenario.h"
 
@@ -99,17 +95,6 @@ float parseInRange(const std::string& text, std::string_view flag, float lo, flo
     if (text.empty() || ec != std::errc{} || ptr != end || !(value >= lo && value <= hi))
         throw BadValue(fmt::format("{} expects a number from {} to {}, got '{}'", flag, lo, hi, text));
     return value;
-}
-
-/// Why `path` cannot be opened for writing, or empty when it can. A file created to find out
-/// is removed again; an existing one is opened to append, so it is left as it was.
-std::string whyNotWritable(const std::string& path) {
-    const bool existed = access(path.c_str(), F_OK) == 0;
-    std::FILE* file = std::fopen(path.c_str(), "a");
-    if (!file) return std::strerror(errno);
-    std::fclose(file);
-    if (!existed) std::remove(path.c_str());
-    return {};
 }
 
 std::string techniqueIds() {
@@ -363,12 +348,12 @@ ParseResult parseOptions(int argc, char** argv) {
                            "--entities, --half-extents or --record");
         if (given("--record")) {
             if (o.record.empty()) throw BadValue("--record expects a file name, got ''");
-            if (const std::string why = whyNotWritable(o.record); !why.empty())
+            if (const std::string why = files::whyNotWritable(o.record); !why.empty())
                 throw BadValue(fmt::format("--record: cannot write '{}': {}", o.record, why));
         }
         if (given("--save")) {
             if (o.save.empty()) throw BadValue("--save expects a file name, got ''");
-            if (const std::string why = whyNotWritable(o.save); !why.empty())
+            if (const std::string why = files::whyNotWritable(o.save); !why.empty())
                 throw BadValue(fmt::format("--save: cannot write '{}': {}", o.save, why));
         }
         for (const auto& [flag, path] : {std::pair{"--screenshot", &o.screenshot}, {"--plots-screenshot", &o.plotsScreenshot}}) {
@@ -377,7 +362,7 @@ ParseResult parseOptions(int argc, char** argv) {
             if (shot.size() <= 4 || !shot.ends_with(".png"))
                 throw BadValue(fmt::format("{} expects a file name ending in .png, got '{}'", flag, shot));
             // Found now, not after every frame has run.
-            if (const std::string why = whyNotWritable(*path); !why.empty())
+            if (const std::string why = files::whyNotWritable(*path); !why.empty())
                 throw BadValue(fmt::format("{}: cannot write '{}': {}", flag, shot, why));
         }
         if (given("--plots-screenshot") && !given("--plots"))

@@ -5,20 +5,31 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "files/safe_file.h"
 
 namespace ro::app {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
+/// The largest float: a file's number beyond it cannot be one of ours.
+constexpr double kFloatMax = 3.4028234663852886e38;
+
 constexpr const char* kResponses[] = {"none", "push_apart", "bounce"};
 
 [[noreturn]] void fail(std::string_view what) { throw SceneFileError(std::string(what)); }
+
+/// A value for a message: a number or a short escaped string as it stands, a container by its size.
+std::string describe(const Json& v) {
+    if (v.is_string()) return "the text " + files::quoted(v.get_ref<const std::string&>());
+    if (v.is_array()) return fmt::format("an array of {} items", v.size());
+    if (v.is_object()) return fmt::format("an object of {} keys", v.size());
+    return v.dump();  // a number, true, false or null: short
+}
 
 /// A member of an object; `where` names the object in messages ("world", "entities").
 const Json& member(const Json& object, const char* key, std::string_view where) {
@@ -44,19 +55,19 @@ double number(const Json& object, const char* key, std::string_view where = {}) 
 /// A float that the file holds exactly (written from one): out of float's range is an error.
 float real(const Json& object, const char* key, std::string_view where = {}) {
     const double value = number(object, key, where);
-    if (std::abs(value) > 3.0e38) fail(fmt::format("'{}' is out of range: {}", name(where, key), value));
+    if (std::abs(value) > kFloatMax) fail(fmt::format("'{}' is out of float range, got {}", name(where, key), value));
     return static_cast<float>(value);
 }
 
 std::uint64_t whole(const Json& object, const char* key, std::string_view where = {}) {
     const Json& v = member(object, key, where);
-    if (!v.is_number_unsigned()) fail(fmt::format("'{}' must be a whole number >= 0, got {}", name(where, key), v.dump()));
+    if (!v.is_number_unsigned()) fail(fmt::format("'{}' must be a whole number >= 0, got {}", name(where, key), describe(v)));
     return v.get<std::uint64_t>();
 }
 
 bool boolean(const Json& object, const char* key, std::string_view where = {}) {
     const Json& v = member(object, key, where);
-    if (!v.is_boolean()) fail(fmt::format("'{}' must be true or false, got {}", name(where, key), v.dump()));
+    if (!v.is_boolean()) fail(fmt::format("'{}' must be true or false, got {}", name(where, key), describe(v)));
     return v.get<bool>();
 }
 
@@ -73,8 +84,9 @@ std::vector<float> reals(const Json& object, const char* key, std::size_t count,
         fail(fmt::format("'{}' must be an array of {} numbers", name(where, key), count));
     std::vector<float> out(count);
     for (std::size_t i = 0; i < count; ++i) {
-        if (!v[i].is_number() || !std::isfinite(v[i].get<double>()) || std::abs(v[i].get<double>()) > 3.0e38)
-            fail(fmt::format("'{}[{}]' must be a finite number, got {}", name(where, key), i, v[i].dump()));
+        if (!v[i].is_number()) fail(fmt::format("'{}[{}]' must be a number, got {}", name(where, key), i, describe(v[i])));
+        if (std::abs(v[i].get<double>()) > kFloatMax)
+            fail(fmt::format("'{}[{}]' is out of float range, got {}", name(where, key), i, v[i].get<double>()));
         out[i] = static_cast<float>(v[i].get<double>());
     }
     return out;
@@ -88,7 +100,8 @@ std::vector<std::uint32_t> words(const Json& object, const char* key, std::size_
     std::vector<std::uint32_t> out(count);
     for (std::size_t i = 0; i < count; ++i) {
         if (!v[i].is_number_unsigned() || v[i].get<std::uint64_t>() > 0xffffffffu)
-            fail(fmt::format("'{}[{}]' must be a whole number from 0 to 4294967295, got {}", name(where, key), i, v[i].dump()));
+            fail(fmt::format("'{}[{}]' must be a whole number from 0 to 4294967295, got {}", name(where, key), i,
+                             describe(v[i])));
         out[i] = static_cast<std::uint32_t>(v[i].get<std::uint64_t>());
     }
     return out;
@@ -138,17 +151,72 @@ WorldConfig worldFrom(const Json& w, std::string_view where) {
             config.response = static_cast<ContactResponse>(r);
             return config;
         }
-    fail(fmt::format("'{}.response' must be none, push_apart or bounce, got '{}'", where, response));
+    fail(fmt::format("'{}.response' must be none, push_apart or bounce, got {}", where, files::quoted(response)));
 }
 
-/// Parses a whole document, or says it is not JSON.
-Json parseJson(const std::string& text) {
+/// Parses a whole document within the limits of scene_file.h, or says why it is not one of
+/// ours. The limits are checked as the parser goes, so a hostile document is refused before it
+/// is held whole (or, nested, before anything recurses over it); `stop` is asked now and then.
+Json parseJson(const std::string& text, const StopCheck& stop) {
+    struct Open {
+        bool array = false;
+        std::uint64_t items = 0;
+        std::uint64_t maxItems = kMaxJsonArrayItems;
+        std::unordered_set<std::string> keys;
+        std::string key;  ///< of an object: the key whose value is being read
+    };
+    std::vector<Open> open;
+    std::uint64_t values = 0;
+    // The entity count, once read: the columns after it are held to it as they are parsed.
+    std::uint64_t entities = kMaxJsonArrayItems;
+    const auto inEntities = [&] { return open.size() >= 2 && open[open.size() - 2].key == "entities"; };
+    const auto count = [&] {
+        if (++values > kMaxJsonValues) fail(fmt::format("more than {} values in the file", kMaxJsonValues));
+        if ((values & 0xffff) == 0 && stop && stop()) throw LoadStopped("stopped by a signal while reading");
+        if (open.empty() || !open.back().array || ++open.back().items <= open.back().maxItems) return;
+        if (open.back().maxItems == kMaxJsonArrayItems)
+            fail(fmt::format("an array of more than {} items", kMaxJsonArrayItems));
+        fail(fmt::format("'entities.{}' has more items than its {} entities", files::escaped(open[open.size() - 2].key),
+                         open.back().maxItems));
+    };
+    const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
+        using Event = Json::parse_event_t;
+        switch (event) {
+            case Event::object_start:
+            case Event::array_start:
+                count();
+                if (depth >= kMaxJsonDepth) fail(fmt::format("nested too deep (more than {} levels)", kMaxJsonDepth));
+                open.emplace_back();
+                open.back().array = event == Event::array_start;
+                if (open.back().array && open.size() >= 3 && open[open.size() - 3].key == "entities")
+                    open.back().maxItems = entities;
+                break;
+            case Event::object_end:
+            case Event::array_end: open.pop_back(); break;
+            case Event::key:
+                // nlohmann keeps the last of a duplicated key: which one the writer meant is unknown.
+                if (const std::string& key = parsed.get_ref<const std::string&>(); !open.back().keys.insert(key).second)
+                    fail(fmt::format("the key {} appears twice in one object", files::quoted(key)));
+                open.back().key = parsed.get_ref<const std::string&>();
+                break;
+            case Event::value:
+                count();
+                if (inEntities() && open.back().key == "count" && parsed.is_number_unsigned()) {
+                    entities = parsed.get<std::uint64_t>();
+                    if (entities > kMaxSceneEntities)
+                        fail(fmt::format("'entities.count' is {}: at most {} entities can be loaded", entities,
+                                         kMaxSceneEntities));
+                }
+                break;
+        }
+        return true;
+    };
     try {
-        return Json::parse(text);
+        return Json::parse(text, check);
     } catch (const Json::parse_error& e) {
-        fail(fmt::format("not JSON: {}", e.what()));
+        fail(fmt::format("not JSON: {}", files::escaped(e.what(), 160)));
     } catch (const Json::exception& e) {  // a number beyond a double (1e999)
-        fail(fmt::format("not a number JSON can hold: {}", e.what()));
+        fail(fmt::format("not a number JSON can hold: {}", files::escaped(e.what(), 160)));
     }
 }
 
@@ -160,38 +228,33 @@ void checkHeader(const Json& j, const char* format, int supported) {
     const Json& version = member(j, "version", "");
     if (!version.is_number_integer() || version.get<std::int64_t>() != supported)
         fail(fmt::format("{} format version {} is not supported (this build reads version {})",
-                         format == kSceneFormat ? "scene" : "replay", version.dump(), supported));
+                         format == kSceneFormat ? "scene" : "replay", describe(version), supported));
 }
 
 SceneFile sceneFrom(const Json& j);
 
-/// Reads the whole file.
-std::string readFile(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error)) fail(fmt::format("{}: is a directory, not a file", path));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(fmt::format("{}: cannot open the file", path));
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
+/// The spec of the parameter with this key in any technique, or nullptr.
+const ParameterSpec* anyParameter(std::string_view key) {
+    for (const TechniqueInfo& t : techniques())
+        if (const ParameterSpec* spec = findParameter(t.parameters, key)) return spec;
+    return nullptr;
 }
 
-/// Writes the whole text, or nothing: a temporary file is renamed over `path`.
-void writeFile(const std::string& path, const std::string& text) {
-    const std::string temporary = path + ".part";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) fail(fmt::format("cannot write '{}'", temporary));
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        out.flush();
-        if (!out) {
-            std::remove(temporary.c_str());
-            fail(fmt::format("could not write all of '{}' (disk full?)", path));
-        }
+/// The whole file, read as every input file is (files/safe_file.h).
+std::string readFile(const std::string& path) {
+    try {
+        return files::readRegularFile(path, kMaxInputFileBytes);
+    } catch (const files::FileError& e) {
+        fail(e.what());
     }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        std::remove(temporary.c_str());
-        fail(fmt::format("cannot replace '{}'", path));
+}
+
+/// Writes the whole text as every output file is written.
+void writeFile(const std::string& path, const std::string& text) {
+    try {
+        files::writeOutputFile(path, text);
+    } catch (const files::FileError& e) {
+        fail(e.what());
     }
 }
 
@@ -265,7 +328,7 @@ std::string sceneToJson(const SceneFile& scene) {
     return out + "\n";
 }
 
-SceneFile sceneFromJson(const std::string& text) { return sceneFrom(parseJson(text)); }
+SceneFile sceneFromJson(const std::string& text, const StopCheck& stop) { return sceneFrom(parseJson(text, stop)); }
 
 namespace {
 
@@ -274,19 +337,23 @@ SceneFile sceneFrom(const Json& j) {
     SceneFile scene;
     LabState& s = scene.lab;
     s.technique = text(j, "technique");
+    if (!findTechnique(s.technique)) fail(fmt::format("unknown technique {}", files::quoted(s.technique)));
+    s.autoCellSize = boolean(j, "auto_cell_size");
     const Json& parameters = member(j, "parameters", "");
     if (!parameters.is_object()) fail("'parameters' must be an object of numbers");
     for (const auto& [key, value] : parameters.items()) {
+        const ParameterSpec* spec = anyParameter(key);
+        if (!spec) fail(fmt::format("'parameters.{}' is not a parameter of any technique", files::escaped(key)));
         const double v = number(parameters, key.c_str(), "parameters");
-        const ParameterSpec* spec = nullptr;
-        for (const TechniqueInfo& t : techniques())
-            for (const ParameterSpec& p : t.parameters)
-                if (p.key == key) spec = &p;
-        if (!spec) fail(fmt::format("'parameters.{}' is not a parameter of any technique", key));
+        // An automatic cell size is the lab's own fit (the library's range); one set by hand is
+        // held to the range --cell-size and --param offer.
+        const bool offered = !(spec->key == kCellSizeParameter.key && s.autoCellSize);
+        if (const std::string why = checkValue(*spec, v, offered); !why.empty())
+            fail(fmt::format("'parameters.{}': {}", spec->key, why));
         s.parameters.set(spec->key, v);  // the spec's key outlives the file's text
     }
-    s.autoCellSize = boolean(j, "auto_cell_size");
     s.preset = text(j, "preset");
+    if (s.preset != "random" && !findScenario(s.preset)) fail(fmt::format("unknown preset {}", files::quoted(s.preset)));
     s.sceneSeed = whole(j, "seed");
     if (j.contains("layers")) {
         const std::uint64_t layers = whole(j, "layers", "");
@@ -307,9 +374,15 @@ SceneFile sceneFrom(const Json& j) {
 
     const Json& camera = member(j, "camera", "");
     scene.camera.zoom = real(camera, "zoom", "camera");
-    if (!(scene.camera.zoom > 0.0f)) fail("'camera.zoom' must be greater than 0");
+    if (!(scene.camera.zoom >= Camera::kMinZoom && scene.camera.zoom <= Camera::kMaxZoom))
+        fail(fmt::format("'camera.zoom' must be from {} to {} (as --zoom), got {}", Camera::kMinZoom, Camera::kMaxZoom,
+                         scene.camera.zoom));
     if (!member(camera, "centre", "camera").is_null()) {
         const std::vector<float> centre = reals(camera, "centre", 2, "camera");
+        for (const float c : centre)
+            if (!(std::abs(c) <= WorldLimits::kMaxCoordinate))
+                fail(fmt::format("'camera.centre' must lie within the world's coordinates (-{0} to {0}), got {1}",
+                                 WorldLimits::kMaxCoordinate, c));
         scene.camera.centre = Vec2{centre[0], centre[1]};
     }
 
@@ -352,10 +425,10 @@ SceneFile sceneFrom(const Json& j) {
 
 void saveSceneFile(const std::string& path, const SceneFile& scene) { writeFile(path, sceneToJson(scene)); }
 
-SceneFile loadSceneFile(const std::string& path) {
+SceneFile loadSceneFile(const std::string& path, const StopCheck& stop) {
     const std::string text = readFile(path);
     try {
-        return sceneFromJson(text);
+        return sceneFromJson(text, stop);
     } catch (const SceneFileError& e) {
         fail(fmt::format("{}: {}", path, e.what()));
     }
@@ -410,7 +483,13 @@ RecordedInput inputFrom(const Json& j, std::size_t index) {
             input.point = {point[0], point[1]};
             break;
         }
-        case Kind::Count: input.value = static_cast<double>(whole(j, "value", where)); break;
+        case Kind::Count: {
+            const std::uint64_t count = whole(j, "value", where);
+            if (count > kMaxSceneEntities)
+                fail(fmt::format("'{}.value' is {}: at most {} entities (as --entities)", where, count, kMaxSceneEntities));
+            input.value = static_cast<double>(count);
+            break;
+        }
         case Kind::Layers:
             input.value = static_cast<double>(whole(j, "value", where));
             if (!(input.value >= 1.0 && input.value <= 4.0)) fail(fmt::format("'{}.value' must be 1 to 4 layers", where));
@@ -420,17 +499,39 @@ RecordedInput inputFrom(const Json& j, std::size_t index) {
             if (!(input.value >= 0.0 && input.value <= 1.0)) fail(fmt::format("'{}.value' must be 0 to 1", where));
             break;
         case Kind::Preset:
-        case Kind::Technique: input.name = text(j, "name", where); break;
-        case Kind::Parameter:
             input.name = text(j, "name", where);
-            input.value = number(j, "value", where);
+            if (input.name != "random" && !findScenario(input.name))
+                fail(fmt::format("'{}.name': unknown preset {}", where, files::quoted(input.name)));
             break;
+        case Kind::Technique:
+            input.name = text(j, "name", where);
+            if (!findTechnique(input.name)) fail(fmt::format("'{}.name': unknown technique {}", where, files::quoted(input.name)));
+            break;
+        case Kind::Parameter: {
+            input.name = text(j, "name", where);
+            const ParameterSpec* spec = anyParameter(input.name);
+            if (!spec) fail(fmt::format("'{}.name': {} is not a parameter of any technique", where, files::quoted(input.name)));
+            input.value = number(j, "value", where);
+            if (const std::string why = checkValue(*spec, input.value, true); !why.empty())
+                fail(fmt::format("'{}.value' of {}: {}", where, spec->key, why));
+            break;
+        }
         case Kind::Sizes:
             input.sizes = {real(j, "min_half", where), real(j, "max_half", where)};
-            if (!(input.sizes.minHalf > 0.0f && input.sizes.minHalf <= input.sizes.maxHalf))
-                fail(fmt::format("'{}' must have 0 < min_half <= max_half", where));
+            if (!(input.sizes.minHalf >= WorldLimits::kMinHalfExtent && input.sizes.minHalf <= input.sizes.maxHalf &&
+                  input.sizes.maxHalf <= WorldLimits::kMaxHalfExtent))
+                fail(fmt::format("'{}' must have {} <= min_half <= max_half <= {}, got {} and {}", where,
+                                 WorldLimits::kMinHalfExtent, WorldLimits::kMaxHalfExtent, input.sizes.minHalf,
+                                 input.sizes.maxHalf));
             break;
-        case Kind::World: input.world = worldFrom(member(j, "world", where), where + ".world"); break;
+        case Kind::World:
+            input.world = worldFrom(member(j, "world", where), where + ".world");
+            try {
+                (void)World(input.world);  // the world's own checks, now rather than when it is reached
+            } catch (const std::invalid_argument& e) {
+                fail(fmt::format("'{}.world': {}", where, e.what()));
+            }
+            break;
         case Kind::Respawn:
         case Kind::FitSizes:
         case Kind::AutoCellSize: break;
@@ -439,6 +540,32 @@ RecordedInput inputFrom(const Json& j, std::size_t index) {
 }
 
 }  // namespace
+
+void checkReplayCounts(const Recording& recording, const TechniqueInfo* technique) {
+    const bool fixedTechnique = technique != nullptr;
+    if (!technique) technique = findTechnique(recording.start.technique);
+    // A remove may miss, so it is not counted: the count is the most there can be.
+    std::uint64_t count = recording.start.entities.size();
+    const ScenarioInfo* scenario = recording.start.preset == "random" ? nullptr : findScenario(recording.start.preset);
+    const auto check = [&](const std::string& after) {
+        if (count > kMaxSceneEntities)
+            fail(fmt::format("{} makes {} entities: at most {} (as --entities)", after, count, kMaxSceneEntities));
+        if (technique->maxEntities != 0 && count > technique->maxEntities)
+            fail(fmt::format("{} makes {} entities under '{}': at most {} step in reasonable time", after, count,
+                             technique->id, technique->maxEntities));
+    };
+    check("'start'");
+    for (std::size_t i = 0; i < recording.inputs.size(); ++i) {
+        using Kind = RecordedInput::Kind;
+        const RecordedInput& input = recording.inputs[i];
+        if (input.kind == Kind::Spawn) ++count;
+        if (input.kind == Kind::Count) count = static_cast<std::uint64_t>(input.value);
+        if (input.kind == Kind::Preset) scenario = input.name == "random" ? nullptr : findScenario(input.name);
+        if (input.kind == Kind::Technique && !fixedTechnique) technique = findTechnique(input.name);
+        if (scenario) count = std::min<std::uint64_t>(count, scenario->maxCount);
+        check(fmt::format("'inputs[{}]'", i));
+    }
+}
 
 std::string replayToJson(const Recording& recording) {
     Json j;
@@ -459,8 +586,8 @@ std::string replayToJson(const Recording& recording) {
     return out + "\n";
 }
 
-Recording replayFromJson(const std::string& text_) {
-    const Json j = parseJson(text_);
+Recording replayFromJson(const std::string& text_, const StopCheck& stop) {
+    const Json j = parseJson(text_, stop);
     checkHeader(j, kReplayFormat, kReplayVersion);
     Recording recording;
     recording.endTick = whole(j, "end_tick");
@@ -482,15 +609,16 @@ Recording replayFromJson(const std::string& text_) {
     } catch (const SceneFileError& e) {
         fail(fmt::format("in 'start': {}", e.what()));
     }
+    checkReplayCounts(recording);
     return recording;
 }
 
 void saveReplayFile(const std::string& path, const Recording& recording) { writeFile(path, replayToJson(recording)); }
 
-Recording loadReplayFile(const std::string& path) {
+Recording loadReplayFile(const std::string& path, const StopCheck& stop) {
     const std::string text = readFile(path);
     try {
-        return replayFromJson(text);
+        return replayFromJson(text, stop);
     } catch (const SceneFileError& e) {
         fail(fmt::format("{}: {}", path, e.what()));
     }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/palette.h"
+#include "files/safe_file.h"
 
 namespace ro::app {
 
@@ -74,8 +75,8 @@ Screen::~Screen() {
 namespace {
 
 // Zoom range over the fitted view: from a quarter of the world's size to 10,000 times it.
-constexpr float kMinZoom = 0.25f;
-constexpr float kMaxZoom = 10000.0f;
+constexpr float kMinZoom = Camera::kMinZoom;
+constexpr float kMaxZoom = Camera::kMaxZoom;
 /// Entities under this half-size in pixels go through the raster (8 px across or less): a
 /// software triangle costs more than the few pixels of a small entity.
 constexpr float kRasterBelowHalfPixels = 4.0f;
@@ -280,10 +281,12 @@ bool Screen::saveScreenshot(const std::string& path, const SDL_Rect* area) const
         static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
     };
     if (stbi_write_png_to_func(append, &png, width, height, 3, pixels.data(), width * 3) == 0) return false;
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    if (!file) return false;
-    const bool written = std::fwrite(png.data(), 1, png.size(), file) == png.size();
-    return std::fclose(file) == 0 && written;
+    try {
+        files::writeOutputFile(path, png);
+        return true;
+    } catch (const files::FileError&) {
+        return false;
+    }
 }
 
 const char* Screen::rendererName() const {

@@ -23,8 +23,9 @@
 #include "bench/output.h"
 #include "bench/peers.h"
 #include "bench/runner.h"
-#include "bench/verdict_output.h"
 #include "bench/trace_frames.h"
+#include "bench/verdict_output.h"
+#include "files/safe_file.h"
 #include "ro/scenario/scenario.h"
 #include "scenario/sweep.h"
 
@@ -115,16 +116,6 @@ bool onPath(const char* program) {
     for (std::string_view dir : splitList(path ? path : "", ':'))
         if (!dir.empty() && access(fmt::format("{}/{}", dir, program).c_str(), X_OK) == 0) return true;
     return false;
-}
-
-/// True when `path` can be opened for writing; a file created to find out is removed again.
-bool canWrite(const std::string& path) {
-    const bool existed = access(path.c_str(), F_OK) == 0;
-    std::FILE* file = std::fopen(path.c_str(), "a");
-    if (!file) return false;
-    std::fclose(file);
-    if (!existed) std::remove(path.c_str());
-    return true;
 }
 
 void printList() {
@@ -267,7 +258,8 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         cli.parse(argc, argv);
         if (o.list) return 0;
         for (const char* flag : {"--technique", "--scenario", "--n", "--motion", "--frames", "--warmup", "--passes",
-                                 "--seed", "--cell-size", "--csv", "--json", "--plot", "--peer", "--trace"})
+                                 "--seed", "--cell-size", "--csv", "--json", "--plot", "--peer", "--trace", "--layers",
+                                 "--sweep-param"})
             if (cli.count(flag) > 0 && cli[flag]->as<std::string>().empty())
                 throw BadValue(fmt::format("{} was given an empty value", flag));
         if (technique != "all") {
@@ -419,8 +411,8 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
             throw BadValue("--plot needs gnuplot on the PATH (Debian: apt-get install gnuplot-nox)");
         // Found now, not after a sweep of many minutes.
         for (const auto& [flag, path] : {std::pair{"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}})
-            if (!path->empty() && !canWrite(*path))
-                throw BadValue(fmt::format("{}: cannot write '{}'", flag, *path));
+            if (const std::string why = path->empty() ? "" : files::whyNotWritable(*path); !why.empty())
+                throw BadValue(fmt::format("{}: cannot write '{}': {}", flag, *path, why));
     } catch (const CLI::CallForHelp&) {
         fmt::print("{}", cli.help());
         return 0;
@@ -474,12 +466,12 @@ int runSweep(const Options& o) {
         }
     }
     if (!o.csv.empty()) {
-        std::FILE* file = std::fopen(o.csv.c_str(), "w");
-        bool ok = file != nullptr;
-        for (const std::string& line : lines) ok = ok && std::fprintf(file, "%s\n", line.c_str()) >= 0;
-        if (file) ok = std::fclose(file) == 0 && ok;
-        if (!ok) {
-            fmt::print(stderr, "ro_bench: could not write '{}'\n", o.csv);
+        std::string text;
+        for (const std::string& line : lines) text += line + '\n';
+        try {
+            files::writeOutputFile(o.csv, text);
+        } catch (const files::FileError& e) {
+            fmt::print(stderr, "ro_bench: {}\n", e.what());
             return 1;
         }
     }

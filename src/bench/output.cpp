@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "files/safe_file.h"
+
 extern char** environ;
 
 namespace ro::bench {
@@ -38,22 +40,16 @@ std::string ratioText(const std::optional<double>& ratio) {
     return ratio ? fmt::format("{:.3f}x", *ratio) : std::string("-");
 }
 
-/// The one place every output file is written: each write and the close are checked (a full
-/// disk often shows only at the close, when the buffer is flushed).
+/// The one place every output file is written (files/safe_file.h: every write and the close
+/// checked, a FIFO refused, a symlink written through).
 bool writeFile(const std::string& path, std::string_view bytes, std::string& error) {
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    if (!file) {
-        error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+    try {
+        files::writeOutputFile(path, bytes);
+        return true;
+    } catch (const files::FileError& e) {
+        error = e.what();
         return false;
     }
-    const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
-    const int writeErrno = errno;
-    const bool closed = std::fclose(file) == 0;
-    if (!written || !closed) {
-        error = fmt::format("cannot write '{}': {}", path, std::strerror(written ? errno : writeErrno));
-        return false;
-    }
-    return true;
 }
 
 /// Runs gnuplot on `script` and returns the PNG it writes to its standard output. The script

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "ro/broadphase/registry.h"
@@ -131,8 +132,15 @@ namespace {
 /// Throws unless `v` lies in [lo, hi] (a NaN never does), naming the setting and the range.
 void checkRange(double v, double lo, double hi, const char* what) {
     if (v >= lo && v <= hi) return;
-    char message[160];
-    std::snprintf(message, sizeof message, "%s must be between %g and %g, got %g", what, lo, hi, v);
+    // The value with the digits that tell it apart as a float: 10000001 as %g reads "1e+07",
+    // as if it were the bound itself.
+    char value[32];
+    for (int digits = 6; digits <= 9; ++digits) {
+        std::snprintf(value, sizeof value, "%.*g", digits, v);
+        if (static_cast<float>(std::strtod(value, nullptr)) == static_cast<float>(v)) break;
+    }
+    char message[192];
+    std::snprintf(message, sizeof message, "%s must be between %g and %g, got %s", what, lo, hi, value);
     throw std::invalid_argument(message);
 }
 

@@ -110,7 +110,7 @@ TEST(SceneFile, BadFilesAreRefusedWithAMessageAndTheLabIsUntouched) {
         {"no technique", replaced(good, "\"technique\"", "\"techniqe\""), "missing field 'technique'"},
         {"a string for a number", replaced(good, "\"tick_hz\": 60.0", "\"tick_hz\": \"fast\""), "'world.tick_hz' must be a number"},
         {"an infinite number", replaced(good, "\"speed\": 1.0", "\"speed\": 1e999"), "number overflow parsing '1e999'"},
-        {"a negative size", replaced(good, "\"half_w\": [", "\"half_w\": [-3.0,"), "'entities.half_w' must be an array of 50"},
+        {"a negative size", replaced(good, "\"half_w\": [", "\"half_w\": [-3.0,"), "'entities.half_w' has more items than its 50 entities"},
         {"too many entities", bigCount, "at most 2000000 entities"},
         {"an unknown response", replaced(good, "\"bounce\"", "\"sticky\""), "'world.response' must be none"},
         {"an unknown parameter", replaced(good, "\"parameters\": {", "\"parameters\": {\n  \"warp\": 2,"), "'parameters.warp' is not a parameter"},

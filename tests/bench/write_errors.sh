@@ -3,6 +3,7 @@
 # usage: write_errors.sh RO_BENCH OUT_DIR CASE
 #   csv_full, json_full, plot_full: --csv/--json/--plot to a full disk (/dev/full) must exit 1
 #       with a message naming the path;
+#   csv_fifo, json_fifo, sweep_csv_fifo: a FIFO as the path exits 2 at once;
 #   plot_path_not_code: a --plot path holding quotes and semicolons, in a gnuplot command
 #       if it reached the script, must run nothing and the PNG must land at exactly that path.
 set -euo pipefail
@@ -27,6 +28,17 @@ case $case in
         [[ $rc -eq 1 ]] || fail "exit status $rc, expected 1; stderr: $(cat stderr)"
         grep -qF "'$path'" stderr || fail "stderr does not name '$path': $(cat stderr)"
         echo "ok [$case]: $(grep -F "'$path'" stderr)"
+        ;;
+    csv_fifo | json_fifo | sweep_csv_fifo)  # a FIFO is refused at once, never opened (that blocks)
+        flag=--${case%_fifo}
+        args=(--n 100 --frames 1 --warmup 0 --technique grid)
+        [[ $case == sweep_csv_fifo ]] && { flag=--csv; args+=(--sweep-n); }
+        mkfifo rows
+        rc=0
+        timeout 20 "$bench" "${args[@]}" "$flag" rows >stdout 2>stderr || rc=$?
+        [[ $rc -eq 2 ]] || fail "exit status $rc, expected 2; stderr: $(cat stderr)"
+        grep -q "a FIFO" stderr || fail "stderr does not say it is a FIFO: $(cat stderr)"
+        echo "ok [$case]: $(cat stderr)"
         ;;
     plot_path_not_code)
         path="x'; system('touch PWNED'); set output 'y.png"

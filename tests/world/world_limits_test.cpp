@@ -50,6 +50,9 @@ TEST(WorldLimits, AddRefusesWhatLiesOutsideTheRangeWithTheRangeInTheMessage) {
     EXPECT_EQ(refusal(world, entity({-3e38f, 0}, {3e38f, 0}, {1, 1})),
               "entity position x must be between -1e+07 and 1e+07, got -3e+38");
     EXPECT_NE(refusal(world, entity({0, 0}, {3e38f, 0}, {1, 1})), "");
+    // Just past the bound: the value is printed so that it is not read as the bound itself.
+    EXPECT_EQ(refusal(world, entity({10000001.0f, 0}, {}, {1, 1})),
+              "entity position x must be between -1e+07 and 1e+07, got 10000001");
     EXPECT_NE(refusal(world, entity({0, std::numeric_limits<float>::quiet_NaN()}, {}, {1, 1})), "");
     EntityDesc accelerated = entity({0, 0}, {}, {1, 1});
     accelerated.acceleration = {0, 1e30f};
