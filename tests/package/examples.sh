@@ -13,6 +13,9 @@ mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || fail "cmake --install: $(cat "$work/install.log")"
 [[ -f $work/prefix/include/ro/broadphase.h && -f $work/prefix/include/ro/registry.h && -f $work/prefix/include/ro/world.h ]] ||
     fail "the public headers are not installed under include/ro"
+[[ -f $work/prefix/share/doc/ro/LICENSE ]] || fail "the LICENSE is not installed to share/doc/ro"
+grep -q '^# SPDX-License-Identifier: MIT$' "$work"/prefix/lib*/cmake/ro/roConfig.cmake ||
+    fail "roConfig.cmake has no SPDX licence line"
 # Private headers stay private: no technique's own header is installed.
 [[ -z $(find "$work/prefix" -name 'hshg.h' -o -name 'tree.h' -o -name 'grid.h') ]] || fail "a technique's private header was installed"
 # A project with headers of its own named as ro's are inside include/ro ("core/pair.h",
