@@ -10,7 +10,9 @@
 
 #include "ro/broadphase/registry.h"
 #include "core/alloc_counter.h"
+#include "ro/broadphase/swept_boxes.h"
 #include "ro/core/buffers.h"
+#include "ro/core/id_map.h"
 
 namespace ro {
 namespace {
@@ -120,11 +122,20 @@ std::optional<float> circleEntry(float px, float py, float dx, float dy, float r
 
 }  // namespace
 
-World::World(const WorldConfig& config) {
+struct World::Internals {
+    IdMap indexOfId;   ///< id -> dense index of the live entities
+    SweptBoxes swept;  ///< with sweptBoxes or countMissed
+};
+
+World::World(const WorldConfig& config) : m_internals(std::make_unique<Internals>()) {
     setConfig(config);
     m_settings.bounds = config.bounds;
     setBroadPhase(techniques().front().create());
 }
+
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+World::~World() = default;
 
 namespace {
 
@@ -201,7 +212,7 @@ EntityId World::add(const EntityDesc& d) {
     const Vec2 previous = d.previous.value_or(Vec2{d.position.x - d.velocity.x, d.position.y - d.velocity.y});
 
     const EntityId id = m_nextId++;
-    m_indexOfId.set(id, size());
+    m_internals->indexOfId.set(id, size());
     m_ids.push_back(id);
     m_posX.push_back(d.position.x);
     m_posY.push_back(d.position.y);
@@ -240,8 +251,8 @@ bool World::remove(EntityId id) {
         v[i] = v[last];
         v.pop_back();
     };
-    m_indexOfId.set(m_ids[last], i);
-    m_indexOfId.erase(id);
+    m_internals->indexOfId.set(m_ids[last], i);
+    m_internals->indexOfId.erase(id);
     m_staticCount -= m_isStatic[i];
     m_filteredCount -= m_category[i] != 1 || m_mask[i] != ~0u ? 1 : 0;
     m_acceleratedCount -= m_accX[i] != 0.0f || m_accY[i] != 0.0f ? 1 : 0;
@@ -264,7 +275,7 @@ bool World::remove(EntityId id) {
 bool World::contains(EntityId id) const { return indexOf(id).has_value(); }
 
 std::optional<std::uint32_t> World::indexOf(EntityId id) const {
-    const std::uint32_t index = m_indexOfId.find(id);
+    const std::uint32_t index = m_internals->indexOfId.find(id);
     if (index == IdMap::kAbsent) return std::nullopt;
     return index;
 }
@@ -292,11 +303,11 @@ BoxView World::boxes() const {
     return view;
 }
 
-BoxView World::broadPhaseBoxes() const { return m_config.sweptBoxes ? m_swept.view(boxes()) : boxes(); }
+BoxView World::broadPhaseBoxes() const { return m_config.sweptBoxes ? m_internals->swept.view(boxes()) : boxes(); }
 
 void World::updateSweptBoxes() {
     // This tick's motion is position - previous (statics have none).
-    (void)m_swept.sweep(boxes(), [&](std::uint32_t i) { return Vec2{m_posX[i] - m_prevX[i], m_posY[i] - m_prevY[i]}; });
+    (void)m_internals->swept.sweep(boxes(), [&](std::uint32_t i) { return Vec2{m_posX[i] - m_prevX[i], m_posY[i] - m_prevY[i]}; });
 }
 
 World::RelativePath World::relativePath(std::uint32_t a, std::uint32_t b) const {
@@ -341,7 +352,7 @@ void World::updateBroadPhase() {
 }
 
 std::uint64_t World::bytesHeld() const {
-    std::uint64_t bytes = m_indexOfId.bytesHeld() + ro::bytesHeld(m_ids) + ro::bytesHeld(m_shape) +
+    std::uint64_t bytes = m_internals->indexOfId.bytesHeld() + ro::bytesHeld(m_ids) + ro::bytesHeld(m_shape) +
                           ro::bytesHeld(m_isStatic) + ro::bytesHeld(m_movers) + ro::bytesHeld(m_category) +
                           ro::bytesHeld(m_mask) +
                           ro::bytesHeld(m_overlapping) + ro::bytesHeld(m_candidates) + ro::bytesHeld(m_overlaps) +
@@ -576,7 +587,7 @@ void World::countMissed() {
     // tick). Those the world's broad phase did not report were missed: no tick will.
     if (!m_missedFinder) m_missedFinder = findTechnique("hshg")->create();
     if (!m_config.sweptBoxes) updateSweptBoxes();
-    const BoxView swept = m_swept.view(boxes());
+    const BoxView swept = m_internals->swept.view(boxes());
     m_missedFinder->update(swept);
     m_missedFinder->findPairs(m_sweptPairs);
     std::uint64_t missed = 0;

@@ -17,9 +17,7 @@
 #include <vector>
 
 #include "ro/broadphase/broadphase.h"
-#include "ro/broadphase/swept_boxes.h"
 #include "ro/core/aabb.h"
-#include "ro/core/id_map.h"
 #include "ro/core/pair.h"
 
 namespace ro {
@@ -128,6 +126,9 @@ class World {
 public:
     /// Throws std::invalid_argument for settings outside WorldLimits.
     explicit World(const WorldConfig& config = {});
+    World(World&&) noexcept;
+    World& operator=(World&&) noexcept;
+    ~World();
 
     // ---- entities -------------------------------------------------------------------------
     /// Adds an entity; throws std::invalid_argument for a value outside WorldLimits (sizes,
@@ -304,11 +305,12 @@ private:
     std::uint32_t m_acceleratedCount = 0;  ///< entities with an acceleration of their own
     std::vector<std::uint32_t> m_movers;  ///< dense indices of the dynamic entities, when m_moversKnown
     bool m_moversKnown = false;  ///< the technique's last update saw these entities in this order
-    SweptBoxes m_swept;  ///< with sweptBoxes or countMissed
     std::unique_ptr<BroadPhase> m_missedFinder;  ///< countMissed's own broad phase (an HSHG)
     std::vector<Pair> m_sweptPairs;
     std::vector<std::uint8_t> m_overlapping;
-    IdMap m_indexOfId;  ///< id -> dense index of the live entities
+    /// The id map and the swept boxes: types of the library's own, kept out of this header.
+    struct Internals;
+    std::unique_ptr<Internals> m_internals;
     EntityId m_nextId = 0;
 
     // Per-step buffers, reused so steady-state steps do not allocate.
