@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "broadphase/pair_rule.h"
 #include "ro/broadphase/registry.h"
 
 namespace ro::bench {

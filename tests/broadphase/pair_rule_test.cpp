@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "ro/broadphase/registry.h"
+#include "broadphase/pair_rule.h"
 #include "ro/core/rng.h"
 #include "support/scenes.h"
 #include "support/settings.h"

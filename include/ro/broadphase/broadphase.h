@@ -21,7 +21,6 @@
 
 #include "ro/broadphase/parameters.h"
 #include "ro/core/aabb.h"
-#include "ro/core/id_slots.h"
 #include "ro/core/pair.h"
 
 namespace ro {
@@ -46,25 +45,6 @@ struct BoxView {
         view.minX = x0, view.minY = y0, view.maxX = x1, view.maxY = y1;
         return view;
     }
-};
-
-/// Which overlapping pairs a step reports: never two static entities (no engine wants them),
-/// and, with filters, a pair only when each one's category is in the other's mask (Box2D's
-/// b2Filter). Every technique applies it where it emits a pair, brute force included.
-struct PairRule {
-    const std::uint8_t* isStatic = nullptr;
-    const std::uint32_t* category = nullptr;
-    const std::uint32_t* mask = nullptr;
-
-    PairRule() = default;
-    explicit PairRule(const BoxView& boxes) : isStatic(boxes.isStatic), category(boxes.category), mask(boxes.mask) {}
-    /// False when every pair passes: the emitting loops then skip the test altogether.
-    [[nodiscard]] bool active() const { return isStatic != nullptr || category != nullptr; }
-    [[nodiscard]] bool accepts(std::uint32_t a, std::uint32_t b) const {
-        if (isStatic != nullptr && isStatic[a] != 0 && isStatic[b] != 0) return false;
-        return category == nullptr || ((category[a] & mask[b]) != 0 && (category[b] & mask[a]) != 0);
-    }
-    [[nodiscard]] bool accepts(Pair p) const { return accepts(p.a, p.b); }
 };
 
 /// A counter that only some techniques keep, by key.
@@ -177,35 +157,36 @@ struct TechniqueGuide {
     std::string_view source;      ///< author and title of the article it comes from (docs/references.md)
 };
 
-/// A broad-phase technique. Implementations are `final` and listed in the registry table.
+/// A broad-phase technique: what a game calls. Create one through the registry
+/// (<ro/registry.h>); every technique answers the same calls the same way, brute force included.
 class BroadPhase {
 public:
     virtual ~BroadPhase() = default;
 
     /// The technique's parameters, as its registry row lists them.
-    [[nodiscard]] std::span<const ParameterSpec> parameters() const { return m_parameters; }
+    [[nodiscard]] virtual std::span<const ParameterSpec> parameters() const = 0;
     /// Takes new parameter values, applied at the next update (until then forEachCell still
     /// shows the last step's structure). Throws std::invalid_argument, naming the parameter and
     /// its range, for a value checkSettings rejects, and naming the key for a key that no
     /// technique in the registry has (a misspelt one); keys of other techniques are ignored.
-    void configure(const Settings& settings);
+    virtual void configure(const Settings& settings) = 0;
     /// Takes in the current boxes. The technique keeps what it needs of them (coordinates,
     /// static flags, filters), so the caller's arrays are free again when it returns: findPairs
     /// and the queries answer for these boxes until the next good update, whatever is since
     /// written into the arrays (or if they are freed).
     ///
-    /// The contract every technique shares, checked here once for all of them: every box has
+    /// The contract every technique shares, checked once for all of them: every box has
     /// finite corners with min <= max on both axes (a point is a valid box), and the ids are
     /// unique. Otherwise it throws std::invalid_argument naming the first bad box or id, and
     /// the technique is left as the last good update left it.
-    void update(const BoxView& boxes);
+    virtual void update(const BoxView& boxes) = 0;
     /// Like update(), when only the boxes at the dense indices `moved` changed since the last
     /// update: the same ids in the same order, the same static flags and filters (the caller
     /// vouches for that). Only the moved boxes are checked, and a technique that keeps state
     /// (the AABB tree) works in proportion to them; one that rebuilds every step rebuilds.
     /// Throws std::invalid_argument before a first update(), when the count changed, when static
     /// flags or filters came or went since it, or for a moved index out of range or a bad moved box.
-    void updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved);
+    virtual void updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) = 0;
     /// Whether updateMoved() costs in proportion to the moved boxes rather than to all of them.
     [[nodiscard]] virtual bool exploitsMovedLists() const { return false; }
     /// Clears `out` and fills it with candidate pairs, each once, a < b.
@@ -224,100 +205,19 @@ public:
     // A non-finite coordinate throws std::invalid_argument.
 
     /// Clears `out` and fills it with the boxes that contain `point` (closed), in any order.
-    QueryCost queryPoint(Vec2 point, std::vector<std::uint32_t>& out);
+    virtual QueryCost queryPoint(Vec2 point, std::vector<std::uint32_t>& out) = 0;
     /// Clears `out` and fills it with the boxes that overlap `box` (closed), in any order.
-    QueryCost queryBox(const Aabb& box, std::vector<std::uint32_t>& out);
+    virtual QueryCost queryBox(const Aabb& box, std::vector<std::uint32_t>& out) = 0;
     /// Clears `out` and fills it with every box the segment touches, sorted by t, then index.
-    QueryCost queryRay(const Segment& segment, std::vector<RayHit>& out);
+    virtual QueryCost queryRay(const Segment& segment, std::vector<RayHit>& out) = 0;
     /// The first box the segment touches (least t, then least index), in `hit`; nothing if none.
-    QueryCost raycastFirst(const Segment& segment, std::optional<RayHit>& hit);
+    virtual QueryCost raycastFirst(const Segment& segment, std::optional<RayHit>& hit) = 0;
 
-    /// Counters of the last update + findPairs (bytesHeld includes the id slots, static flags
-    /// and filters that update() keeps).
-    [[nodiscard]] Counters counters() const {
-        Counters counters = m_counters;
-        counters.bytesHeld += m_idSlots.bytesHeld() + m_ruleCopy.bytesHeld();
-        return counters;
-    }
+    /// Counters of the last update + findPairs (bytesHeld includes what update() keeps of the
+    /// ids, static flags and filters).
+    [[nodiscard]] virtual Counters counters() const = 0;
     /// Lets the caller that measured it record the allocations of the last step.
-    void setHeapAllocations(std::uint64_t count) { m_counters.heapAllocations = count; }
-
-protected:
-    /// A new technique takes every parameter at its default on its first update.
-    explicit BroadPhase(std::span<const ParameterSpec> parameters) : m_parameters(parameters), m_pending(Settings{}) {}
-
-    /// Takes the values configure() accepted, at the start of the update after it.
-    virtual void applySettings(const Settings& settings) = 0;
-    /// What each technique implements behind update(): the boxes are checked, and `ids` holds
-    /// small stable slots instead of the caller's ids (unique, below idSlots().slotLimit(); a
-    /// slot freed in one update is reused only from a later one), so tables kept by id hold
-    /// memory in proportion to the live entities.
-    virtual void doUpdate(const BoxView& boxes) = 0;
-    /// updateMoved()'s work, on boxes keyed as doUpdate's; by default a full doUpdate.
-    virtual void doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
-        (void)moved;
-        doUpdate(boxes);
-    }
-    /// For a technique made of others (auto): hands `inner` boxes this technique's update()
-    /// checked already, so only their ids are mapped again.
-    static void updateChecked(BroadPhase& inner, const BoxView& boxes) { inner.takeChecked(boxes); }
-    /// The same for updateMoved(): its boxes and moved indices were checked (O(moved) once, not
-    /// once per technique); only the call is checked against `inner`'s last update.
-    static void updateMovedChecked(BroadPhase& inner, const BoxView& boxes, std::span<const std::uint32_t> moved) {
-        inner.checkMovedCall(boxes);
-        inner.takeCheckedMoved(boxes, moved);
-    }
-    /// The rule of the last update's boxes, for the loops that emit pairs.
-    [[nodiscard]] const PairRule& pairRule() const { return m_rule; }
-    [[nodiscard]] IdSlots& idSlots() { return m_idSlots; }
-    [[nodiscard]] const IdSlots& idSlots() const { return m_idSlots; }
-
-    // What each technique implements; the public wrappers above check the input and sort ray
-    // hits. A point query is a box query of no size (closed boxes contain their edges).
-    virtual QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) = 0;
-    virtual QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) = 0;
-    virtual QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) = 0;
-
-    Counters m_counters;
-
-private:
-    /// update() after its checks.
-    void takeChecked(const BoxView& boxes);
-    /// updateMoved()'s checks of the call against the last update (O(1)): a first update, the
-    /// same count, the same kinds of rule arrays.
-    void checkMovedCall(const BoxView& boxes) const;
-    /// updateMoved() after its checks.
-    void takeCheckedMoved(const BoxView& boxes, std::span<const std::uint32_t> moved);
-
-    std::span<const ParameterSpec> m_parameters;
-    std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
-    IdSlots m_idSlots;
-    /// The last good update's static flags and filters, which the pair loops read until the
-    /// next: with the techniques' own copies of the boxes, the caller's arrays are free again
-    /// once update() returns.
-    struct RuleCopy {
-        std::vector<std::uint8_t> isStatic;
-        std::vector<std::uint32_t> category, mask;
-        /// Grows the arrays for `boxes` (what can throw, before anything changes).
-        void reserveFor(const BoxView& boxes);
-        /// After reserveFor: copies the arrays `boxes` has into these (frees those it has
-        /// not); returns `boxes` over the copies.
-        BoxView take(const BoxView& boxes);
-        [[nodiscard]] std::uint64_t bytesHeld() const;
-    } m_ruleCopy;
-    PairRule m_rule;  ///< over m_ruleCopy
-    static constexpr std::uint32_t kNoUpdate = 0xFFFFFFFFu;
-    std::uint32_t m_updatedCount = kNoUpdate;  ///< boxes of the last good update, for updateMoved
+    virtual void setHeapAllocations(std::uint64_t count) = 0;
 };
-
-/// Orders hits by t, then index: the order queryRay reports and raycastFirst picks from.
-[[nodiscard]] inline bool hitBefore(const RayHit& a, const RayHit& b) {
-    return a.t < b.t || (a.t == b.t && a.index < b.index);
-}
-
-/// Keeps in `nearest` whichever of it and `candidate` comes first along the segment.
-inline void keepNearest(std::optional<RayHit>& nearest, RayHit candidate) {
-    if (!nearest || hitBefore(candidate, *nearest)) nearest = candidate;
-}
 
 }  // namespace ro
