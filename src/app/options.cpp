@@ -16,8 +16,8 @@
 #include <vector>
 #include <algorithm>
 
-#include "ro/broadphase/registry.h"
-#include "ro/scenario/scenario.h"
+#include "ro/registry.h"
+#include "scenario/scenario.h"
 
 namespace ro::app {
 namespace {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/palette.h"
+#include "core/box_helpers.h"
 
 namespace ro::app {
 

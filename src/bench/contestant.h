@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "broadphase/pair_rule.h"
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 
 namespace ro::bench {
 

@@ -23,7 +23,7 @@
 #include "bench/output.h"
 #include "bench/peers.h"
 #include "bench/runner.h"
-#include "ro/scenario/scenario.h"
+#include "scenario/scenario.h"
 #include "scenario/sweep.h"
 
 namespace ro::bench {

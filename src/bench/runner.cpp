@@ -10,7 +10,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 #include "core/alloc_counter.h"
 
 namespace ro::bench {

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 
 namespace ro {
 

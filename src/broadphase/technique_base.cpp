@@ -4,8 +4,8 @@
 #include <string>
 #include <type_traits>
 
-#include "ro/broadphase/registry.h"
-#include "ro/core/buffers.h"
+#include "ro/registry.h"
+#include "core/buffers.h"
 
 namespace ro {
 namespace {

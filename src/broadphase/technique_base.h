@@ -9,9 +9,9 @@
 #include <span>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 #include "broadphase/pair_rule.h"
-#include "ro/core/id_slots.h"
+#include "core/id_slots.h"
 
 namespace ro {
 

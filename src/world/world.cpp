@@ -1,4 +1,4 @@
-#include "ro/world/world.h"
+#include "ro/world.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "ro/broadphase/registry.h"
+#include "core/box_helpers.h"
+#include "core/pair_sort.h"
+#include "ro/registry.h"
 #include "core/alloc_counter.h"
-#include "ro/broadphase/swept_boxes.h"
-#include "ro/core/buffers.h"
-#include "ro/core/id_map.h"
+#include "broadphase/swept_boxes.h"
+#include "core/buffers.h"
+#include "core/id_map.h"
 
 namespace ro {
 namespace {

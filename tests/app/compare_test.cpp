@@ -9,9 +9,9 @@
 #include "app/compare.h"
 #include "app/lab.h"
 #include "broadphase/technique_base.h"
-#include "ro/broadphase/registry.h"
-#include "ro/core/aabb.h"
-#include "ro/scenario/scenario.h"
+#include "ro/registry.h"
+#include "ro/aabb.h"
+#include "scenario/scenario.h"
 
 namespace {
 

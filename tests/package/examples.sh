@@ -18,17 +18,16 @@ grep -q '^# SPDX-License-Identifier: MIT$' "$work"/prefix/lib*/cmake/ro/roConfig
     fail "roConfig.cmake has no SPDX licence line"
 # Private headers stay private: no technique's own header is installed.
 [[ -z $(find "$work/prefix" -name 'hshg.h' -o -name 'tree.h' -o -name 'grid.h') ]] || fail "a technique's private header was installed"
-# A project with headers of its own named as ro's are inside include/ro ("core/pair.h",
-# "world/world.h", ...), first on its include path: ro's headers must never take them.
-while IFS= read -r header; do
+# A project with headers of its own named as ro's ("world.h", "core/id_slots.h", ...), first
+# on its include path: ro's headers must never take them.
+for header in $(cd "$work/prefix/include/ro" && ls) core/aabb.h core/id_slots.h world/world.h; do
     mkdir -p "$work/consumer/$(dirname "$header")"
     echo "#error \"the project's own $header was taken for ro's\"" >"$work/consumer/$header"
-done < <(cd "$work/prefix/include/ro" && find . -mindepth 2 -name '*.h' | sed 's|^\./||')
-[[ -f $work/consumer/world/world.h ]] || fail "no header of ro's own under include/ro/world: the layout changed"
+done
 cmake -S "$source/examples" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
     -DCMAKE_CXX_FLAGS="${CXXFLAGS:-} -I$work/consumer" \
     >"$work/configure.log" 2>&1 || fail "configuring the examples: $(cat "$work/configure.log")"
 cmake --build "$work/build" >"$work/build.log" 2>&1 || fail "building the examples: $(cat "$work/build.log")"
 "$work/build/example_technique" || fail "example_technique exited $?"
 "$work/build/example_world" || fail "example_world exited $?"
-echo "ok [package_examples]: installed, found with find_package(ro), both examples built (beside a project's own core/, world/, ... headers) and ran"
+echo "ok [package_examples]: installed, found with find_package(ro), both examples built (beside a project's own world.h, core/, ... headers) and ran"
