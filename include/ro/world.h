@@ -79,6 +79,46 @@ struct EntityDesc {
     std::uint32_t mask = ~0u;
 };
 
+class World;
+
+/// One entity of a world, by id (after ro.Entity): `world.entity(id).position()`. Reads and
+/// writes go to the world's arrays (structure of arrays) at the entity's dense index of the
+/// moment, so a handle stays right while other entities come and go. Every call throws
+/// std::out_of_range, naming the id, once the entity is removed.
+class Entity {
+public:
+    [[nodiscard]] EntityId id() const { return m_id; }
+    /// Its centre, in world units.
+    [[nodiscard]] Vec2 position() const;
+    /// World units per tick (Verlet keeps it as position - previous position).
+    [[nodiscard]] Vec2 velocity() const;
+    /// Its own acceleration, world units per second squared, on top of gravity.
+    [[nodiscard]] Vec2 acceleration() const;
+    /// Half its width and height (a circle's: its radius twice), as EntityDesc::halfExtents.
+    [[nodiscard]] Vec2 halfExtents() const;
+    /// Its full width and height: twice halfExtents() (ro.Entity's size).
+    [[nodiscard]] Vec2 size() const;
+    [[nodiscard]] Shape shape() const;
+    /// Never moves: not integrated, not pushed, never paired with another static.
+    [[nodiscard]] bool isStatic() const;
+
+    // Setters take effect at the next tick; each throws std::invalid_argument, leaving the
+    // entity as it was, for a value outside WorldLimits or a motion given to a static entity.
+    /// Moves it, keeping its velocity (a static entity too: level geometry can be placed).
+    void setPosition(Vec2 position);
+    void setVelocity(Vec2 velocity);
+    void setAcceleration(Vec2 acceleration);
+
+private:
+    friend class World;
+    Entity(World& world, EntityId id) : m_world(&world), m_id(id) {}
+    /// The entity's dense index now; throws std::out_of_range if it is gone.
+    [[nodiscard]] std::uint32_t index() const;
+
+    World* m_world;
+    EntityId m_id;
+};
+
 /// Fixed-step clock and physics settings.
 struct WorldConfig {
     Aabb bounds{0.0f, 0.0f, 1600.0f, 1000.0f};  ///< walls; y grows downwards as on screen
@@ -148,6 +188,9 @@ public:
     void setBeforeTick(std::function<void(World&)> hook) { m_beforeTick = std::move(hook); }
     [[nodiscard]] bool contains(EntityId id) const;
     [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(m_ids.size()); }
+    /// A handle on a live entity, to read and set its properties by id; throws
+    /// std::out_of_range, naming the id, if it is not in the world.
+    [[nodiscard]] Entity entity(EntityId id);
     /// Dense index of a live entity (indices change when others are removed; ids do not).
     [[nodiscard]] std::optional<std::uint32_t> indexOf(EntityId id) const;
     /// The topmost (most recently added) entity whose exact shape contains p.
@@ -245,6 +288,8 @@ public:
     void setConfig(const WorldConfig& config);
 
 private:
+    friend class Entity;  // reads and writes the arrays at its entity's index
+
     /// b's centre along this tick's motion relative to a's, and a's box grown by b's half
     /// extents (the Minkowski sum): the swept tests' common arithmetic.
     struct RelativePath {

@@ -8,13 +8,13 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "core/box_helpers.h"
-#include "core/pair_sort.h"
-#include "ro/registry.h"
-#include "core/alloc_counter.h"
 #include "broadphase/swept_boxes.h"
+#include "core/alloc_counter.h"
+#include "core/box_helpers.h"
 #include "core/buffers.h"
 #include "core/id_map.h"
+#include "core/pair_sort.h"
+#include "ro/registry.h"
 
 namespace ro {
 namespace {
@@ -272,6 +272,88 @@ bool World::remove(EntityId id) {
     m_overlaps.clear();
     m_boxesVersion = nextBoxesVersion();
     return true;
+}
+
+Entity World::entity(EntityId id) {
+    Entity handle(*this, id);
+    (void)handle.index();  // a clear error here, not at the first use
+    return handle;
+}
+
+std::uint32_t Entity::index() const {
+    const auto found = m_world->indexOf(m_id);
+    if (!found) throw std::out_of_range("entity " + std::to_string(m_id) + " is not in the world (removed, or never added)");
+    return *found;
+}
+
+Vec2 Entity::position() const {
+    const std::uint32_t i = index();
+    return {m_world->m_posX[i], m_world->m_posY[i]};
+}
+
+Vec2 Entity::velocity() const {
+    const std::uint32_t i = index();
+    return {m_world->m_posX[i] - m_world->m_prevX[i], m_world->m_posY[i] - m_world->m_prevY[i]};
+}
+
+Vec2 Entity::acceleration() const {
+    const std::uint32_t i = index();
+    return {m_world->m_accX[i], m_world->m_accY[i]};
+}
+
+Vec2 Entity::halfExtents() const {
+    const std::uint32_t i = index();
+    return {m_world->m_halfW[i], m_world->m_halfH[i]};
+}
+
+Vec2 Entity::size() const {
+    const Vec2 half = halfExtents();
+    return {2.0f * half.x, 2.0f * half.y};
+}
+
+Shape Entity::shape() const { return m_world->m_shape[index()]; }
+
+bool Entity::isStatic() const { return m_world->m_isStatic[index()] != 0; }
+
+void Entity::setPosition(Vec2 position) {
+    const std::uint32_t i = index();
+    using L = WorldLimits;
+    checkRange(position.x, -L::kMaxCoordinate, L::kMaxCoordinate, "entity position x");
+    checkRange(position.y, -L::kMaxCoordinate, L::kMaxCoordinate, "entity position y");
+    World& w = *m_world;
+    const Vec2 v = velocity();
+    w.m_posX[i] = position.x, w.m_posY[i] = position.y;
+    w.m_prevX[i] = position.x - v.x, w.m_prevY[i] = position.y - v.y;
+    w.updateAabb(i);
+    // The moved lists hold the dynamic entities only: a static that moved needs a full update.
+    if (w.m_isStatic[i] != 0) w.m_moversKnown = false;
+    w.m_boxesVersion = nextBoxesVersion();
+}
+
+void Entity::setVelocity(Vec2 velocity) {
+    const std::uint32_t i = index();
+    using L = WorldLimits;
+    checkRange(velocity.x, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity x (per tick)");
+    checkRange(velocity.y, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity y (per tick)");
+    World& w = *m_world;
+    if (w.m_isStatic[i] != 0 && (velocity.x != 0.0f || velocity.y != 0.0f))
+        throw std::invalid_argument("a static entity has no velocity and no acceleration");
+    w.m_prevX[i] = w.m_posX[i] - velocity.x, w.m_prevY[i] = w.m_posY[i] - velocity.y;
+}
+
+void Entity::setAcceleration(Vec2 acceleration) {
+    const std::uint32_t i = index();
+    using L = WorldLimits;
+    checkRange(acceleration.x, -L::kMaxAcceleration, L::kMaxAcceleration, "entity acceleration x");
+    checkRange(acceleration.y, -L::kMaxAcceleration, L::kMaxAcceleration, "entity acceleration y");
+    World& w = *m_world;
+    const bool accelerates = acceleration.x != 0.0f || acceleration.y != 0.0f;
+    if (w.m_isStatic[i] != 0 && accelerates)
+        throw std::invalid_argument("a static entity has no velocity and no acceleration");
+    const bool accelerated = w.m_accX[i] != 0.0f || w.m_accY[i] != 0.0f;
+    if (accelerates && !accelerated) ++w.m_acceleratedCount;
+    if (accelerated && !accelerates) --w.m_acceleratedCount;
+    w.m_accX[i] = acceleration.x, w.m_accY[i] = acceleration.y;
 }
 
 bool World::contains(EntityId id) const { return indexOf(id).has_value(); }
