@@ -49,8 +49,8 @@ struct WorldLimits {
 /// a Verlet position correction is also a velocity change, and it cancels the approach, so two
 /// entities that meet stop dead and stay together (restitution 0). Such a scene loses energy
 /// in contacts and gains some back in bursts where crowded piles are pushed apart; entities
-/// pack into piles against the walls, and in the app's default scene (2,000 entities) the
-/// overlaps grow 1.4 to 2.7 times within two minutes, depending on the seed.
+/// pack into piles against the walls, and in the app's default scene the overlaps grow
+/// severalfold within minutes.
 enum class ContactResponse : std::uint8_t {
     None,       ///< nothing: entities pass through each other (the benchmark's workload)
     PushApart,  ///< positions move apart along the contact normal, heavier (larger) ones less;
@@ -128,8 +128,8 @@ struct WorldConfig {
     int subSteps = 1;                         ///< sub-steps per tick
     bool gravity = false;
     float gravityAccel = 300.0f;              ///< world units per second squared, downwards
-    /// Bounce, not PushApart: the default scene must stay stationary (issue 14), so that a
-    /// measurement taken after two minutes describes the scene the first second showed.
+    /// Bounce, not PushApart: the default scene must stay stationary, so that a measurement
+    /// taken after two minutes describes the scene the first second showed.
     ContactResponse response = ContactResponse::Bounce;
     // Fast movers (the articles' tunnelling): a discrete broad phase sees where entities are,
     // not where they pass during the tick, so two that cross within one tick are missed.

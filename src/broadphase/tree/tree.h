@@ -1,6 +1,6 @@
 #pragma once
 /// Dynamic AABB tree (Lembcke and Korth's "axis aligned bounding box trees" and spatial-index operations:
-/// insert, remove, reindex, query; built as Box2D's b2DynamicTree, STYLE.md): the broad phase
+/// insert, remove, reindex, query; built as Box2D's b2DynamicTree): the broad phase
 /// around the structure in aabb_tree.h. Each entity is a leaf holding its fattened box (each
 /// side pushed out by the parameter "fat_margin"), kept across steps and changed
 /// incrementally. O(n) per step to check the boxes, plus O(m log n) for the m entities that
