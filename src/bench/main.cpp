@@ -24,7 +24,7 @@
 #include "bench/peers.h"
 #include "bench/runner.h"
 #include "scenario/scenario.h"
-#include "scenario/sweep.h"
+#include "scenario/sweeps.h"
 
 namespace ro::bench {
 namespace {
