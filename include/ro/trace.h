@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 
 namespace ro {
 

@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "ro/core/aabb.h"
+#include "ro/aabb.h"
 
 namespace ro::app {
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "ro/core/aabb.h"
+#include "core/pair_sort.h"
+#include "ro/aabb.h"
 #include "core/alloc_counter.h"
 
 namespace ro::app {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "app/rolling.h"
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 
 namespace ro::app {
 

@@ -9,6 +9,7 @@
 
 #include "core/alloc_counter.h"
 #include "core/overlap_count.h"
+#include "world/load_scene.h"
 
 namespace ro::app {
 namespace {

@@ -11,11 +11,10 @@
 
 #include "app/compare.h"
 #include "app/lab_state.h"
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
-#include "ro/scenario/scenario.h"
-#include "ro/world/scene.h"
-#include "ro/world/world.h"
+#include "ro/registry.h"
+#include "ro/rng.h"
+#include "scenario/scenario.h"
+#include "ro/world.h"
 
 namespace ro::app {
 

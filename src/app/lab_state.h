@@ -7,9 +7,8 @@
 #include <vector>
 
 #include "app/camera.h"
-#include "ro/broadphase/parameters.h"
-#include "ro/world/scene.h"
-#include "ro/world/world.h"
+#include "ro/parameters.h"
+#include "ro/world.h"
 
 namespace ro::app {
 

@@ -12,8 +12,8 @@
 #include <algorithm>
 
 #include "files/safe_file.h"
-#include "ro/broadphase/registry.h"
-#include "ro/scenario/scenario.h"
+#include "ro/registry.h"
+#include "scenario/scenario.h"
 
 namespace ro::app {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
-#include "ro/world/scene.h"
+#include "ro/broadphase.h"
+#include "ro/world.h"
 
 namespace ro::app {
 

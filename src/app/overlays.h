@@ -13,8 +13,8 @@
 #include "app/options.h"
 #include "app/queries.h"
 #include "app/screen.h"
-#include "ro/broadphase/broadphase.h"
-#include "ro/world/world.h"
+#include "ro/broadphase.h"
+#include "ro/world.h"
 
 namespace ro::app {
 

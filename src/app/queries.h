@@ -14,9 +14,9 @@
 
 #include <memory>
 
-#include "ro/broadphase/broadphase.h"
-#include "ro/broadphase/registry.h"
-#include "ro/world/world.h"
+#include "ro/broadphase.h"
+#include "ro/registry.h"
+#include "ro/world.h"
 
 namespace ro::app {
 

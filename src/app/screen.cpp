@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/palette.h"
+#include "core/box_helpers.h"
 #include "files/safe_file.h"
 
 namespace ro::app {

@@ -12,8 +12,8 @@
 #include "app/camera.h"
 #include "app/options.h"
 #include "app/raster.h"
-#include "ro/core/aabb.h"
-#include "ro/world/world.h"
+#include "ro/aabb.h"
+#include "ro/world.h"
 
 namespace ro::app {
 

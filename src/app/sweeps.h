@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "app/lab.h"
-#include "scenario/sweep.h"
+#include "scenario/sweeps.h"
 
 namespace ro::app {
 

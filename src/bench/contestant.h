@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ro/broadphase/registry.h"
+#include "broadphase/pair_rule.h"
+#include "ro/registry.h"
 
 namespace ro::bench {
 

@@ -26,8 +26,8 @@
 #include "bench/trace_frames.h"
 #include "bench/verdict_output.h"
 #include "files/safe_file.h"
-#include "ro/scenario/scenario.h"
-#include "scenario/sweep.h"
+#include "scenario/scenario.h"
+#include "scenario/sweeps.h"
 
 namespace ro::bench {
 namespace {

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 
 namespace ro::bench {
 

@@ -12,7 +12,7 @@
 
 #include "bench/trace_frames.h"
 #include "core/alloc_counter.h"
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 
 namespace ro::bench {
 namespace {

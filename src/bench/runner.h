@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "bench/contestant.h"
-#include "ro/scenario/scenario.h"
+#include "scenario/scenario.h"
 #include "verdict/scene_profile.h"
 
 namespace ro::bench {

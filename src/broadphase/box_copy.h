@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
-#include "ro/core/buffers.h"
+#include "ro/broadphase.h"
+#include "core/buffers.h"
 
 namespace ro {
 

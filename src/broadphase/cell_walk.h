@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 
 namespace ro {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 
 namespace ro {
 

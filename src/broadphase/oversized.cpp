@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro {
 namespace {

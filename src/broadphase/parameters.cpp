@@ -1,4 +1,4 @@
-#include "ro/broadphase/parameters.h"
+#include "ro/parameters.h"
 
 #include <charconv>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 
 #include <array>
 #include <stdexcept>

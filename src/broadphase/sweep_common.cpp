@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro::sweep {
 

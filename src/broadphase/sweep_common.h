@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 
 namespace ro {
 

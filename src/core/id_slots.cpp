@@ -1,10 +1,10 @@
-#include "ro/core/id_slots.h"
+#include "core/id_slots.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 
 namespace ro {
 

@@ -1,4 +1,4 @@
-#include "ro/core/pair.h"
+#include "core/pair_sort.h"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro {
 

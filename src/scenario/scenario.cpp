@@ -1,4 +1,5 @@
-#include "ro/scenario/scenario.h"
+#include "scenario/scenario.h"
+#include "core/box_helpers.h"
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,7 @@
 
 #include <fmt/core.h>
 
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 
 namespace ro {
 namespace {

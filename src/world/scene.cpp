@@ -1,4 +1,5 @@
-#include "ro/world/scene.h"
+#include "ro/world.h"
+#include "world/load_scene.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "ro/world/world.h"
+#include "ro/world.h"
 
 #include <algorithm>
 #include <atomic>
@@ -9,9 +9,13 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "ro/broadphase/registry.h"
+#include "broadphase/swept_boxes.h"
 #include "core/alloc_counter.h"
-#include "ro/core/buffers.h"
+#include "core/box_helpers.h"
+#include "core/buffers.h"
+#include "core/id_map.h"
+#include "core/pair_sort.h"
+#include "ro/registry.h"
 
 namespace ro {
 namespace {
@@ -121,11 +125,20 @@ std::optional<float> circleEntry(float px, float py, float dx, float dy, float r
 
 }  // namespace
 
-World::World(const WorldConfig& config) {
+struct World::Internals {
+    IdMap indexOfId;   ///< id -> dense index of the live entities
+    SweptBoxes swept;  ///< with sweptBoxes or countMissed
+};
+
+World::World(const WorldConfig& config) : m_internals(std::make_unique<Internals>()) {
     setConfig(config);
     m_settings.bounds = config.bounds;
     setBroadPhase(techniques().front().create());
 }
+
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+World::~World() = default;
 
 namespace {
 
@@ -209,7 +222,7 @@ EntityId World::add(const EntityDesc& d) {
     const Vec2 previous = d.previous.value_or(Vec2{d.position.x - d.velocity.x, d.position.y - d.velocity.y});
 
     const EntityId id = m_nextId++;
-    m_indexOfId.set(id, size());
+    m_internals->indexOfId.set(id, size());
     m_ids.push_back(id);
     m_posX.push_back(d.position.x);
     m_posY.push_back(d.position.y);
@@ -248,8 +261,8 @@ bool World::remove(EntityId id) {
         v[i] = v[last];
         v.pop_back();
     };
-    m_indexOfId.set(m_ids[last], i);
-    m_indexOfId.erase(id);
+    m_internals->indexOfId.set(m_ids[last], i);
+    m_internals->indexOfId.erase(id);
     m_staticCount -= m_isStatic[i];
     m_filteredCount -= m_category[i] != 1 || m_mask[i] != ~0u ? 1 : 0;
     m_acceleratedCount -= m_accX[i] != 0.0f || m_accY[i] != 0.0f ? 1 : 0;
@@ -269,10 +282,92 @@ bool World::remove(EntityId id) {
     return true;
 }
 
+Entity World::entity(EntityId id) {
+    Entity handle(*this, id);
+    (void)handle.index();  // a clear error here, not at the first use
+    return handle;
+}
+
+std::uint32_t Entity::index() const {
+    const auto found = m_world->indexOf(m_id);
+    if (!found) throw std::out_of_range("entity " + std::to_string(m_id) + " is not in the world (removed, or never added)");
+    return *found;
+}
+
+Vec2 Entity::position() const {
+    const std::uint32_t i = index();
+    return {m_world->m_posX[i], m_world->m_posY[i]};
+}
+
+Vec2 Entity::velocity() const {
+    const std::uint32_t i = index();
+    return {m_world->m_posX[i] - m_world->m_prevX[i], m_world->m_posY[i] - m_world->m_prevY[i]};
+}
+
+Vec2 Entity::acceleration() const {
+    const std::uint32_t i = index();
+    return {m_world->m_accX[i], m_world->m_accY[i]};
+}
+
+Vec2 Entity::halfExtents() const {
+    const std::uint32_t i = index();
+    return {m_world->m_halfW[i], m_world->m_halfH[i]};
+}
+
+Vec2 Entity::size() const {
+    const Vec2 half = halfExtents();
+    return {2.0f * half.x, 2.0f * half.y};
+}
+
+Shape Entity::shape() const { return m_world->m_shape[index()]; }
+
+bool Entity::isStatic() const { return m_world->m_isStatic[index()] != 0; }
+
+void Entity::setPosition(Vec2 position) {
+    const std::uint32_t i = index();
+    using L = WorldLimits;
+    checkRange(position.x, -L::kMaxCoordinate, L::kMaxCoordinate, "entity position x");
+    checkRange(position.y, -L::kMaxCoordinate, L::kMaxCoordinate, "entity position y");
+    World& w = *m_world;
+    const Vec2 v = velocity();
+    w.m_posX[i] = position.x, w.m_posY[i] = position.y;
+    w.m_prevX[i] = position.x - v.x, w.m_prevY[i] = position.y - v.y;
+    w.updateAabb(i);
+    // The moved lists hold the dynamic entities only: a static that moved needs a full update.
+    if (w.m_isStatic[i] != 0) w.m_moversKnown = false;
+    w.m_boxesVersion = nextBoxesVersion();
+}
+
+void Entity::setVelocity(Vec2 velocity) {
+    const std::uint32_t i = index();
+    using L = WorldLimits;
+    checkRange(velocity.x, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity x (per tick)");
+    checkRange(velocity.y, -L::kMaxSpeedPerTick, L::kMaxSpeedPerTick, "entity velocity y (per tick)");
+    World& w = *m_world;
+    if (w.m_isStatic[i] != 0 && (velocity.x != 0.0f || velocity.y != 0.0f))
+        throw std::invalid_argument("a static entity has no velocity and no acceleration");
+    w.m_prevX[i] = w.m_posX[i] - velocity.x, w.m_prevY[i] = w.m_posY[i] - velocity.y;
+}
+
+void Entity::setAcceleration(Vec2 acceleration) {
+    const std::uint32_t i = index();
+    using L = WorldLimits;
+    checkRange(acceleration.x, -L::kMaxAcceleration, L::kMaxAcceleration, "entity acceleration x");
+    checkRange(acceleration.y, -L::kMaxAcceleration, L::kMaxAcceleration, "entity acceleration y");
+    World& w = *m_world;
+    const bool accelerates = acceleration.x != 0.0f || acceleration.y != 0.0f;
+    if (w.m_isStatic[i] != 0 && accelerates)
+        throw std::invalid_argument("a static entity has no velocity and no acceleration");
+    const bool accelerated = w.m_accX[i] != 0.0f || w.m_accY[i] != 0.0f;
+    if (accelerates && !accelerated) ++w.m_acceleratedCount;
+    if (accelerated && !accelerates) --w.m_acceleratedCount;
+    w.m_accX[i] = acceleration.x, w.m_accY[i] = acceleration.y;
+}
+
 bool World::contains(EntityId id) const { return indexOf(id).has_value(); }
 
 std::optional<std::uint32_t> World::indexOf(EntityId id) const {
-    const std::uint32_t index = m_indexOfId.find(id);
+    const std::uint32_t index = m_internals->indexOfId.find(id);
     if (index == IdMap::kAbsent) return std::nullopt;
     return index;
 }
@@ -300,11 +395,11 @@ BoxView World::boxes() const {
     return view;
 }
 
-BoxView World::broadPhaseBoxes() const { return m_config.sweptBoxes ? m_swept.view(boxes()) : boxes(); }
+BoxView World::broadPhaseBoxes() const { return m_config.sweptBoxes ? m_internals->swept.view(boxes()) : boxes(); }
 
 void World::updateSweptBoxes() {
     // This tick's motion is position - previous (statics have none).
-    (void)m_swept.sweep(boxes(), [&](std::uint32_t i) { return Vec2{m_posX[i] - m_prevX[i], m_posY[i] - m_prevY[i]}; });
+    (void)m_internals->swept.sweep(boxes(), [&](std::uint32_t i) { return Vec2{m_posX[i] - m_prevX[i], m_posY[i] - m_prevY[i]}; });
 }
 
 World::RelativePath World::relativePath(std::uint32_t a, std::uint32_t b) const {
@@ -349,7 +444,7 @@ void World::updateBroadPhase() {
 }
 
 std::uint64_t World::bytesHeld() const {
-    std::uint64_t bytes = m_indexOfId.bytesHeld() + ro::bytesHeld(m_ids) + ro::bytesHeld(m_shape) +
+    std::uint64_t bytes = m_internals->indexOfId.bytesHeld() + ro::bytesHeld(m_ids) + ro::bytesHeld(m_shape) +
                           ro::bytesHeld(m_isStatic) + ro::bytesHeld(m_movers) + ro::bytesHeld(m_category) +
                           ro::bytesHeld(m_mask) +
                           ro::bytesHeld(m_overlapping) + ro::bytesHeld(m_candidates) + ro::bytesHeld(m_overlaps) +
@@ -584,7 +679,7 @@ void World::countMissed() {
     // tick). Those the world's broad phase did not report were missed: no tick will.
     if (!m_missedFinder) m_missedFinder = findTechnique("hshg")->create();
     if (!m_config.sweptBoxes) updateSweptBoxes();
-    const BoxView swept = m_swept.view(boxes());
+    const BoxView swept = m_internals->swept.view(boxes());
     m_missedFinder->update(swept);
     m_missedFinder->findPairs(m_sweptPairs);
     std::uint64_t missed = 0;

@@ -8,9 +8,10 @@
 
 #include "app/compare.h"
 #include "app/lab.h"
-#include "ro/broadphase/registry.h"
-#include "ro/core/aabb.h"
-#include "ro/scenario/scenario.h"
+#include "broadphase/technique_base.h"
+#include "ro/registry.h"
+#include "ro/aabb.h"
+#include "scenario/scenario.h"
 
 namespace {
 
@@ -19,13 +20,15 @@ using ro::app::Lab;
 
 /// Brute force that gets one tick wrong on purpose: it drops its first overlapping pair, or
 /// reports it twice.
-class FaultyBrute final : public ro::BroadPhase {
+class FaultyBrute final : public ro::Technique<FaultyBrute> {
+    friend class ro::Technique<FaultyBrute>;
+
 public:
     enum class Fault { Drop, Repeat };
     static inline Fault fault = Fault::Drop;
     static inline std::uint64_t faultyUpdate = 5;  ///< the update (1 = first) whose pairs are wrong
 
-    FaultyBrute() : BroadPhase({}) {}
+    FaultyBrute() : Technique({}) {}
     static std::unique_ptr<ro::BroadPhase> make() { return std::make_unique<FaultyBrute>(); }
 
     void findPairs(std::vector<ro::Pair>& out) override {

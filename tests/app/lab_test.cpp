@@ -12,8 +12,9 @@
 
 #include "app/lab.h"
 #include "app/rolling.h"
-#include "ro/broadphase/registry.h"
-#include "ro/scenario/scenario.h"
+#include "core/box_helpers.h"
+#include "ro/registry.h"
+#include "scenario/scenario.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "app/queries.h"
-#include "ro/broadphase/registry.h"
-#include "ro/world/world.h"
+#include "ro/registry.h"
+#include "ro/world.h"
 
 namespace {
 

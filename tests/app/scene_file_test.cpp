@@ -10,8 +10,8 @@
 
 #include "app/lab.h"
 #include "app/scene_file.h"
-#include "ro/broadphase/registry.h"
-#include "ro/scenario/scenario.h"
+#include "ro/registry.h"
+#include "scenario/scenario.h"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include "support/settings.h"
 #include "bench/contestant.h"
 #include "bench/runner.h"
-#include "ro/scenario/scenario.h"
+#include "scenario/scenario.h"
 
 namespace ro::bench {
 namespace {

@@ -5,12 +5,11 @@
 
 #include <cstring>
 
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
+#include "ro/registry.h"
+#include "ro/rng.h"
 #include "support/settings.h"
 #include "support/scenes.h"
-#include "ro/world/scene.h"
-#include "ro/world/world.h"
+#include "ro/world.h"
 
 namespace ro {
 namespace {

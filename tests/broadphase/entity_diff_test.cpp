@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "broadphase/entity_diff.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 
 namespace ro {
 namespace {

@@ -13,8 +13,8 @@
 #include <set>
 #include <string>
 
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
+#include "ro/registry.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

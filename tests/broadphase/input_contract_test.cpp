@@ -16,8 +16,8 @@
 
 #include "support/settings.h"
 #include "broadphase/oversized.h"
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
+#include "ro/registry.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

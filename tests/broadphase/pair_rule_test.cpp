@@ -7,8 +7,9 @@
 
 #include <limits>
 
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
+#include "ro/registry.h"
+#include "broadphase/pair_rule.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

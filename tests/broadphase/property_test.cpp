@@ -31,9 +31,11 @@ INSTANTIATE_TEST_SUITE_P(AllTechniques, Property, ::testing::ValuesIn(test::allT
 
 /// A planted bug: the grid, but it never reports entity 0, in pairs or in point and box
 /// queries (a point query is a box query of no size). The harness must catch it and shrink the sequence.
-class DropsAnswers final : public BroadPhase {
+class DropsAnswers final : public Technique<DropsAnswers> {
+    friend class Technique<DropsAnswers>;
+
 public:
-    DropsAnswers() : BroadPhase(SpatialGrid::kParameters) {}
+    DropsAnswers() : Technique(SpatialGrid::kParameters) {}
     void applySettings(const Settings& s) override { m_grid.configure(s); }
     void doUpdate(const BoxView& b) override { m_grid.update(b); }
     void findPairs(std::vector<Pair>& out) override {
@@ -73,9 +75,11 @@ TEST(PropertyHarness, CatchesAPlantedBugAndShrinksIt) {
 }
 
 /// A planted bug of another kind: the grid, told nothing of statics and filters.
-class IgnoresRules final : public BroadPhase {
+class IgnoresRules final : public Technique<IgnoresRules> {
+    friend class Technique<IgnoresRules>;
+
 public:
-    IgnoresRules() : BroadPhase(SpatialGrid::kParameters) {}
+    IgnoresRules() : Technique(SpatialGrid::kParameters) {}
     void applySettings(const Settings& s) override { m_grid.configure(s); }
     void doUpdate(const BoxView& b) override {
         BoxView plain = b;

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "broadphase/brute/brute.h"
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
+#include "ro/registry.h"
+#include "ro/rng.h"
 #include "support/settings.h"
 #include "support/scenes.h"
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <typeinfo>
 
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

@@ -17,7 +17,7 @@
 #include "broadphase/brute/brute.h"
 #include "broadphase/sap/sap.h"
 #include "broadphase/sweep/sweep.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/alloc_counter.h"
 #include "core/huge_pages.h"
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro {
 namespace {

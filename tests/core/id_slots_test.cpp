@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "ro/core/id_map.h"
-#include "ro/core/id_slots.h"
-#include "ro/core/rng.h"
+#include "core/id_map.h"
+#include "core/id_slots.h"
+#include "ro/rng.h"
 
 namespace ro {
 namespace {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/insertion_sort.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 
 namespace ro {
 namespace {

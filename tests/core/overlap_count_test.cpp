@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/overlap_count.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
-#include "ro/core/pair.h"
-#include "ro/core/rng.h"
+#include "core/pair_sort.h"
+#include "ro/pair.h"
+#include "ro/rng.h"
 
 namespace ro {
 namespace {

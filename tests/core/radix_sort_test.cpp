@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/radix_sort.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 
 namespace ro {
 namespace {

@@ -112,7 +112,7 @@ self_test() {
   tmp="$(mktemp -d)"
   trap 'rm -rf "$tmp"' RETURN
   mkdir -p "$tmp/tree"
-  (cd "$root" && tar cf - assets examples scripts) | (cd "$tmp/tree" && tar xf -)
+  (cd "$root" && tar cf - LICENSE assets examples scripts) | (cd "$tmp/tree" && tar xf -)
   fresh() {  # README.md and docs/ as committed, the rest copied once above
     rm -rf "$tmp/tree/docs" "$tmp/tree/README.md"
     (cd "$root" && tar cf - README.md docs) | (cd "$tmp/tree" && tar xf -)

@@ -9,7 +9,7 @@
 
 #include "app/lab.h"
 #include "app/scene_file.h"
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 
 namespace {
 

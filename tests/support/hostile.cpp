@@ -11,9 +11,9 @@
 
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/quadtree/quadtree.h"
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 #include "broadphase/tree/tree.h"
-#include "ro/world/world.h"
+#include "ro/world.h"
 
 namespace ro::test {
 namespace {

@@ -13,8 +13,8 @@
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/quadtree/quadtree.h"
 #include "broadphase/tree/tree.h"
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
+#include "ro/registry.h"
+#include "ro/rng.h"
 
 namespace ro::test {
 namespace {

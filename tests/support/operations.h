@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 
 namespace ro::test {
 

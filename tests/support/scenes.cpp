@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
+#include "ro/registry.h"
+#include "ro/rng.h"
 
 namespace ro::test {
 

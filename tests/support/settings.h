@@ -5,7 +5,7 @@
 #include <limits>
 #include <string_view>
 
-#include "ro/broadphase/broadphase.h"
+#include "ro/broadphase.h"
 
 namespace ro::test {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "ro/trace.h"
 
 namespace {

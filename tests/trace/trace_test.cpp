@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/alloc_counter.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "ro/trace.h"
 
 namespace ro {

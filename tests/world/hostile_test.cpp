@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/hostile.h"
 
 namespace ro {

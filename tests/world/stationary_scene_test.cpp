@@ -15,10 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "ro/broadphase/registry.h"
-#include "ro/core/rng.h"
-#include "ro/world/scene.h"
-#include "ro/world/world.h"
+#include "ro/registry.h"
+#include "ro/rng.h"
+#include "ro/world.h"
 
 namespace ro {
 namespace {

@@ -6,12 +6,11 @@
 #include <stdexcept>
 
 #include "support/settings.h"
-#include "ro/broadphase/registry.h"
+#include "ro/registry.h"
 #include "broadphase/grid/grid.h"
 #include "broadphase/hash/hash.h"
-#include "ro/core/rng.h"
-#include "ro/world/scene.h"
-#include "ro/world/world.h"
+#include "ro/rng.h"
+#include "ro/world.h"
 
 namespace ro {
 namespace {

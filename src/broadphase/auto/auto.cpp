@@ -30,7 +30,7 @@ void AutoPick::startTrial() {
     for (const auto& technique : m_techniques) technique->configure(m_settings);
 }
 
-BroadPhase& AutoPick::answering() const { return *m_techniques[m_pick == Pick::Tree ? kTree : kHshg]; }
+TechniqueBase& AutoPick::answering() const { return *m_techniques[m_pick == Pick::Tree ? kTree : kHshg]; }
 
 template <typename Step>
 void AutoPick::onEach(Step&& step, bool timed) {
@@ -54,14 +54,14 @@ void AutoPick::doUpdate(const BoxView& boxes) {
     const bool newScene = boxes.count >= kMinTrialCount && 2 * idSlots().newIdCount() > boxes.count;
     if (m_pick != Pick::Trial && newScene) startTrial();
     const auto start = std::chrono::steady_clock::now();
-    onEach([&](BroadPhase& technique, std::size_t) { updateChecked(technique, boxes); },
+    onEach([&](TechniqueBase& technique, std::size_t) { updateChecked(technique, boxes); },
            m_pick == Pick::Trial && m_trialStep > 0);
     m_stepMs = msSince(start);
 }
 
 void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
     const auto start = std::chrono::steady_clock::now();
-    onEach([&](BroadPhase& technique, std::size_t) { updateMovedChecked(technique, boxes, moved); },
+    onEach([&](TechniqueBase& technique, std::size_t) { updateMovedChecked(technique, boxes, moved); },
            m_pick == Pick::Trial && m_trialStep > 0);
     m_stepMs = msSince(start);
 }
@@ -114,7 +114,7 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
     }
     if (m_pick == Pick::Trial) {
         // Both find their pairs (the tree's pair list must follow every step); the HSHG's answer.
-        onEach([&](BroadPhase& technique, std::size_t k) { technique.findPairs(k == kHshg ? out : m_otherPairs); },
+        onEach([&](TechniqueBase& technique, std::size_t k) { technique.findPairs(k == kHshg ? out : m_otherPairs); },
                m_trialStep > 0);
         if (m_trialStep > 0) {
             // The HSHG's fastest timed step is the estimate the watch holds a kept tree to: its

@@ -29,13 +29,15 @@
 #include <vector>
 
 #include "broadphase/box_copy.h"
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/tree/tree.h"
 
 namespace ro {
 
-class AutoPick final : public BroadPhase {
+class AutoPick final : public Technique<AutoPick> {
+    friend class Technique<AutoPick>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "Runs the HSHG and the AABB tree side by side for a scene's first steps, times them, and keeps the "
@@ -60,7 +62,7 @@ public:
 
     enum class Pick : std::uint8_t { Trial, Hshg, Tree };
 
-    AutoPick() : BroadPhase(kParameters) {}
+    AutoPick() : Technique(kParameters) {}
 
     /// Which technique answers now (Trial while both run).
     [[nodiscard]] Pick pick() const { return m_pick; }
@@ -77,7 +79,7 @@ public:
 protected:
     void applySettings(const Settings& settings) override;
     void doUpdate(const BoxView& boxes) override;
-    void doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) override;
+    void doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved);
     QueryCost doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) override;
     QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) override;
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
@@ -88,7 +90,7 @@ private:
     /// Starts a trial: both techniques exist and take the next update afresh.
     void startTrial();
     /// The technique that answers queries and draws: during a trial, the HSHG.
-    [[nodiscard]] BroadPhase& answering() const;
+    [[nodiscard]] TechniqueBase& answering() const;
     /// Gives up a kept tree that turned out slower than the HSHG's trial said the HSHG is.
     void watchTree(double stepMs);
     /// Runs `step` on every live technique, timing each into m_stepTrialMs during the timed
@@ -97,7 +99,7 @@ private:
     void onEach(Step&& step, bool timed);
 
     Settings m_settings;
-    std::array<std::unique_ptr<BroadPhase>, 2> m_techniques;
+    std::array<std::unique_ptr<TechniqueBase>, 2> m_techniques;
     Pick m_pick = Pick::Trial;
     std::uint32_t m_trialStep = 0;
     std::array<double, 2> m_trialMs{};      ///< by technique: its timed trial steps

@@ -4,11 +4,13 @@
 /// overlapping pairs, since it has already paid for the test.
 
 #include "broadphase/box_copy.h"
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 
 namespace ro {
 
-class BruteForce final : public BroadPhase {
+class BruteForce final : public Technique<BruteForce> {
+    friend class Technique<BruteForce>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "Tests every pair of boxes once: the reference every other technique is checked against.",
@@ -19,7 +21,7 @@ public:
     };
     /// Brute force has no parameters.
     static constexpr std::span<const ParameterSpec> kParameters{};
-    BruteForce() : BroadPhase(kParameters) {}
+    BruteForce() : Technique(kParameters) {}
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void doUpdate(const BoxView& boxes) override;

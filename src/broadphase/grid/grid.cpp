@@ -9,7 +9,8 @@
 
 #include "broadphase/cell_walk.h"
 #include "broadphase/oversized.h"
-#include "ro/core/buffers.h"
+#include "core/box_helpers.h"
+#include "core/buffers.h"
 #include "core/radix_sort.h"
 
 namespace ro {

@@ -16,13 +16,15 @@
 #include <optional>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 #include "broadphase/box_copy.h"
 #include "broadphase/oversized.h"
 
 namespace ro {
 
-class SpatialGrid final : public BroadPhase {
+class SpatialGrid final : public Technique<SpatialGrid> {
+    friend class Technique<SpatialGrid>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "A fixed array of cells over the world; each box is listed in the cells it covers, and boxes "
@@ -39,7 +41,7 @@ public:
     static constexpr std::uint32_t kMaxEntities = 1u << 30;
     /// Its one parameter; the grid covers Settings::bounds and clamps what lies outside.
     static constexpr ParameterSpec kParameters[] = {kCellSizeParameter};
-    SpatialGrid() : BroadPhase(kParameters) {}
+    SpatialGrid() : Technique(kParameters) {}
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void doUpdate(const BoxView& boxes) override;

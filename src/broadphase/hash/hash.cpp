@@ -7,7 +7,7 @@
 
 #include "broadphase/cell_walk.h"
 #include "broadphase/oversized.h"
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 #include "core/radix_sort.h"
 
 namespace ro {

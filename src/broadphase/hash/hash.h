@@ -14,13 +14,15 @@
 #include <optional>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 #include "broadphase/box_copy.h"
 #include "broadphase/oversized.h"
 
 namespace ro {
 
-class SpatialHash final : public BroadPhase {
+class SpatialHash final : public Technique<SpatialHash> {
+    friend class Technique<SpatialHash>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "Cells as in the grid, but found through a hash table: unbounded worlds, and two far cells may "
@@ -46,7 +48,7 @@ public:
         .help = "size of the hash table, rounded up to a prime; 0 picks one near 10x the entity count",
     };
     static constexpr ParameterSpec kParameters[] = {kCellSizeParameter, kTableSizeParameter};
-    SpatialHash() : BroadPhase(kParameters) {}
+    SpatialHash() : Technique(kParameters) {}
 
     /// Chipmunk's hash of Lembcke and Korth before the modulo: multiply by large primes and XOR.
     [[nodiscard]] static std::uint32_t hashKey(std::int32_t x, std::int32_t y) {

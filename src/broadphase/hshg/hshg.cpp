@@ -18,7 +18,8 @@
 #include "broadphase/hshg/kernels.h"
 #include "broadphase/hshg/lookups.h"
 #include "broadphase/oversized.h"
-#include "ro/core/buffers.h"
+#include "core/box_helpers.h"
+#include "core/buffers.h"
 
 namespace ro {
 

@@ -54,14 +54,16 @@
 #include <optional>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 #include "broadphase/box_copy.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/oversized.h"
 
 namespace ro {
 
-class HierarchicalGrid final : public BroadPhase {
+class HierarchicalGrid final : public Technique<HierarchicalGrid> {
+    friend class Technique<HierarchicalGrid>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "Several grids, each twice (the level factor) as coarse as the last; a box goes to the level its "
@@ -85,7 +87,7 @@ public:
         .help = "cell size ratio between one level and the next: fewer levels when larger, looser cells",
     };
     static constexpr ParameterSpec kParameters[] = {kFactorParameter};
-    HierarchicalGrid() : BroadPhase(kParameters) {}
+    HierarchicalGrid() : Technique(kParameters) {}
 
     static constexpr std::uint32_t kMaxLevels = 24;
     /// Entities wider than this skip the levels and are paired by a scan.

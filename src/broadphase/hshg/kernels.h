@@ -14,6 +14,7 @@
 
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/hshg/keys.h"
+#include "core/box_helpers.h"
 #include "core/radix_sort.h"
 
 namespace ro::hshg_detail {

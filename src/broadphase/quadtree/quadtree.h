@@ -29,11 +29,13 @@
 #include <string>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 
 namespace ro {
 
-class Quadtree final : public BroadPhase {
+class Quadtree final : public Technique<Quadtree> {
+    friend class Technique<Quadtree>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "The world's bounds split into four, recursively, until a leaf holds few boxes; a box "
@@ -68,7 +70,7 @@ public:
         .help = "levels below the root at most; a leaf this deep holds any number",
     };
     static constexpr ParameterSpec kParameters[] = {kCapacityParameter, kDepthParameter};
-    Quadtree() : BroadPhase(kParameters) {}
+    Quadtree() : Technique(kParameters) {}
 
     /// Nodes in the tree of the last update.
     [[nodiscard]] std::uint32_t nodeCount() const { return static_cast<std::uint32_t>(m_nodes.size()); }

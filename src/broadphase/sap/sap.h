@@ -25,14 +25,16 @@
 #include <optional>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 #include "broadphase/box_copy.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/sweep_common.h"
 
 namespace ro {
 
-class SweepAndPrune final : public BroadPhase {
+class SweepAndPrune final : public Technique<SweepAndPrune> {
+    friend class Technique<SweepAndPrune>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "Begin and end delimiters of every box sorted along an axis; boxes whose intervals are open "
@@ -57,7 +59,7 @@ public:
         .help = "insertion-sort swaps per delimiter before a step re-sorts by radix instead; 0 always re-sorts",
     };
     static constexpr ParameterSpec kParameters[] = {sweep::kAxisParameter, kSwapBudgetParameter};
-    SweepAndPrune() : BroadPhase(kParameters) {}
+    SweepAndPrune() : Technique(kParameters) {}
 
     /// Entity indices share their word with two flags.
     static constexpr std::uint32_t kMaxEntities = 1u << 30;

@@ -9,7 +9,7 @@
 
 #include "core/insertion_sort.h"
 #include "core/radix_sort.h"
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro {
 

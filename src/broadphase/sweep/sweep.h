@@ -20,14 +20,16 @@
 #include <optional>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 #include "broadphase/box_copy.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/sweep_common.h"
 
 namespace ro {
 
-class SingleAxisSweep final : public BroadPhase {
+class SingleAxisSweep final : public Technique<SingleAxisSweep> {
+    friend class Technique<SingleAxisSweep>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "Boxes sorted by their minimum on one axis with insertion sort (almost sorted from the last "
@@ -38,7 +40,7 @@ public:
         .source = "Scott Lembcke and Andy Korth, \"Collision Detection and Spatial Indexes\" (2012)",
     };
     static constexpr std::span<const ParameterSpec> kParameters = sweep::kParameters;
-    SingleAxisSweep() : BroadPhase(kParameters) {}
+    SingleAxisSweep() : Technique(kParameters) {}
 
     /// The axis of the last update (0 x, 1 y).
     [[nodiscard]] std::uint32_t axis() const { return m_axis; }

@@ -7,7 +7,8 @@
 #include <cstdlib>
 #include <utility>
 
-#include "ro/core/buffers.h"
+#include "core/box_helpers.h"
+#include "core/buffers.h"
 
 namespace ro {
 namespace {

@@ -25,9 +25,10 @@
 #include <utility>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"  // Segment, segmentEntry
-#include "ro/core/aabb.h"
-#include "ro/core/buffers.h"
+#include "core/box_helpers.h"
+#include "ro/broadphase.h"  // Segment, segmentEntry
+#include "ro/aabb.h"
+#include "core/buffers.h"
 
 namespace ro {
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ro/core/buffers.h"
+#include "core/box_helpers.h"
+#include "core/buffers.h"
 
 namespace ro {
 

@@ -14,8 +14,9 @@
 #include <span>
 #include <vector>
 
+#include "core/box_helpers.h"
 #include "core/huge_pages.h"
-#include "ro/core/aabb.h"
+#include "ro/aabb.h"
 
 namespace ro {
 

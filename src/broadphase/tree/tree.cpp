@@ -6,8 +6,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/box_helpers.h"
 #include "core/insertion_sort.h"
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro {
 

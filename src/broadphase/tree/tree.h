@@ -1,6 +1,6 @@
 #pragma once
 /// Dynamic AABB tree (Lembcke and Korth's "axis aligned bounding box trees" and spatial-index operations:
-/// insert, remove, reindex, query; built as Box2D's b2DynamicTree, STYLE.md): the broad phase
+/// insert, remove, reindex, query; built as Box2D's b2DynamicTree): the broad phase
 /// around the structure in aabb_tree.h. Each entity is a leaf holding its fattened box (each
 /// side pushed out by the parameter "fat_margin"), kept across steps and changed
 /// incrementally. O(n) per step to check the boxes, plus O(m log n) for the m entities that
@@ -54,14 +54,16 @@
 #include <string>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 #include "broadphase/entity_diff.h"
 #include "broadphase/tree/aabb_tree.h"
 #include "broadphase/tree/static_cells.h"
 
 namespace ro {
 
-class DynamicTree final : public BroadPhase {
+class DynamicTree final : public Technique<DynamicTree> {
+    friend class Technique<DynamicTree>;  // calls the hooks below
+
 public:
     static constexpr TechniqueGuide kGuide{
         .how = "A bounding volume hierarchy of fattened boxes (as in Box2D); only a box that leaves its fat box "
@@ -84,7 +86,7 @@ public:
         .help = "how far a leaf's fat box reaches beyond its box: larger moves the tree less, tests more pairs",
     };
     static constexpr ParameterSpec kParameters[] = {kMarginParameter};
-    DynamicTree() : BroadPhase(kParameters) {}
+    DynamicTree() : Technique(kParameters) {}
 
     /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins;
     /// kSteadySteps, up to kSteadyStretch margins, for a leaf whose motion kept its direction
@@ -165,7 +167,7 @@ public:
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void doUpdate(const BoxView& boxes) override;
-    void doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) override;
+    void doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved);
     [[nodiscard]] bool exploitsMovedLists() const override { return true; }
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }

@@ -10,7 +10,7 @@
 
 #include "broadphase/auto/auto.h"
 #include "broadphase/brute/brute.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

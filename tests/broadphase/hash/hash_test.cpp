@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "broadphase/hash/hash.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

@@ -13,7 +13,7 @@
 #include "support/settings.h"
 #include "broadphase/brute/brute.h"
 #include "broadphase/hshg/hshg.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

@@ -15,7 +15,7 @@
 
 #include "broadphase/brute/brute.h"
 #include "broadphase/quadtree/quadtree.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

@@ -10,7 +10,7 @@
 
 #include "broadphase/sap/sap.h"
 #include "broadphase/sweep_checks.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 #include "support/settings.h"
 

@@ -7,7 +7,7 @@
 
 #include "broadphase/tree/static_cells.h"
 #include "broadphase/tree/tree.h"
-#include "ro/core/rng.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

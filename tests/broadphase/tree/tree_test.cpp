@@ -10,7 +10,8 @@
 
 #include "broadphase/brute/brute.h"
 #include "broadphase/tree/tree.h"
-#include "ro/core/rng.h"
+#include "core/box_helpers.h"
+#include "ro/rng.h"
 #include "support/scenes.h"
 
 namespace ro {

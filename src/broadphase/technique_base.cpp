@@ -1,11 +1,11 @@
-#include "ro/broadphase/broadphase.h"
+#include "broadphase/technique_base.h"
 
 #include <algorithm>
 #include <string>
 #include <type_traits>
 
-#include "ro/broadphase/registry.h"
-#include "ro/core/buffers.h"
+#include "ro/registry.h"
+#include "core/buffers.h"
 
 namespace ro {
 namespace {
@@ -26,16 +26,6 @@ void checkKeysKnown(std::span<const ParameterSpec> own, const Settings& settings
             continue;
         throw std::invalid_argument(unknownParameter(own, key));
     }
-}
-
-void checkSegment(const Segment& s) {
-    checkFinite(s.from.x, "ray");
-    checkFinite(s.from.y, "ray");
-    checkFinite(s.to.x, "ray");
-    checkFinite(s.to.y, "ray");
-    // -3e38 to 3e38 has finite ends but an infinite direction: every t would be 0 or NaN.
-    if (!std::isfinite(s.to.x - s.from.x) || !std::isfinite(s.to.y - s.from.y))
-        throw std::invalid_argument("ray's extent must be finite (to - from overflows)");
 }
 
 /// Throws for the first box that is not finite or has min > max. One branch-free pass that
@@ -66,7 +56,7 @@ void checkBoxRange(const BoxView& b, std::uint32_t begin, std::uint32_t end) {
     }
 }
 
-void checkBoxes(const BoxView& b) {
+void checkAllBoxes(const BoxView& b) {
     checkArrays(b);
     checkBoxRange(b, 0, b.count);
 }
@@ -88,37 +78,35 @@ void checkFilters(const BoxView& b) {
 
 }  // namespace
 
-void BroadPhase::configure(const Settings& settings) {
+void TechniqueBase::configure(const Settings& settings) {
     checkSettings(m_parameters, settings);
     checkKeysKnown(m_parameters, settings);
     m_pending = settings;
 }
 
-void BroadPhase::update(const BoxView& boxes) {
-    checkBoxes(boxes);
+void TechniqueBase::checkBoxes(const BoxView& boxes) {
+    checkAllBoxes(boxes);
     checkFilters(boxes);
-    takeChecked(boxes);
 }
 
-void BroadPhase::takeChecked(const BoxView& boxes) {
+void TechniqueBase::prepareUpdate(const BoxView& boxes) {
     // All that can throw (bad_alloc) before anything changes; growing moves the copies (with
     // their contents), so the last update's rule follows them, for a refusal below.
     m_ruleCopy.reserveFor(boxes);
     if (m_rule.isStatic != nullptr) m_rule.isStatic = m_ruleCopy.isStatic.data();
     if (m_rule.category != nullptr) m_rule.category = m_ruleCopy.category.data(), m_rule.mask = m_ruleCopy.mask.data();
     m_idSlots.update(boxes.ids, boxes.count);
-    if (m_pending) {  // after the checks: a refused update leaves the technique as it was
-        applySettings(*m_pending);
-        m_pending.reset();
-    }
+}
+
+BoxView TechniqueBase::keyUpdate(const BoxView& boxes) {
     BoxView keyed = m_ruleCopy.take(boxes);
     m_rule = PairRule(keyed);
     m_updatedCount = boxes.count;
     keyed.ids = m_idSlots.slots();
-    doUpdate(keyed);
+    return keyed;
 }
 
-void BroadPhase::RuleCopy::reserveFor(const BoxView& boxes) {
+void TechniqueBase::RuleCopy::reserveFor(const BoxView& boxes) {
     // At least one, so given arrays stay given (non-null) even for no boxes.
     const std::size_t n = std::max<std::size_t>(boxes.count, 1);
     if (boxes.isStatic != nullptr) reserveWithHeadroom(isStatic, n);
@@ -126,7 +114,7 @@ void BroadPhase::RuleCopy::reserveFor(const BoxView& boxes) {
     if (boxes.mask != nullptr) reserveWithHeadroom(mask, n);
 }
 
-BoxView BroadPhase::RuleCopy::take(const BoxView& boxes) {
+BoxView TechniqueBase::RuleCopy::take(const BoxView& boxes) {
     BoxView view = boxes;
     const auto copy = [n = boxes.count](auto& to, const auto* from) {
         if (from == nullptr) {
@@ -143,11 +131,11 @@ BoxView BroadPhase::RuleCopy::take(const BoxView& boxes) {
     return view;
 }
 
-std::uint64_t BroadPhase::RuleCopy::bytesHeld() const {
+std::uint64_t TechniqueBase::RuleCopy::bytesHeld() const {
     return ro::bytesHeld(isStatic) + ro::bytesHeld(category) + ro::bytesHeld(mask);
 }
 
-[[gnu::hot]] void BroadPhase::updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
+[[gnu::hot]] void TechniqueBase::checkMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) const {
     checkMovedCall(boxes);
     // A run of indices (ro_bench's scenes, a world's awake bodies) in update()'s vectorised
     // pass: a box at a time took 1.9 us of the tree's 35 us step at 1,000 of 100,000 moving.
@@ -162,10 +150,9 @@ std::uint64_t BroadPhase::RuleCopy::bytesHeld() const {
                                         std::to_string(boxes.count));
         checkBoxRange(boxes, i, i + 1);  // the same test and message as a run's
     }
-    takeCheckedMoved(boxes, moved);
 }
 
-void BroadPhase::checkMovedCall(const BoxView& boxes) const {
+void TechniqueBase::checkMovedCall(const BoxView& boxes) const {
     if (m_updatedCount == kNoUpdate) throw std::invalid_argument("updateMoved needs a full update() first");
     if (boxes.count != m_updatedCount)
         throw std::invalid_argument("updateMoved: the count changed from " + std::to_string(m_updatedCount) + " to " +
@@ -176,48 +163,36 @@ void BroadPhase::checkMovedCall(const BoxView& boxes) const {
         throw std::invalid_argument("updateMoved: static flags or filters came or went since the last update; that needs update()");
 }
 
-void BroadPhase::takeCheckedMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
+BoxView TechniqueBase::keyMoved(const BoxView& boxes) const {
     // The same flags and filters as the last update() (the caller vouches): its copies stand.
     BoxView keyed = boxes;
     keyed.isStatic = m_rule.isStatic;
     keyed.category = m_rule.category;
     keyed.mask = m_rule.mask;
     keyed.ids = m_idSlots.slots();
-    if (m_pending) {  // new settings rebuild: a full update on boxes checked by now
-        applySettings(*m_pending);
-        m_pending.reset();
-        doUpdate(keyed);
-        return;
-    }
-    doUpdateMoved(keyed, moved);
+    return keyed;
 }
 
-QueryCost BroadPhase::queryPoint(Vec2 point, std::vector<std::uint32_t>& out) {
+void TechniqueBase::checkPoint(Vec2 point) {
     checkFinite(point.x, "query point");
     checkFinite(point.y, "query point");
-    out.clear();
-    return doQueryBox({point.x, point.y, point.x, point.y}, out);
 }
 
-QueryCost BroadPhase::queryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
+void TechniqueBase::checkQueryBox(const Aabb& box) {
     if (!box.isFinite()) throw std::invalid_argument("query box must have finite coordinates");
     if (box.minX > box.maxX || box.minY > box.maxY) throw std::invalid_argument("query box must have min <= max");
-    out.clear();
-    return doQueryBox(box, out);
 }
 
-QueryCost BroadPhase::queryRay(const Segment& segment, std::vector<RayHit>& out) {
-    checkSegment(segment);
-    out.clear();
-    const QueryCost cost = doQueryRay(segment, out);
-    std::sort(out.begin(), out.end(), hitBefore);
-    return cost;
+void TechniqueBase::checkSegment(const Segment& s) {
+    checkFinite(s.from.x, "ray");
+    checkFinite(s.from.y, "ray");
+    checkFinite(s.to.x, "ray");
+    checkFinite(s.to.y, "ray");
+    // -3e38 to 3e38 has finite ends but an infinite direction: every t would be 0 or NaN.
+    if (!std::isfinite(s.to.x - s.from.x) || !std::isfinite(s.to.y - s.from.y))
+        throw std::invalid_argument("ray's extent must be finite (to - from overflows)");
 }
 
-QueryCost BroadPhase::raycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
-    checkSegment(segment);
-    hit.reset();
-    return doRaycastFirst(segment, hit);
-}
+void TechniqueBase::sortHits(std::vector<RayHit>& hits) { std::sort(hits.begin(), hits.end(), hitBefore); }
 
 }  // namespace ro

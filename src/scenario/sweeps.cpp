@@ -1,4 +1,4 @@
-#include "scenario/sweep.h"
+#include "scenario/sweeps.h"
 
 #include <algorithm>
 #include <chrono>

@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "ro/core/id_map.h"
+#include "core/id_map.h"
 
 namespace ro {
 

@@ -1,25 +1,12 @@
 #pragma once
-/// Pairs of entity indices, and the canonical order the world resolves them in.
+/// The canonical order the world resolves pairs in.
 
-#include <compare>
 #include <cstdint>
-#include <span>
 #include <vector>
 
+#include "ro/pair.h"
+
 namespace ro {
-
-/// Two dense entity indices with a < b.
-struct Pair {
-    std::uint32_t a = 0;
-    std::uint32_t b = 0;
-
-    friend auto operator<=>(const Pair&, const Pair&) = default;
-};
-
-/// Builds a pair with the smaller index first.
-[[nodiscard]] inline Pair makePair(std::uint32_t i, std::uint32_t j) {
-    return i < j ? Pair{i, j} : Pair{j, i};
-}
 
 /// Sorts pairs by (a, b) in O(n + k): a counting sort on a, then insertion sort inside each
 /// run of equal a (runs are short: an entity has few neighbours). `entityCount` bounds a;

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "ro/core/buffers.h"
+#include "core/buffers.h"
 
 namespace ro {
 

@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "ro/broadphase/broadphase.h"
-#include "ro/broadphase/swept_boxes.h"
-#include "ro/core/rng.h"
+#include "ro/broadphase.h"
+#include "broadphase/swept_boxes.h"
+#include "ro/rng.h"
 
 namespace ro {
 

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "ro/core/aabb.h"
+#include "ro/aabb.h"
 
 namespace ro {
 

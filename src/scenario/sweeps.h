@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ro/broadphase/registry.h"
-#include "ro/scenario/scenario.h"
+#include "ro/registry.h"
+#include "scenario/scenario.h"
 
 namespace ro {
 
