@@ -84,14 +84,15 @@ private:
 struct Counters {
     std::uint64_t candidatePairs = 0;   ///< unique pairs output by the last findPairs
     std::uint64_t pairTests = 0;        ///< pairs examined to produce them (the seeds' collisionTests)
-    std::uint64_t cellsTouched = 0;     ///< cells or buckets visited by update + findPairs
+    std::uint64_t elementsVisited = 0;  ///< cells, buckets or tree nodes visited by update + findPairs
     std::uint64_t bytesHeld = 0;        ///< heap memory held by the technique's structures
     std::uint64_t heapAllocations = 0;  ///< heap allocations during the last update + findPairs
     ExtraCounters extra;                ///< the technique's own counters, by key
 };
 
-/// One element of a technique's structure, for the overlays and the structure tests.
-struct CellView {
+/// One element of a technique's structure (a cell, a tree node, a fat box or a sweep's
+/// delimiter), for the overlays and the structure tests.
+struct StructureElement {
     enum class Kind : std::uint8_t {
         Cell,       ///< a grid, hash or HSHG cell, or a quadtree leaf: `bounds`, `count` entities
         Node,       ///< an inner node of a tree: `bounds` (a quadtree's region or an AABB tree's box)
@@ -165,7 +166,7 @@ public:
 
     /// The technique's parameters, as its registry row lists them.
     [[nodiscard]] virtual std::span<const ParameterSpec> parameters() const = 0;
-    /// Takes new parameter values, applied at the next update (until then forEachCell still
+    /// Takes new parameter values, applied at the next update (until then forEachElement still
     /// shows the last step's structure). Throws std::invalid_argument, naming the parameter and
     /// its range, for a value checkSettings rejects, and naming the key for a key that no
     /// technique in the registry has (a misspelt one); keys of other techniques are ignored.
@@ -196,7 +197,7 @@ public:
     [[nodiscard]] virtual bool pairsAreExact() const { return false; }
     /// Visits the elements of the structure built by the last update (cells that hold entities,
     /// tree nodes, fat boxes, delimiters); brute force has none.
-    virtual void forEachCell(const std::function<void(const CellView&)>& visit) const { (void)visit; }
+    virtual void forEachElement(const std::function<void(const StructureElement&)>& visit) const { (void)visit; }
     /// Checks every invariant of the structure built by the last update; returns the first broken
     /// one, or an empty string. Techniques that keep no structure between steps have none to break.
     [[nodiscard]] virtual std::string validate() const { return {}; }

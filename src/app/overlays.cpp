@@ -60,18 +60,18 @@ void OverlayRenderer::drawStructureCells(Screen& screen, const BroadPhase& techn
         ++linesPerLevel[std::min(level, kMaxLevelBits - 1)];
         if (level <= m_deepestLineLevel) m_structureLines.push_back({box, level, color});
     };
-    technique.forEachCell([&](const CellView& cell) {
-        if (cell.kind == CellView::Kind::Delimiter) {
+    technique.forEachElement([&](const StructureElement& cell) {
+        if (cell.kind == StructureElement::Kind::Delimiter) {
             m_delimiters.push_back(cell);
             return;
         }
         levels = std::max(levels, std::min(cell.level + 1, kMaxLevelBits));
         if (hidden(flags, cell.level)) return;
-        if (cell.kind != CellView::Kind::Cell) {
+        if (cell.kind != StructureElement::Kind::Cell) {
             ++m_counts.lines;
             if (onScreen(view, cell.bounds, width, height))
                 keepLine(cell.bounds, cell.level,
-                         cell.kind == CellView::Kind::Node ? levelColor(cell.level, 200) : palette::kFatBox);
+                         cell.kind == StructureElement::Kind::Node ? levelColor(cell.level, 200) : palette::kFatBox);
             return;
         }
         ++m_counts.cells;
@@ -151,7 +151,7 @@ void OverlayRenderer::drawSweepStrip(SDL_Renderer* renderer, const ViewTransform
     };
     int depth = 0, deepest = 1;
     for (std::size_t k = 0; k < m_delimiters.size(); ++k) {
-        const CellView& d = m_delimiters[k];
+        const StructureElement& d = m_delimiters[k];
         depth += d.isBegin ? 1 : -1;
         deepest = std::max(deepest, depth);
         const int first = column(toScreen(d.bounds.minX));

@@ -90,7 +90,7 @@ private:
     /// shallowest levels win, so deeper ones are counted, not stored. Set from the last frame's
     /// outlines on screen per level, one level deeper than they needed, for a view that moved.
     std::uint32_t m_deepestLineLevel = ~0u;
-    std::vector<CellView> m_delimiters;
+    std::vector<StructureElement> m_delimiters;
     struct Column {
         int depth = 0;
         bool touchesVoid = false;

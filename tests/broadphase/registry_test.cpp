@@ -67,7 +67,7 @@ TEST(Techniques, NewSettingsTakeEffectAtTheNextUpdate) {
         (void)test::techniqueOverlaps(*technique, boxes.view());
         auto cellSides = [&] {
             std::set<float> sides;
-            technique->forEachCell([&](const CellView& c) { sides.insert(c.bounds.width()); });
+            technique->forEachElement([&](const StructureElement& c) { sides.insert(c.bounds.width()); });
             return sides;
         };
         EXPECT_EQ(cellSides(), std::set<float>{10.0f});

@@ -35,8 +35,8 @@ struct Mark {
 
 inline std::vector<Mark> marksOf(const BroadPhase& technique) {
     std::vector<Mark> marks;
-    technique.forEachCell([&](const CellView& c) {
-        EXPECT_EQ(c.kind, CellView::Kind::Delimiter);
+    technique.forEachElement([&](const StructureElement& c) {
+        EXPECT_EQ(c.kind, StructureElement::Kind::Delimiter);
         marks.push_back({c.bounds.minX, c.isBegin, c.touchesVoid});
     });
     return marks;

@@ -145,8 +145,8 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
     m_counters.extra.set("trial_steps_left", m_pick == Pick::Trial ? kTrialSteps - m_trialStep : 0.0);
 }
 
-void AutoPick::forEachCell(const std::function<void(const CellView&)>& visit) const {
-    if (m_techniques[kHshg] || m_techniques[kTree]) answering().forEachCell(visit);
+void AutoPick::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
+    if (m_techniques[kHshg] || m_techniques[kTree]) answering().forEachElement(visit);
 }
 
 std::string AutoPick::validate() const {

@@ -73,7 +73,7 @@ public:
     [[nodiscard]] bool exploitsMovedLists() const override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
-    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    void forEachElement(const std::function<void(const StructureElement&)>& visit) const override;
     [[nodiscard]] std::string validate() const override;
 
 protected:

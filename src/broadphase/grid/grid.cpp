@@ -73,7 +73,7 @@ void SpatialGrid::doUpdate(const BoxView& boxes) {
     }
     // Stable, so each cell keeps its entities in index order.
     radixSort(m_entries, m_sortScratch, m_cellBits, [](const Entry& e) { return e.cell; });
-    m_counters.cellsTouched = insertions;
+    m_counters.elementsVisited = insertions;
 }
 
 void SpatialGrid::findPairs(std::vector<Pair>& out) {
@@ -109,14 +109,14 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
     tests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
-    m_counters.cellsTouched += occupiedCells;
+    m_counters.elementsVisited += occupiedCells;
     m_counters.extra.set("cell_size", m_cellSize);
     m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch) +
                            bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld() +
                            m_copy.bytesHeld();
 }
 
-void SpatialGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {
+void SpatialGrid::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
     const Entry* const end = m_entries.data() + m_entries.size();
     for (const Entry* run = m_entries.data(); run != end;) {
         const Entry* runEnd = run + 1;

@@ -46,7 +46,7 @@ public:
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
-    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    void forEachElement(const std::function<void(const StructureElement&)>& visit) const override;
 
 protected:
     void applySettings(const Settings& settings) override;

@@ -163,7 +163,7 @@ void SpatialHash::insertAndQuery(std::uint32_t rank, std::vector<Pair>& out) {
             }
             m_nodes.push_back({rank, bucket.head, x, y});
             bucket.head = static_cast<std::uint32_t>(m_nodes.size() - 1);
-            ++m_counters.cellsTouched;
+            ++m_counters.elementsVisited;
         }
     }
 }
@@ -184,7 +184,7 @@ void SpatialHash::findPairs(std::vector<Pair>& out) {
                            m_oversizedScratch.bytesHeld() + m_copy.bytesHeld();
 }
 
-void SpatialHash::forEachCell(const std::function<void(const CellView&)>& visit) const {
+void SpatialHash::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
     // Chain by chain, each walked once from its head (a walk from every node walked a chain
     // of n nodes n times). A chain holds the nodes of every cell hashed to its bucket, newest
     // first, usually of one cell; a cell is visited at its newest node.

@@ -372,7 +372,7 @@ void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
     if (!m_oversized.empty()) tests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
-    m_counters.cellsTouched = m_rehashed + cells;
+    m_counters.elementsVisited = m_rehashed + cells;
     m_counters.extra.set("cell_size", m_levels[0].cell);
     m_counters.bytesHeld = bytesHeld(m_state) + bytesHeld(m_moved) + bytesHeld(m_movedScratch) + bytesHeld(m_keys) +
                            bytesHeld(m_previousKeys) + bytesHeld(m_ids) + bytesHeld(m_previousIds) +
@@ -381,7 +381,7 @@ void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_queryMark) + m_diff.bytesHeld() + m_copy.bytesHeld();
 }
 
-void HierarchicalGrid::forEachCell(const std::function<void(const CellView&)>& visit) const {
+void HierarchicalGrid::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
     for (std::uint32_t s = 0; s < m_placed;) {
         const std::uint64_t key = m_keys[s];
         std::uint32_t end = s + 1;
@@ -392,7 +392,7 @@ void HierarchicalGrid::forEachCell(const std::function<void(const CellView&)>& v
         const double y = rowOfKey(key);
         const Aabb bounds{static_cast<float>(x * c), static_cast<float>(y * c), static_cast<float>((x + 1) * c),
                           static_cast<float>((y + 1) * c)};
-        visit({bounds, end - s, level, CellView::Kind::Cell});
+        visit({bounds, end - s, level, StructureElement::Kind::Cell});
         s = end;
     }
 }

@@ -46,7 +46,7 @@
 /// cell changed (about 5% per step in the bench's motion; rehashedLastUpdate() counts them)
 /// are radix-sorted and merged into the kept order. The merge still copies every box into the
 /// sorted order each step, since every box moved; a per-step radix rebuild would pay for that
-/// copy too, and sort everyone besides. counters().cellsTouched: entities rehashed, plus the
+/// copy too, and sort everyone besides. counters().elementsVisited: entities rehashed, plus the
 /// cells findPairs examined.
 
 #include <array>
@@ -111,7 +111,7 @@ public:
     void doUpdate(const BoxView& boxes) override;
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
-    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    void forEachElement(const std::function<void(const StructureElement&)>& visit) const override;
     [[nodiscard]] std::string validate() const override;
 
 protected:

@@ -184,19 +184,19 @@ void Quadtree::findPairs(std::vector<Pair>& out) {
     }
     m_counters.candidatePairs = out.size();
     m_counters.pairTests = tests;
-    m_counters.cellsTouched = m_nodesVisited;
+    m_counters.elementsVisited = m_nodesVisited;
     m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_nodeBounds) + bytesHeld(m_items[0]) + bytesHeld(m_items[1]) +
                            bytesHeld(m_groups) +
                            bytesHeld(m_boxes) + bytesHeld(m_entities) + bytesHeld(m_stack);
 }
 
-void Quadtree::forEachCell(const std::function<void(const CellView&)>& visit) const {
+void Quadtree::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
     for (const Node& node : m_nodes) {
-        CellView view;
+        StructureElement view;
         view.bounds = regionOf(node);
         view.level = node.level;
         view.count = node.ownEnd - node.begin;
-        view.kind = node.firstChild == kNone ? CellView::Kind::Cell : CellView::Kind::Node;
+        view.kind = node.firstChild == kNone ? StructureElement::Kind::Cell : StructureElement::Kind::Node;
         visit(view);
     }
 }

@@ -164,13 +164,13 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_hitFlags) + m_diff.bytesHeld() + m_copy.bytesHeld();
 }
 
-void SweepAndPrune::forEachCell(const std::function<void(const CellView&)>& visit) const {
+void SweepAndPrune::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
     for (const Delimiter& d : m_delimiters) {
-        CellView view;
+        StructureElement view;
         view.bounds = {d.value, 0.0f, d.value, 0.0f};
         view.count = 1;
         view.level = m_axis;
-        view.kind = CellView::Kind::Delimiter;
+        view.kind = StructureElement::Kind::Delimiter;
         view.isBegin = d.isBegin();
         view.touchesVoid = d.touchesVoid();
         visit(view);

@@ -81,7 +81,7 @@ public:
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
     /// One Delimiter view per delimiter, in sorted order; bounds.minX (== maxX) is its coordinate.
-    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    void forEachElement(const std::function<void(const StructureElement&)>& visit) const override;
     [[nodiscard]] std::string validate() const override;
 
 protected:

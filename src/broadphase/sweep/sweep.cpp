@@ -133,7 +133,7 @@ void SingleAxisSweep::findPairs(std::vector<Pair>& out) {
                            bytesHeld(m_endTouchesVoid) + bytesHeld(m_hitFlags) + m_diff.bytesHeld() + m_copy.bytesHeld();
 }
 
-void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& visit) const {
+void SingleAxisSweep::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
     // The ends are not kept sorted (the sweep has no use for it): the overlay, which wants
     // every delimiter in order, pays for sorting them here. Equal ends go by entity, the order
     // in which the last of them is the one marked touching void: two stable radix sorts, by
@@ -149,10 +149,10 @@ void SingleAxisSweep::forEachCell(const std::function<void(const CellView&)>& vi
     radixSort(ends, m_overlayScratch, static_cast<std::uint32_t>(std::bit_width(lastEntity)),
               [](const OverlayEnd& e) { return e.entity; });
     radixSort(ends, m_overlayScratch, 32, [](const OverlayEnd& e) { return e.key; });
-    CellView view;
+    StructureElement view;
     view.count = 1;
     view.level = m_axis;
-    view.kind = CellView::Kind::Delimiter;
+    view.kind = StructureElement::Kind::Delimiter;
     std::size_t begin = 0;
     for (const OverlayEnd& sorted : ends) {
         const std::uint32_t end = sorted.index;

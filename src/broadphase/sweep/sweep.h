@@ -51,7 +51,7 @@ public:
     [[nodiscard]] bool pairsAreExact() const override { return true; }
     /// A begin and an end per entity, in sorted order (sorting the ends costs O(n log n) here);
     /// bounds.minX (== maxX) is the coordinate.
-    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    void forEachElement(const std::function<void(const StructureElement&)>& visit) const override;
     [[nodiscard]] std::string validate() const override;
 
 protected:
@@ -106,7 +106,7 @@ private:
         std::uint32_t entity;  ///< the tie-break
         std::uint32_t index;   ///< where it is in m_max (and its entity in m_entity)
     };
-    mutable std::vector<OverlayEnd> m_overlayEnds, m_overlayScratch;  ///< forEachCell's sort of the ends, reused
+    mutable std::vector<OverlayEnd> m_overlayEnds, m_overlayScratch;  ///< forEachElement's sort of the ends, reused
     double m_largestExtent = 0.0;  ///< max - min on the axis, at least (rounded up)
 };
 

@@ -672,7 +672,7 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
 
     m_counters.candidatePairs = out.size();
     m_counters.pairTests = tests;
-    m_counters.cellsTouched = m_nodesVisited + m_trees[kMoving].nodesVisited() + m_trees[kStill].nodesVisited();
+    m_counters.elementsVisited = m_nodesVisited + m_trees[kMoving].nodesVisited() + m_trees[kStill].nodesVisited();
     m_counters.bytesHeld = m_trees[kMoving].bytesHeld() + m_trees[kStill].bytesHeld() + bytesHeld(m_treeOf) +
                            bytesHeld(m_proxies) + bytesHeld(m_fatBoxes) + bytesHeld(m_reinsertMotion) + bytesHeld(m_placedAt) +
                            bytesHeld(m_reachSteps) + bytesHeld(m_stillHits) + bytesHeld(m_pairHits) +
@@ -806,16 +806,16 @@ void DynamicTree::renumber(std::uint8_t which, Rebuild rebuild) {
 
 // ---- overlay and invariants -------------------------------------------------------------
 
-void DynamicTree::forEachCell(const std::function<void(const CellView&)>& visit) const {
+void DynamicTree::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
     m_overlayUpdatesLeft = kShownUpdates;  // an overlay draws the tree: the next updates keep it settled
     for (const AabbTree& tree : m_trees) {
         tree.forEachNode([&](const Aabb& box, std::uint32_t depth, bool leaf, std::uint32_t proxy) {
-            CellView view;
+            StructureElement view;
             // A leaf's fat box as the proxy has it: one that waits for its tree (until the
             // next update, once an overlay is drawn) has its new one already.
             view.bounds = leaf ? m_fatBoxes[proxy] : box;
             view.level = depth;
-            view.kind = leaf ? CellView::Kind::FatBox : CellView::Kind::Node;
+            view.kind = leaf ? StructureElement::Kind::FatBox : StructureElement::Kind::Node;
             view.count = leaf ? 1 : 0;
             visit(view);
         });

@@ -171,7 +171,7 @@ public:
     [[nodiscard]] bool exploitsMovedLists() const override { return true; }
     void findPairs(std::vector<Pair>& out) override;
     [[nodiscard]] bool pairsAreExact() const override { return true; }
-    void forEachCell(const std::function<void(const CellView&)>& visit) const override;
+    void forEachElement(const std::function<void(const StructureElement&)>& visit) const override;
     [[nodiscard]] std::string validate() const override;
 
 protected:
@@ -371,7 +371,7 @@ private:
         if (m_leavingState[proxy] == kWaits) m_leavingState[proxy] = kListedOnly;
     }
     /// Updates that still settle every waiting leaf because an overlay drew the tree
-    /// (forEachCell, const, sets it: the tree's state is a cache the overlay wants current).
+    /// (forEachElement, const, sets it: the tree's state is a cache the overlay wants current).
     mutable std::uint32_t m_overlayUpdatesLeft = 0;
     static constexpr std::uint32_t kShownUpdates = 120;
     std::uint64_t m_relocated[2] = {0, 0};  ///< by tree: leaves inserted or reinserted since its last defragment()

@@ -22,7 +22,7 @@ TEST(SpatialGrid, CountersDescribeTheStep) {
     EXPECT_TRUE(test::techniqueOverlaps(grid, boxes.view()).empty());
     const Counters& c = grid.counters();
     EXPECT_GE(c.pairTests, c.candidatePairs);
-    EXPECT_GE(c.cellsTouched, 500u);
+    EXPECT_GE(c.elementsVisited, 500u);
     EXPECT_GT(c.bytesHeld, 0u);
     EXPECT_EQ(test::extra(c, "cell_size"), 10.0);
 }
@@ -46,7 +46,7 @@ TEST(SpatialGrid, EntitiesCoveringTooManyCellsSkipTheGridButStillPair) {
     grid.configure(test::withCell(1.0f, Aabb{0, 0, 600, 100}));
     EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
     // Entries plus occupied cells of the small boxes; either huge box alone would add 16,000.
-    EXPECT_LE(grid.counters().cellsTouched, 2u * 300u * 49u) << "the huge boxes were put in the grid";
+    EXPECT_LE(grid.counters().elementsVisited, 2u * 300u * 49u) << "the huge boxes were put in the grid";
     EXPECT_GE(grid.counters().pairTests, 2u * 300u) << "each huge box is tested against every entity";
 }
 
@@ -58,8 +58,8 @@ TEST(SpatialGrid, OverlayShowsOccupiedCellsWithTheirCounts) {
     SpatialGrid grid;
     grid.configure(test::withCell(10.0f, Aabb{0, 0, 100, 100}));
     (void)test::techniqueOverlaps(grid, boxes.view());
-    std::vector<CellView> cells;
-    grid.forEachCell([&](const CellView& c) { cells.push_back(c); });
+    std::vector<StructureElement> cells;
+    grid.forEachElement([&](const StructureElement& c) { cells.push_back(c); });
     ASSERT_EQ(cells.size(), 2u);
     EXPECT_EQ(cells[0].count, 2u);
     EXPECT_EQ(cells[0].bounds.minX, 0.0f);

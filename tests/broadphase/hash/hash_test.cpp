@@ -85,10 +85,10 @@ TEST(SpatialHash, OverlayVisitsEachOccupiedCellOnce) {
     SpatialHash hash;
     hash.configure(test::withCell(10.0f));
     (void)test::techniqueOverlaps(hash, boxes.view());
-    std::vector<CellView> cells;
-    hash.forEachCell([&](const CellView& c) { cells.push_back(c); });
+    std::vector<StructureElement> cells;
+    hash.forEachElement([&](const StructureElement& c) { cells.push_back(c); });
     ASSERT_EQ(cells.size(), 2u);
-    std::sort(cells.begin(), cells.end(), [](const CellView& a, const CellView& b) { return a.bounds.minX < b.bounds.minX; });
+    std::sort(cells.begin(), cells.end(), [](const StructureElement& a, const StructureElement& b) { return a.bounds.minX < b.bounds.minX; });
     EXPECT_EQ(cells[0].bounds.minX, -10.0f);
     EXPECT_EQ(cells[0].count, 1u);
     EXPECT_EQ(cells[1].bounds.minX, 0.0f);
@@ -111,7 +111,7 @@ TEST(SpatialHash, OverlayCountsEachCellOnceWhateverTheBucketsShare) {
         hash.configure(test::withCellAndTable(3.0f, buckets));
         (void)test::techniqueOverlaps(hash, view);
         std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> found;
-        hash.forEachCell([&](const CellView& c) {
+        hash.forEachElement([&](const StructureElement& c) {
             const std::pair key{cell(c.bounds.minX + 1.5f), cell(c.bounds.minY + 1.5f)};
             EXPECT_EQ(found.count(key), 0u) << "cell " << key.first << ", " << key.second << " visited twice";
             found[key] = c.count;

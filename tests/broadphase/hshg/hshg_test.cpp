@@ -44,8 +44,8 @@ struct Census {
 
 Census census(const HierarchicalGrid& grid) {
     Census c;
-    grid.forEachCell([&](const CellView& cell) {
-        EXPECT_EQ(cell.kind, CellView::Kind::Cell);
+    grid.forEachElement([&](const StructureElement& cell) {
+        EXPECT_EQ(cell.kind, StructureElement::Kind::Cell);
         EXPECT_GT(cell.count, 0u);
         ++c.cells[cell.level];
         c.entities[cell.level] += cell.count;
@@ -189,7 +189,7 @@ TEST(HierarchicalGrid, EveryEntityIsInExactlyOneCell) {
         grid.configure(withFactor(factor));
         EXPECT_EQ(test::techniqueOverlaps(grid, boxes.view()), test::referenceOverlaps(boxes.view()));
         const Census c = census(grid);
-        EXPECT_EQ(c.total, boxes.size()) << "forEachCell counts must sum to the entity count";
+        EXPECT_EQ(c.total, boxes.size()) << "forEachElement counts must sum to the entity count";
         for (const auto& [level, count] : c.entities) EXPECT_EQ(count, grid.levelPopulation(level));
         EXPECT_GT(c.entities.size(), 1u) << "sizes from 0.1 to 40 should span several levels";
         EXPECT_EQ(grid.validate(), "");

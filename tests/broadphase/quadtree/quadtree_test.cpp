@@ -25,29 +25,29 @@ Settings quadtreeSettings(const Aabb& bounds, double capacity, double depth) {
     return Settings(bounds, {{Quadtree::kCapacityParameter.key, capacity}, {Quadtree::kDepthParameter.key, depth}});
 }
 
-std::vector<CellView> overlayOf(const BroadPhase& technique) {
-    std::vector<CellView> cells;
-    technique.forEachCell([&](const CellView& c) { cells.push_back(c); });
+std::vector<StructureElement> overlayOf(const BroadPhase& technique) {
+    std::vector<StructureElement> cells;
+    technique.forEachElement([&](const StructureElement& c) { cells.push_back(c); });
     return cells;
 }
 
 /// The overlay's node at `level` whose region starts at (x0, y0); fails the test if there is none.
-CellView nodeAt(const std::vector<CellView>& cells, std::uint32_t level, float x0, float y0) {
-    for (const CellView& c : cells)
+StructureElement nodeAt(const std::vector<StructureElement>& cells, std::uint32_t level, float x0, float y0) {
+    for (const StructureElement& c : cells)
         if (c.level == level && c.bounds.minX == x0 && c.bounds.minY == y0) return c;
     ADD_FAILURE() << "no node at (" << x0 << ", " << y0 << ") level " << level;
-    return CellView{};
+    return StructureElement{};
 }
 
-std::uint32_t deepestOf(const std::vector<CellView>& cells) {
+std::uint32_t deepestOf(const std::vector<StructureElement>& cells) {
     std::uint32_t deepest = 0;
-    for (const CellView& c : cells) deepest = std::max(deepest, c.level);
+    for (const StructureElement& c : cells) deepest = std::max(deepest, c.level);
     return deepest;
 }
 
-std::uint32_t storedIn(const std::vector<CellView>& cells) {
+std::uint32_t storedIn(const std::vector<StructureElement>& cells) {
     std::uint32_t stored = 0;
-    for (const CellView& c : cells) stored += c.count;
+    for (const StructureElement& c : cells) stored += c.count;
     return stored;
 }
 
@@ -66,9 +66,9 @@ TEST(Quadtree, ALeafSplitsIntoQuadrantsOnlyOnceItHoldsMoreThanItsCapacity) {
     boxes.add({30, 30, 32, 32});
     EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), test::referenceOverlaps(boxes.view()));
     ASSERT_EQ(tree.validate(), "");
-    std::vector<CellView> cells = overlayOf(tree);
+    std::vector<StructureElement> cells = overlayOf(tree);
     ASSERT_EQ(cells.size(), 1u) << "4 entities at capacity 4: the root stays a leaf";
-    EXPECT_EQ(cells[0].kind, CellView::Kind::Cell);
+    EXPECT_EQ(cells[0].kind, StructureElement::Kind::Cell);
     EXPECT_EQ(cells[0].count, 4u);
     EXPECT_EQ(cells[0].bounds, (Aabb{0, 0, 100, 100}));
 
@@ -78,13 +78,13 @@ TEST(Quadtree, ALeafSplitsIntoQuadrantsOnlyOnceItHoldsMoreThanItsCapacity) {
     cells = overlayOf(tree);
     ASSERT_EQ(cells.size(), 5u) << "the root and its four children";
     EXPECT_EQ(tree.nodeCount(), 5u);
-    EXPECT_EQ(cells[0].kind, CellView::Kind::Node);
+    EXPECT_EQ(cells[0].kind, StructureElement::Kind::Node);
     EXPECT_EQ(cells[0].count, 0u) << "every box fits a quadrant";
     const float lower[][2] = {{0, 0}, {50, 0}, {0, 50}, {50, 50}};
     const std::uint32_t counts[] = {4, 0, 0, 1};
     for (int k = 0; k < 4; ++k) {
-        const CellView child = nodeAt(cells, 1, lower[k][0], lower[k][1]);
-        EXPECT_EQ(child.kind, CellView::Kind::Cell) << k;
+        const StructureElement child = nodeAt(cells, 1, lower[k][0], lower[k][1]);
+        EXPECT_EQ(child.kind, StructureElement::Kind::Cell) << k;
         EXPECT_EQ(child.count, counts[k]) << k;
         EXPECT_FLOAT_EQ(child.bounds.maxX, lower[k][0] + 50) << k;
         EXPECT_FLOAT_EQ(child.bounds.maxY, lower[k][1] + 50) << k;
@@ -97,8 +97,8 @@ TEST(Quadtree, ALeafSplitsIntoQuadrantsOnlyOnceItHoldsMoreThanItsCapacity) {
     cells = overlayOf(tree);
     EXPECT_EQ(tree.nodeCount(), 9u);
     EXPECT_EQ(tree.deepestLevel(), 2u);
-    EXPECT_EQ(nodeAt(cells, 1, 0, 0).kind, CellView::Kind::Node);
-    EXPECT_EQ(nodeAt(cells, 1, 50, 50).kind, CellView::Kind::Cell) << "one entity: no reason to split";
+    EXPECT_EQ(nodeAt(cells, 1, 0, 0).kind, StructureElement::Kind::Node);
+    EXPECT_EQ(nodeAt(cells, 1, 50, 50).kind, StructureElement::Kind::Cell) << "one entity: no reason to split";
     EXPECT_EQ(nodeAt(cells, 2, 0, 0).count, 2u);
     EXPECT_EQ(nodeAt(cells, 2, 25, 0).count, 1u);
     EXPECT_EQ(nodeAt(cells, 2, 0, 25).count, 1u);
@@ -119,19 +119,19 @@ TEST(Quadtree, EntitiesStackedOnOnePointStayInOneLeafAtTheDepthLimit) {
     EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
     ASSERT_EQ(tree.validate(), "");
 
-    const std::vector<CellView> cells = overlayOf(tree);
+    const std::vector<StructureElement> cells = overlayOf(tree);
     EXPECT_EQ(tree.deepestLevel(), 3u);
     EXPECT_EQ(deepestOf(cells), 3u);
-    for (const CellView& c : cells) {
+    for (const StructureElement& c : cells) {
         EXPECT_LE(c.level, 3u);
-        if (c.kind == CellView::Kind::Cell && c.count > 1) {
+        if (c.kind == StructureElement::Kind::Cell && c.count > 1) {
             EXPECT_EQ(c.level, 3u) << "a leaf over capacity above the limit";
         }
     }
     // Only the chain above the stack splits: root, its four, (2, 2)'s four at level 2, (4, 4)'s at 3.
     EXPECT_EQ(tree.nodeCount(), 13u);
-    const CellView stack = nodeAt(cells, 3, 50, 50);
-    EXPECT_EQ(stack.kind, CellView::Kind::Cell);
+    const StructureElement stack = nodeAt(cells, 3, 50, 50);
+    EXPECT_EQ(stack.kind, StructureElement::Kind::Cell);
     EXPECT_EQ(stack.count, 40u) << "the whole stack in the one leaf at the limit";
     EXPECT_FLOAT_EQ(stack.bounds.maxX, 62.5f);
     EXPECT_FLOAT_EQ(stack.bounds.maxY, 62.5f);
@@ -162,10 +162,10 @@ TEST(Quadtree, EntitiesAcrossTheSplitLinesAreStoredOnceAtTheParentAndMeetEveryQu
     EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), test::referenceOverlaps(boxes.view()));
     ASSERT_EQ(tree.validate(), "");
 
-    const std::vector<CellView> cells = overlayOf(tree);
+    const std::vector<StructureElement> cells = overlayOf(tree);
     ASSERT_EQ(cells.size(), 5u) << "8 entities at capacity 4: the root splits once";
     EXPECT_EQ(cells[0].level, 0u);
-    EXPECT_EQ(cells[0].kind, CellView::Kind::Node);
+    EXPECT_EQ(cells[0].kind, StructureElement::Kind::Node);
     EXPECT_EQ(cells[0].count, 2u) << "the boxes across the centre lines stay at the root";
     const float lower[][2] = {{0, 0}, {50, 0}, {0, 50}, {50, 50}};
     const std::uint32_t counts[] = {2, 1, 1, 2};
@@ -205,10 +205,10 @@ TEST(Quadtree, ReadsItsCapacityDepthAndBoundsAtTheNextUpdate) {
     EXPECT_EQ(tree.nodeCount(), defaultNodes);
     EXPECT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
     ASSERT_EQ(tree.validate(), "");
-    std::vector<CellView> cells = overlayOf(tree);
+    std::vector<StructureElement> cells = overlayOf(tree);
     EXPECT_EQ(deepestOf(cells), 3u);
-    for (const CellView& c : cells) {
-        if (c.kind == CellView::Kind::Cell && c.level < 3) {
+    for (const StructureElement& c : cells) {
+        if (c.kind == StructureElement::Kind::Cell && c.level < 3) {
             EXPECT_LE(c.count, 1u) << "capacity 1 above the limit";
         }
     }
@@ -228,8 +228,8 @@ TEST(Quadtree, ReadsItsCapacityDepthAndBoundsAtTheNextUpdate) {
     cells = overlayOf(tree);
     ASSERT_FALSE(cells.empty());
     EXPECT_EQ(cells[0].bounds, (Aabb{-40, -40, 216, 216}));
-    const CellView stack = nodeAt(cells, 3, 56, 56);
-    EXPECT_EQ(stack.kind, CellView::Kind::Cell);
+    const StructureElement stack = nodeAt(cells, 3, 56, 56);
+    EXPECT_EQ(stack.kind, StructureElement::Kind::Cell);
     EXPECT_EQ(stack.count, 30u);
     EXPECT_EQ(stack.bounds, (Aabb{56, 56, 88, 88}));
 }
@@ -252,10 +252,10 @@ TEST(Quadtree, LeavesRespectCapacityUnlessAtTheDepthLimit) {
             ASSERT_EQ(test::techniqueOverlaps(tree, boxes.view()), expected);
             ASSERT_EQ(tree.validate(), "");
             std::uint32_t deepest = 0, stored = 0, fullAtLimit = 0;
-            tree.forEachCell([&](const CellView& c) {
+            tree.forEachElement([&](const StructureElement& c) {
                 deepest = std::max(deepest, c.level);
                 stored += c.count;
-                if (c.kind == CellView::Kind::Cell && c.count > capacity) {
+                if (c.kind == StructureElement::Kind::Cell && c.count > capacity) {
                     EXPECT_EQ(c.level, depth) << "a leaf above the depth limit holds " << c.count;
                     ++fullAtLimit;
                 }
@@ -279,21 +279,21 @@ TEST(Quadtree, BoxesCrossingSplitLinesStayInTheNodeTheyCross) {
     boxes.add({60, 5, 62, 7});      // with it in the lower-right quadrant, which must split
     (void)test::techniqueOverlaps(tree, boxes.view());
     ASSERT_EQ(tree.validate(), "");
-    std::vector<CellView> cells;
-    tree.forEachCell([&](const CellView& c) { cells.push_back(c); });
+    std::vector<StructureElement> cells;
+    tree.forEachElement([&](const StructureElement& c) { cells.push_back(c); });
     ASSERT_FALSE(cells.empty());
-    EXPECT_EQ(cells[0].kind, CellView::Kind::Node);
+    EXPECT_EQ(cells[0].kind, StructureElement::Kind::Node);
     EXPECT_EQ(cells[0].level, 0u);
     EXPECT_EQ(cells[0].count, 2u) << "the root keeps the two boxes on its split lines";
     const auto at = [&](float x0, float y0, std::uint32_t level) {
-        for (const CellView& c : cells)
+        for (const StructureElement& c : cells)
             if (c.level == level && c.bounds.minX == x0 && c.bounds.minY == y0) return c;
         ADD_FAILURE() << "no node at (" << x0 << ", " << y0 << ") level " << level;
-        return CellView{};
+        return StructureElement{};
     };
-    EXPECT_EQ(at(50, 0, 1).kind, CellView::Kind::Node);
+    EXPECT_EQ(at(50, 0, 1).kind, StructureElement::Kind::Node);
     EXPECT_EQ(at(50, 0, 1).count, 1u) << "the lower-right quadrant keeps the box on y = 25";
-    EXPECT_EQ(at(0, 0, 1).kind, CellView::Kind::Cell);
+    EXPECT_EQ(at(0, 0, 1).kind, StructureElement::Kind::Cell);
     EXPECT_EQ(at(0, 0, 1).count, 1u);
     EXPECT_EQ(at(50, 50, 1).count, 1u);
 }

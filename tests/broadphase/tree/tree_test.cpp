@@ -437,8 +437,8 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     // while the movers keep fat pairs, 4 times that while they sweep.
     const auto widestFatBox = [&] {
         float widest = 0.0f;
-        tree.forEachCell([&](const CellView& cell) {
-            if (cell.kind == CellView::Kind::FatBox) widest = std::max({widest, cell.bounds.width(), cell.bounds.height()});
+        tree.forEachElement([&](const StructureElement& cell) {
+            if (cell.kind == StructureElement::Kind::FatBox) widest = std::max({widest, cell.bounds.width(), cell.bounds.height()});
         });
         return widest;
     };
@@ -449,8 +449,8 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     // Whether the overlay shows every mover inside a fat box.
     const auto everyMoverInAFatBox = [&] {
         std::vector<Aabb> fat;
-        tree.forEachCell([&](const CellView& cell) {
-            if (cell.kind == CellView::Kind::FatBox) fat.push_back(cell.bounds);
+        tree.forEachElement([&](const StructureElement& cell) {
+            if (cell.kind == StructureElement::Kind::FatBox) fat.push_back(cell.bounds);
         });
         for (std::uint32_t i = 0; i < boxes.size(); ++i) {
             const Aabb box = boxes.view().box(i);
@@ -475,7 +475,7 @@ TEST(DynamicTree, MoversAmongManyStaticsPairByASweepThroughEveryChangeOfMode) {
     EXPECT_EQ(found, expected);
     EXPECT_TRUE(everyMoverInAFatBox());
     EXPECT_GT(widestFatBox(), 1.2f + 2 * 2.0f + 4 * 2.0f);
-    // An overlay drawn (forEachCell, just now) keeps the tree settled at every step after it.
+    // An overlay drawn (forEachElement, just now) keeps the tree settled at every step after it.
     moveMovers(5);
     EXPECT_TRUE(everyMoverInAFatBox());
     EXPECT_EQ(tree.validate(), "");
@@ -680,8 +680,8 @@ TEST(DynamicTree, ALeafThatOutrunsItsReachInOneStepGetsNoFatBox) {
         tree.findPairs(pairs);
         ASSERT_EQ(tree.validate(), "");
         std::vector<float> widths;
-        tree.forEachCell([&](const CellView& c) {
-            if (c.kind == CellView::Kind::FatBox) widths.push_back(c.bounds.width());
+        tree.forEachElement([&](const StructureElement& c) {
+            if (c.kind == StructureElement::Kind::FatBox) widths.push_back(c.bounds.width());
         });
         ASSERT_EQ(widths.size(), 2u);
         std::sort(widths.begin(), widths.end());
@@ -700,8 +700,8 @@ TEST(DynamicTree, AnIndexTwiceInAMovedListMovesItsLeafOnce) {
     twice.update(boxes.view());
     const auto fatBoxes = [](const DynamicTree& tree) {
         std::vector<float> widths;
-        tree.forEachCell([&](const CellView& c) {
-            if (c.kind == CellView::Kind::FatBox) widths.push_back(c.bounds.width());
+        tree.forEachElement([&](const StructureElement& c) {
+            if (c.kind == StructureElement::Kind::FatBox) widths.push_back(c.bounds.width());
         });
         std::sort(widths.begin(), widths.end());
         return widths;
@@ -794,13 +794,13 @@ TEST(DynamicTree, OverlayShowsInnerNodesByDepthAndEveryFatBox) {
     for (int i = 0; i < 50; ++i) boxes.add(test::boxAt(static_cast<float>(i) * 4.0f, 0.0f, 1.0f));
     tree.update(boxes.view());
     std::size_t fat = 0, inner = 0, roots = 0;
-    tree.forEachCell([&](const CellView& c) {
-        if (c.kind == CellView::Kind::FatBox) {
+    tree.forEachElement([&](const StructureElement& c) {
+        if (c.kind == StructureElement::Kind::FatBox) {
             ++fat;
             EXPECT_FLOAT_EQ(c.bounds.width(), 3.0f);  // side 2 plus the margin each side
             EXPECT_GE(c.level, 1u);
         } else {
-            ASSERT_EQ(c.kind, CellView::Kind::Node);
+            ASSERT_EQ(c.kind, StructureElement::Kind::Node);
             ++inner;
             roots += c.level == 0;
         }
@@ -812,8 +812,8 @@ TEST(DynamicTree, OverlayShowsInnerNodesByDepthAndEveryFatBox) {
     // A new margin is applied by the next update: every fat box is rebuilt.
     tree.configure(withMargin(0.0f));
     tree.update(boxes.view());
-    tree.forEachCell([&](const CellView& c) {
-        if (c.kind == CellView::Kind::FatBox) {
+    tree.forEachElement([&](const StructureElement& c) {
+        if (c.kind == StructureElement::Kind::FatBox) {
             EXPECT_FLOAT_EQ(c.bounds.width(), 2.0f);
         }
     });
