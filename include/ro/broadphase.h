@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -190,6 +191,11 @@ public:
     virtual void updateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) = 0;
     /// Whether updateMoved() costs in proportion to the moved boxes rather than to all of them.
     [[nodiscard]] virtual bool exploitsMovedLists() const { return false; }
+    /// A new, empty instance of the same technique, its parameters at their defaults, or null
+    /// where the technique cannot make one. A technique keeps the capacity of the most boxes it
+    /// held; World swaps in a fresh one when its scene falls to a quarter of that, so memory
+    /// follows the live entities.
+    [[nodiscard]] virtual std::unique_ptr<BroadPhase> makeFresh() const { return nullptr; }
     /// Clears `out` and fills it with candidate pairs, each once, a < b.
     virtual void findPairs(std::vector<Pair>& out) = 0;
     /// True when findPairs already tests the boxes, so every candidate overlaps (closed) and

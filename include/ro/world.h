@@ -332,6 +332,7 @@ private:
     WorldConfig m_config;
     Settings m_settings;
     std::unique_ptr<BroadPhase> m_broadPhase;
+    std::uint32_t m_broadPhasePeak = 0;  ///< the most entities m_broadPhase has held
     BroadPhaseObserver m_observer;
     std::function<void(World&)> m_beforeTick;
     double m_accumulator = 0.0;

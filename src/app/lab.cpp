@@ -79,7 +79,6 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
     m_autoCellSize = !parameters.find(kCellSizeParameter.key);
     if (m_autoCellSize) settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
     applySettings(settings);
-    m_techniquePeak = m_world.size();
     m_world.refreshPairs();  // a lab started paused shows its pairs before the first tick
 }
 
@@ -89,7 +88,6 @@ void Lab::setTechnique(std::size_t index) {
     m_technique = index % techniques().size();
     record({.kind = RecordedInput::Kind::Technique, .name = std::string(technique().id)});
     m_world.setBroadPhase(technique().create());
-    m_techniquePeak = m_world.size();
     m_lastStepAllocations = 0;
     forgetPace();
     // The HUD's pairs become the new technique's at once, even while paused.
@@ -158,7 +156,6 @@ void Lab::restore(const LabState& state) {
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
     m_world.setBeforeTick([this](World& w) { rain(w); });
     m_technique = indexOf(*technique);
-    m_techniquePeak = count;
     m_lastStepAllocations = 0;
     m_autoCellSize = state.autoCellSize;
     m_scenario = scenario;
@@ -419,16 +416,6 @@ bool Lab::removeAt(Vec2 p) {
 }
 
 void Lab::populationChanged() {
-    // A technique that held a million entities keeps their capacity (200 MiB for the sweep and
-    // prune) when the scene shrinks to thousands; made afresh, it holds what this scene needs,
-    // and the HUD's memory row says so. The step after rebuilds it from scratch, as most of
-    // the entities it knew are gone anyway.
-    const std::uint32_t count = m_world.size();
-    if (count < m_techniquePeak / 4) {
-        m_world.setBroadPhase(technique().create());
-        m_techniquePeak = count;
-    }
-    m_techniquePeak = std::max(m_techniquePeak, count);
     m_lastStepAllocations = 0;
     forgetPace();
     if (m_paused) m_refreshTimes = World::RefreshTimes::Measure;  // the last tick's scene is gone

@@ -220,9 +220,6 @@ private:
     std::vector<EntityId> m_rainGone;    ///< reused from tick to tick
     std::vector<EntityDesc> m_rainNew;
     std::size_t m_technique = 0;
-    /// The most entities the world's technique has held since it was made: a technique keeps
-    /// the capacity of its largest scene, so one that shrinks far below it is made afresh.
-    std::uint32_t m_techniquePeak = 0;
     bool m_autoCellSize = true;
     bool m_paused = false;
     bool m_stepRequested = false;

@@ -5,6 +5,7 @@
 /// public call is one virtual call that reaches the technique's hook directly.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -123,6 +124,7 @@ private:
 template <typename Derived>
 class Technique : public TechniqueBase {
 public:
+    [[nodiscard]] std::unique_ptr<BroadPhase> makeFresh() const final { return std::make_unique<Derived>(); }
     void update(const BoxView& boxes) final {
         checkBoxes(boxes);
         takeChecked(boxes);

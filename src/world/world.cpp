@@ -431,6 +431,13 @@ bool World::passesThrough(std::uint32_t a, std::uint32_t b) const {
 }
 
 void World::updateBroadPhase() {
+    // A technique keeps the capacity of the most boxes it held: when the scene falls to a
+    // quarter of that, a fresh one (with the world's settings) holds memory for this scene.
+    if (size() < m_broadPhasePeak / 4) {
+        if (std::unique_ptr<BroadPhase> fresh = m_broadPhase->makeFresh()) setBroadPhase(std::move(fresh));
+        m_broadPhasePeak = size();
+    }
+    m_broadPhasePeak = std::max(m_broadPhasePeak, size());
     if (moversListed()) {
         m_broadPhase->updateMoved(broadPhaseBoxes(), m_movers);
         return;
@@ -466,6 +473,7 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> technique) {
     technique->configure(m_settings);  // a refused technique leaves the world's as it was
     m_broadPhase = std::move(technique);
     m_moversKnown = false;
+    m_broadPhasePeak = 0;
 }
 
 void World::setBroadPhaseSettings(const Settings& settings) {
