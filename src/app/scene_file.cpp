@@ -154,10 +154,47 @@ WorldConfig worldFrom(const Json& w, std::string_view where) {
     fail(fmt::format("'{}.response' must be none, push_apart or bounce, got {}", where, files::quoted(response)));
 }
 
-/// Parses a whole document within the limits of scene_file.h, or says why it is not one of
-/// ours. The limits are checked as the parser goes, so a hostile document is refused before it
-/// is held whole (or, nested, before anything recurses over it); `stop` is asked now and then.
-Json parseJson(const std::string& text, const StopCheck& stop) {
+/// nlohmann's own DOM builder (what Json::parse uses), with the limits of scene_file.h checked
+/// on every event before it is passed on, so a hostile document is refused before it is held
+/// whole (or, nested, before anything recurses over it); `stop` is asked now and then.
+/// (Json::parse's callback form would do, but it rescans a whole array at the end of each
+/// object in it: quadratic in an array of objects.)
+class LimitedDomBuilder {
+public:
+    LimitedDomBuilder(Json& result, const StopCheck& stop) : m_dom(result), m_stop(stop) {}
+
+    bool null() { return value(), m_dom.null(); }
+    bool boolean(bool v) { return value(), m_dom.boolean(v); }
+    bool number_integer(Json::number_integer_t v) { return value(), m_dom.number_integer(v); }
+    bool number_unsigned(Json::number_unsigned_t v) {
+        value();
+        if (inEntities() && m_open.back().key == "count") {
+            m_entities = v;
+            if (m_entities > kMaxSceneEntities)
+                fail(fmt::format("'entities.count' is {}: at most {} entities can be loaded", m_entities, kMaxSceneEntities));
+        }
+        return m_dom.number_unsigned(v);
+    }
+    bool number_float(Json::number_float_t v, const std::string& text) { return value(), m_dom.number_float(v, text); }
+    bool string(std::string& v) { return value(), m_dom.string(v); }
+    bool binary(Json::binary_t& v) { return value(), m_dom.binary(v); }
+    bool start_object(std::size_t size) { return open(false), m_dom.start_object(size); }
+    bool start_array(std::size_t size) { return open(true), m_dom.start_array(size); }
+    bool end_object() { return m_open.pop_back(), m_dom.end_object(); }
+    bool end_array() { return m_open.pop_back(), m_dom.end_array(); }
+    bool key(std::string& key) {
+        // nlohmann keeps the last of a duplicated key: which one the writer meant is unknown.
+        if (!m_open.back().keys.insert(key).second)
+            fail(fmt::format("the key {} appears twice in one object", files::quoted(key)));
+        m_open.back().key = key;
+        return m_dom.key(key);
+    }
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+        return m_dom.parse_error(position, token, e);  // throws e
+    }
+
+private:
     struct Open {
         bool array = false;
         std::uint64_t items = 0;
@@ -165,54 +202,41 @@ Json parseJson(const std::string& text, const StopCheck& stop) {
         std::unordered_set<std::string> keys;
         std::string key;  ///< of an object: the key whose value is being read
     };
-    std::vector<Open> open;
-    std::uint64_t values = 0;
-    // The entity count, once read: the columns after it are held to it as they are parsed.
-    std::uint64_t entities = kMaxJsonArrayItems;
-    const auto inEntities = [&] { return open.size() >= 2 && open[open.size() - 2].key == "entities"; };
-    const auto count = [&] {
-        if (++values > kMaxJsonValues) fail(fmt::format("more than {} values in the file", kMaxJsonValues));
-        if ((values & 0xffff) == 0 && stop && stop()) throw LoadStopped("stopped by a signal while reading");
-        if (open.empty() || !open.back().array || ++open.back().items <= open.back().maxItems) return;
-        if (open.back().maxItems == kMaxJsonArrayItems)
+
+    bool inEntities() const { return m_open.size() >= 2 && m_open[m_open.size() - 2].key == "entities"; }
+    void value() {
+        if (++m_values > kMaxJsonValues) fail(fmt::format("more than {} values in the file", kMaxJsonValues));
+        if ((m_values & 0xffff) == 0 && m_stop && m_stop()) throw LoadStopped("stopped by a signal while reading");
+        if (m_open.empty() || !m_open.back().array || ++m_open.back().items <= m_open.back().maxItems) return;
+        if (m_open.back().maxItems == kMaxJsonArrayItems)
             fail(fmt::format("an array of more than {} items", kMaxJsonArrayItems));
-        fail(fmt::format("'entities.{}' has more items than its {} entities", files::escaped(open[open.size() - 2].key),
-                         open.back().maxItems));
-    };
-    const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
-        using Event = Json::parse_event_t;
-        switch (event) {
-            case Event::object_start:
-            case Event::array_start:
-                count();
-                if (depth >= kMaxJsonDepth) fail(fmt::format("nested too deep (more than {} levels)", kMaxJsonDepth));
-                open.emplace_back();
-                open.back().array = event == Event::array_start;
-                if (open.back().array && open.size() >= 3 && open[open.size() - 3].key == "entities")
-                    open.back().maxItems = entities;
-                break;
-            case Event::object_end:
-            case Event::array_end: open.pop_back(); break;
-            case Event::key:
-                // nlohmann keeps the last of a duplicated key: which one the writer meant is unknown.
-                if (const std::string& key = parsed.get_ref<const std::string&>(); !open.back().keys.insert(key).second)
-                    fail(fmt::format("the key {} appears twice in one object", files::quoted(key)));
-                open.back().key = parsed.get_ref<const std::string&>();
-                break;
-            case Event::value:
-                count();
-                if (inEntities() && open.back().key == "count" && parsed.is_number_unsigned()) {
-                    entities = parsed.get<std::uint64_t>();
-                    if (entities > kMaxSceneEntities)
-                        fail(fmt::format("'entities.count' is {}: at most {} entities can be loaded", entities,
-                                         kMaxSceneEntities));
-                }
-                break;
-        }
-        return true;
-    };
+        fail(fmt::format("'entities.{}' has more items than its {} entities", files::escaped(m_open[m_open.size() - 2].key),
+                         m_open.back().maxItems));
+    }
+    void open(bool array) {
+        value();
+        if (m_open.size() >= static_cast<std::size_t>(kMaxJsonDepth))
+            fail(fmt::format("nested too deep (more than {} levels)", kMaxJsonDepth));
+        m_open.emplace_back();
+        m_open.back().array = array;
+        // The entity count, once read: the columns after it are held to it as they are parsed.
+        if (array && m_open.size() >= 3 && m_open[m_open.size() - 3].key == "entities") m_open.back().maxItems = m_entities;
+    }
+
+    nlohmann::detail::json_sax_dom_parser<Json> m_dom;
+    const StopCheck& m_stop;
+    std::vector<Open> m_open;
+    std::uint64_t m_values = 0;
+    std::uint64_t m_entities = kMaxJsonArrayItems;
+};
+
+/// Parses a whole document within the limits of scene_file.h, or says why it is not one of ours.
+Json parseJson(const std::string& text, const StopCheck& stop) {
+    Json result;
+    LimitedDomBuilder builder(result, stop);
     try {
-        return Json::parse(text, check);
+        Json::sax_parse(text, &builder);
+        return result;
     } catch (const Json::parse_error& e) {
         fail(fmt::format("not JSON: {}", files::escaped(e.what(), 160)));
     } catch (const Json::exception& e) {  // a number beyond a double (1e999)
