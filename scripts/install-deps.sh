@@ -11,7 +11,7 @@ packages=(
   libgtest-dev                                  # unit tests
   libbox2d-dev libbullet-dev libchipmunk-dev    # ro_bench's peers (it builds without them)
   gnuplot-nox                                   # ro_bench --plot
-  python3                                       # scripts/perf-tables.sh and the docs checks
+  python3 python3-jsonschema                    # scripts/perf-tables.sh, the docs checks, scene.schema.json
   clang libclang-rt-14-dev                      # the libFuzzer target
   xvfb xauth xdotool                            # end-to-end tests in a real X11 window
 )

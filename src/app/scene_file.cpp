@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -158,7 +160,7 @@ WorldConfig worldFrom(const Json& w, std::string_view where) {
 /// on every event before it is passed on, so a hostile document is refused before it is held
 /// whole (or, nested, before anything recurses over it); `stop` is asked now and then.
 /// (Json::parse's callback form would do, but it rescans a whole array at the end of each
-/// object in it: quadratic in an array of objects.)
+/// object in it: quadratic in the minimal form's array of boxes.)
 class LimitedDomBuilder {
 public:
     LimitedDomBuilder(Json& result, const StopCheck& stop) : m_dom(result), m_stop(stop) {}
@@ -208,6 +210,9 @@ private:
         if (++m_values > kMaxJsonValues) fail(fmt::format("more than {} values in the file", kMaxJsonValues));
         if ((m_values & 0xffff) == 0 && m_stop && m_stop()) throw LoadStopped("stopped by a signal while reading");
         if (m_open.empty() || !m_open.back().array || ++m_open.back().items <= m_open.back().maxItems) return;
+        if (m_open.size() == 2 && m_open.front().key == "entities")  // the minimal form's boxes
+            fail(fmt::format("'entities' has more than {} boxes: at most {} entities can be loaded", kMaxSceneEntities,
+                             kMaxSceneEntities));
         if (m_open.back().maxItems == kMaxJsonArrayItems)
             fail(fmt::format("an array of more than {} items", kMaxJsonArrayItems));
         fail(fmt::format("'entities.{}' has more items than its {} entities", files::escaped(m_open[m_open.size() - 2].key),
@@ -356,29 +361,191 @@ SceneFile sceneFromJson(const std::string& text, const StopCheck& stop) { return
 
 namespace {
 
+/// Refuses a key the format does not have: a misspelt optional field would otherwise be
+/// silently replaced by its default.
+void onlyKnownKeys(const Json& object, std::initializer_list<std::string_view> known, std::string_view where,
+                   const char* what) {
+    for (const auto& [key, value] : object.items())
+        if (std::find(known.begin(), known.end(), key) == known.end())
+            fail(fmt::format("'{}' is not {}", where.empty() ? files::escaped(key) : fmt::format("{}.{}", where, files::escaped(key)),
+                             what));
+}
+
+/// A member that may be left out: its value, or `fallback`.
+template <class Read, class T>
+T optional(const Json& object, const char* key, std::string_view where, T fallback, Read read) {
+    return object.contains(key) ? read(object, key, where) : fallback;
+}
+
+/// World settings where any key may be left out (a minimal scene): each has WorldConfig's
+/// default, but the bounds, which `fallbackBounds` gives.
+WorldConfig worldOrDefaults(const Json& j, const Aabb& fallbackBounds) {
+    WorldConfig config;
+    config.bounds = fallbackBounds;
+    if (!j.contains("world")) return config;
+    const Json& w = member(j, "world", "");
+    if (!w.is_object()) fail("'world' must be an object");
+    Json full = worldJson(config);
+    // As a file gives them: whole numbers >= 0 are unsigned.
+    full["max_catch_up_ticks"] = static_cast<std::uint64_t>(config.maxCatchUpTicks);
+    full["sub_steps"] = static_cast<std::uint64_t>(config.subSteps);
+    for (const auto& [key, value] : w.items()) {
+        if (!full.contains(key)) fail(fmt::format("'world.{}' is not a world setting", files::escaped(key)));
+        full[key] = value;
+    }
+    return worldFrom(full, "world");
+}
+
+/// Every entity as the minimal form gives it: an array of objects, centre and full size.
+std::vector<SavedEntity> entityObjects(const Json& list, float tickHz) {
+    std::vector<SavedEntity> out(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string where = fmt::format("entities[{}]", i);
+        const Json& e = list[i];
+        if (!e.is_object()) fail(fmt::format("'{}' must be an object with x, y, w and h", where));
+        onlyKnownKeys(e, {"x", "y", "w", "h", "vx", "vy", "shape", "static", "category", "mask"}, where,
+                      "an entity field (x, y, w, h, vx, vy, shape, static, category, mask)");
+        SavedEntity& s = out[i];
+        s.position = {real(e, "x", where), real(e, "y", where)};
+        const float w = real(e, "w", where), h = real(e, "h", where);
+        if (!(w > 0.0f && h > 0.0f))
+            fail(fmt::format("'{}' has a size of {} x {}: w and h must be greater than 0", where, w, h));
+        s.halfExtents = {w * 0.5f, h * 0.5f};
+        // Verlet keeps the last position, not a velocity: one tick back along it.
+        const Vec2 velocity{optional(e, "vx", where, 0.0f, real), optional(e, "vy", where, 0.0f, real)};
+        s.previous = {s.position.x - velocity.x / tickHz, s.position.y - velocity.y / tickHz};
+        const std::string shape = optional(e, "shape", where, std::string("box"), text);
+        if (shape != "box" && shape != "circle")
+            fail(fmt::format("'{}.shape' must be box or circle, got {}", where, files::quoted(shape)));
+        s.shape = shape == "circle" ? Shape::Circle : Shape::Box;
+        s.isStatic = optional(e, "static", where, false, boolean);
+        if (s.isStatic && (velocity.x != 0.0f || velocity.y != 0.0f))
+            fail(fmt::format("'{}' is static: it cannot have a velocity (vx, vy)", where));
+        const auto filter = [&](const char* key, std::uint32_t fallback) {
+            if (!e.contains(key)) return fallback;
+            const std::uint64_t v = whole(e, key, where);
+            if (v > 0xffffffffu) fail(fmt::format("'{}.{}' must be a whole number from 0 to 4294967295, got {}", where, key, v));
+            return static_cast<std::uint32_t>(v);
+        };
+        s.category = filter("category", SavedEntity{}.category);
+        s.mask = filter("mask", SavedEntity{}.mask);
+    }
+    return out;
+}
+
+/// Every entity as the lab writes them: one column per field. A column left out (all but x,
+/// y, half_w and half_h) has its documented default.
+std::vector<SavedEntity> entityColumns(const Json& e) {
+    onlyKnownKeys(e, {"count", "shape", "static", "x", "y", "half_w", "half_h", "previous_x", "previous_y", "acceleration_x",
+                      "acceleration_y", "category", "mask"},
+                  "entities", "an entity column");
+    const std::uint64_t count = whole(e, "count", "entities");
+    if (count > kMaxSceneEntities)
+        fail(fmt::format("'entities.count' is {}: at most {} entities can be loaded", count, kMaxSceneEntities));
+    const std::string shapes = e.contains("shape") ? text(e, "shape", "entities") : std::string(count, 'b');
+    if (shapes.size() != count) fail(fmt::format("'entities.shape' must have {} letters (b or c)", count));
+    // Files written before statics have no "static": every entity is dynamic.
+    const std::string statics = e.contains("static") ? text(e, "static", "entities") : std::string(count, '0');
+    if (statics.size() != count) fail(fmt::format("'entities.static' must have {} digits (0 or 1)", count));
+    const char* keys[] = {"x", "y", "half_w", "half_h", "previous_x", "previous_y", "acceleration_x", "acceleration_y"};
+    std::vector<float> columns[8];
+    for (int c = 0; c < 8; ++c) {
+        if (c < 4 || e.contains(keys[c])) columns[c] = reals(e, keys[c], count, "entities");
+        else if (c < 6) columns[c] = columns[c - 4];  // no previous position: at rest
+        else columns[c].assign(count, 0.0f);
+    }
+    // Files written before collision filters, and files of unfiltered scenes, have none: every
+    // entity then pairs with every other.
+    const auto filterColumn = [&](const char* key, std::uint32_t unfiltered) {
+        return e.contains(key) ? words(e, key, count, "entities") : std::vector<std::uint32_t>(count, unfiltered);
+    };
+    const std::vector<std::uint32_t> categories = filterColumn("category", SavedEntity{}.category);
+    const std::vector<std::uint32_t> masks = filterColumn("mask", SavedEntity{}.mask);
+    std::vector<SavedEntity> out(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (shapes[i] != 'b' && shapes[i] != 'c')
+            fail(fmt::format("'entities.shape[{}]' must be b (box) or c (circle), got '{}'", i, shapes[i]));
+        const float halfW = columns[2][i], halfH = columns[3][i];
+        if (!(halfW > 0.0f && halfH > 0.0f))
+            fail(fmt::format("entity {} has a size of {} x {}: half-extents must be greater than 0", i, halfW, halfH));
+        if (statics[i] != '0' && statics[i] != '1')
+            fail(fmt::format("'entities.static[{}]' must be 0 (dynamic) or 1 (static), got '{}'", i, statics[i]));
+        out[i] = {shapes[i] == 'c' ? Shape::Circle : Shape::Box, {columns[0][i], columns[1][i]},
+                  {columns[4][i], columns[5][i]}, {columns[6][i], columns[7][i]}, {halfW, halfH}, statics[i] == '1',
+                  categories[i], masks[i]};
+    }
+    return out;
+}
+
+/// The box around every entity, or nothing when there is none.
+std::optional<Aabb> entityBounds(const std::vector<SavedEntity>& entities) {
+    if (entities.empty()) return std::nullopt;
+    Aabb b{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(),
+           std::numeric_limits<float>::lowest()};
+    for (const SavedEntity& e : entities) {
+        b.minX = std::min(b.minX, e.position.x - e.halfExtents.x);
+        b.minY = std::min(b.minY, e.position.y - e.halfExtents.y);
+        b.maxX = std::max(b.maxX, e.position.x + e.halfExtents.x);
+        b.maxY = std::max(b.maxY, e.position.y + e.halfExtents.y);
+    }
+    return b;
+}
+
+/// A minimal scene's walls: the lab's default world when every entity lies in it, otherwise
+/// the box around the entities grown by a tenth of its larger side on each side.
+Aabb fittedBounds(const std::optional<Aabb>& around) {
+    const Aabb fallback = WorldConfig{}.bounds;
+    if (!around || (around->minX >= fallback.minX && around->minY >= fallback.minY && around->maxX <= fallback.maxX &&
+                    around->maxY <= fallback.maxY))
+        return fallback;
+    const float margin = std::max({around->maxX - around->minX, around->maxY - around->minY, 1.0f}) * 0.1f;
+    return {around->minX - margin, around->minY - margin, around->maxX + margin, around->maxY + margin};
+}
+
+/// The spawn sizes of a minimal scene: from the smallest to the largest half side it holds.
+SizeRange fittedSizes(const std::vector<SavedEntity>& entities) {
+    if (entities.empty()) return {};
+    SizeRange r{std::numeric_limits<float>::max(), 0.0f};
+    for (const SavedEntity& e : entities) {
+        r.minHalf = std::min({r.minHalf, e.halfExtents.x, e.halfExtents.y});
+        r.maxHalf = std::max({r.maxHalf, e.halfExtents.x, e.halfExtents.y});
+    }
+    r.minHalf = std::clamp(r.minHalf, WorldLimits::kMinHalfExtent, WorldLimits::kMaxHalfExtent);
+    r.maxHalf = std::clamp(r.maxHalf, r.minHalf, WorldLimits::kMaxHalfExtent);
+    return r;
+}
+
+/// A scene file. Only the entities are required (docs/scene.schema.json): every other field
+/// left out has the default docs/app.md gives, and a file that names its format must be ours.
 SceneFile sceneFrom(const Json& j) {
-    checkHeader(j, kSceneFormat, kSceneVersion);
+    if (!j.is_object()) fail("the file's top level must be an object");
+    if (j.contains("format") || j.contains("version")) checkHeader(j, kSceneFormat, kSceneVersion);
+    onlyKnownKeys(j, {"format", "version", "technique", "parameters", "auto_cell_size", "preset", "seed", "moving_fraction",
+                      "layers", "rng_state", "sizes", "world", "camera", "entities"},
+                  "", "a scene field");
     SceneFile scene;
     LabState& s = scene.lab;
-    s.technique = text(j, "technique");
+    s.technique = optional(j, "technique", "", std::string("auto"), text);
     if (!findTechnique(s.technique)) fail(fmt::format("unknown technique {}", files::quoted(s.technique)));
-    s.autoCellSize = boolean(j, "auto_cell_size");
-    const Json& parameters = member(j, "parameters", "");
-    if (!parameters.is_object()) fail("'parameters' must be an object of numbers");
-    for (const auto& [key, value] : parameters.items()) {
-        const ParameterSpec* spec = anyParameter(key);
-        if (!spec) fail(fmt::format("'parameters.{}' is not a parameter of any technique", files::escaped(key)));
-        const double v = number(parameters, key.c_str(), "parameters");
-        // An automatic cell size is the lab's own fit (the library's range); one set by hand is
-        // held to the range --cell-size and --param offer.
-        const bool offered = !(spec->key == kCellSizeParameter.key && s.autoCellSize);
-        if (const std::string why = checkValue(*spec, v, offered); !why.empty())
-            fail(fmt::format("'parameters.{}': {}", spec->key, why));
-        s.parameters.set(spec->key, v);  // the spec's key outlives the file's text
+    s.autoCellSize = optional(j, "auto_cell_size", "", true, boolean);
+    if (j.contains("parameters")) {
+        const Json& parameters = member(j, "parameters", "");
+        if (!parameters.is_object()) fail("'parameters' must be an object of numbers");
+        for (const auto& [key, value] : parameters.items()) {
+            const ParameterSpec* spec = anyParameter(key);
+            if (!spec) fail(fmt::format("'parameters.{}' is not a parameter of any technique", files::escaped(key)));
+            const double v = number(parameters, key.c_str(), "parameters");
+            // An automatic cell size is the lab's own fit (the library's range); one set by hand is
+            // held to the range --cell-size and --param offer.
+            const bool offered = !(spec->key == kCellSizeParameter.key && s.autoCellSize);
+            if (const std::string why = checkValue(*spec, v, offered); !why.empty())
+                fail(fmt::format("'parameters.{}': {}", spec->key, why));
+            s.parameters.set(spec->key, v);  // the spec's key outlives the file's text
+        }
     }
-    s.preset = text(j, "preset");
+    s.preset = optional(j, "preset", "", std::string("random"), text);
     if (s.preset != "random" && !findScenario(s.preset)) fail(fmt::format("unknown preset {}", files::quoted(s.preset)));
-    s.sceneSeed = whole(j, "seed");
+    s.sceneSeed = optional(j, "seed", "", std::uint64_t{1}, whole);
     if (j.contains("layers")) {
         const std::uint64_t layers = whole(j, "layers", "");
         if (layers < 1 || layers > 4) fail("'layers' must be 1 to 4");
@@ -388,59 +555,48 @@ SceneFile sceneFrom(const Json& j) {
         s.movingFraction = real(j, "moving_fraction", "");
         if (!(s.movingFraction >= 0.0f && s.movingFraction <= 1.0f)) fail("'moving_fraction' must be 0 to 1");
     }
-    s.rngState = whole(j, "rng_state");
-    const Json& sizes = member(j, "sizes", "");
-    s.sizes = {real(sizes, "min_half", "sizes"), real(sizes, "max_half", "sizes")};
-    if (!(s.sizes.minHalf > 0.0f && s.sizes.minHalf <= s.sizes.maxHalf))
-        fail(fmt::format("'sizes' must have 0 < min_half <= max_half, got {} and {}", s.sizes.minHalf, s.sizes.maxHalf));
+    s.rngState = optional(j, "rng_state", "", s.sceneSeed, whole);
 
-    s.world = worldFrom(member(j, "world", ""), "world");
-
-    const Json& camera = member(j, "camera", "");
-    scene.camera.zoom = real(camera, "zoom", "camera");
-    if (!(scene.camera.zoom >= Camera::kMinZoom && scene.camera.zoom <= Camera::kMaxZoom))
-        fail(fmt::format("'camera.zoom' must be from {} to {} (as --zoom), got {}", Camera::kMinZoom, Camera::kMaxZoom,
-                         scene.camera.zoom));
-    if (!member(camera, "centre", "camera").is_null()) {
-        const std::vector<float> centre = reals(camera, "centre", 2, "camera");
-        for (const float c : centre)
-            if (!(std::abs(c) <= WorldLimits::kMaxCoordinate))
-                fail(fmt::format("'camera.centre' must lie within the world's coordinates (-{0} to {0}), got {1}",
-                                 WorldLimits::kMaxCoordinate, c));
-        scene.camera.centre = Vec2{centre[0], centre[1]};
+    // The world first: a minimal entity's velocity becomes a previous position at its tick
+    // rate. Walls left out are fitted to the entities.
+    const Json& e = member(j, "entities", "");
+    if (!e.is_array() && !e.is_object())
+        fail("'entities' must be an array of {\"x\", \"y\", \"w\", \"h\"} objects, or the lab's columns");
+    const bool boundsGiven = j.contains("world") && j["world"].is_object() && j["world"].contains("bounds");
+    s.world = worldOrDefaults(j, WorldConfig{}.bounds);
+    if (e.is_array()) {
+        if (!(s.world.tickHz > 0.0f)) fail("'world.tick_hz' must be greater than 0");
+        s.entities = entityObjects(e, s.world.tickHz);
+    } else {
+        s.entities = entityColumns(e);
+    }
+    if (!boundsGiven) s.world.bounds = fittedBounds(entityBounds(s.entities));
+    if (j.contains("sizes")) {
+        const Json& sizes = member(j, "sizes", "");
+        onlyKnownKeys(sizes, {"min_half", "max_half"}, "sizes", "a size field (min_half, max_half)");
+        s.sizes = {real(sizes, "min_half", "sizes"), real(sizes, "max_half", "sizes")};
+        if (!(s.sizes.minHalf > 0.0f && s.sizes.minHalf <= s.sizes.maxHalf))
+            fail(fmt::format("'sizes' must have 0 < min_half <= max_half, got {} and {}", s.sizes.minHalf,
+                             s.sizes.maxHalf));
+    } else {
+        s.sizes = fittedSizes(s.entities);
     }
 
-    const Json& e = member(j, "entities", "");
-    const std::uint64_t count = whole(e, "count", "entities");
-    if (count > kMaxSceneEntities)
-        fail(fmt::format("'entities.count' is {}: at most {} entities can be loaded", count, kMaxSceneEntities));
-    const std::string shapes = text(e, "shape", "entities");
-    if (shapes.size() != count) fail(fmt::format("'entities.shape' must have {} letters (b or c)", count));
-    // Files written before statics have no "static": every entity is dynamic.
-    const std::string statics = e.contains("static") ? text(e, "static", "entities") : std::string(count, '0');
-    if (statics.size() != count) fail(fmt::format("'entities.static' must have {} digits (0 or 1)", count));
-    const char* keys[] = {"x", "y", "previous_x", "previous_y", "acceleration_x", "acceleration_y", "half_w", "half_h"};
-    std::vector<float> columns[8];
-    for (int c = 0; c < 8; ++c) columns[c] = reals(e, keys[c], count, "entities");
-    // Files written before collision filters, and files of unfiltered scenes, have none: every
-    // entity then pairs with every other.
-    const auto filterColumn = [&](const char* key, std::uint32_t unfiltered) {
-        return e.contains(key) ? words(e, key, count, "entities") : std::vector<std::uint32_t>(count, unfiltered);
-    };
-    const std::vector<std::uint32_t> categories = filterColumn("category", SavedEntity{}.category);
-    const std::vector<std::uint32_t> masks = filterColumn("mask", SavedEntity{}.mask);
-    s.entities.resize(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        if (shapes[i] != 'b' && shapes[i] != 'c')
-            fail(fmt::format("'entities.shape[{}]' must be b (box) or c (circle), got '{}'", i, shapes[i]));
-        const float halfW = columns[6][i], halfH = columns[7][i];
-        if (!(halfW > 0.0f && halfH > 0.0f))
-            fail(fmt::format("entity {} has a size of {} x {}: half-extents must be greater than 0", i, halfW, halfH));
-        if (statics[i] != '0' && statics[i] != '1')
-            fail(fmt::format("'entities.static[{}]' must be 0 (dynamic) or 1 (static), got '{}'", i, statics[i]));
-        s.entities[i] = {shapes[i] == 'c' ? Shape::Circle : Shape::Box, {columns[0][i], columns[1][i]},
-                         {columns[2][i], columns[3][i]}, {columns[4][i], columns[5][i]}, {halfW, halfH}, statics[i] == '1',
-                         categories[i], masks[i]};
+    if (j.contains("camera")) {
+        const Json& camera = member(j, "camera", "");
+        onlyKnownKeys(camera, {"zoom", "centre"}, "camera", "a camera field (zoom, centre)");
+        scene.camera.zoom = optional(camera, "zoom", "camera", 1.0f, real);
+        if (!(scene.camera.zoom >= Camera::kMinZoom && scene.camera.zoom <= Camera::kMaxZoom))
+            fail(fmt::format("'camera.zoom' must be from {} to {} (as --zoom), got {}", Camera::kMinZoom,
+                             Camera::kMaxZoom, scene.camera.zoom));
+        if (camera.contains("centre") && !member(camera, "centre", "camera").is_null()) {
+            const std::vector<float> centre = reals(camera, "centre", 2, "camera");
+            for (const float c : centre)
+                if (!(std::abs(c) <= WorldLimits::kMaxCoordinate))
+                    fail(fmt::format("'camera.centre' must lie within the world's coordinates (-{0} to {0}), got {1}",
+                                     WorldLimits::kMaxCoordinate, c));
+            scene.camera.centre = Vec2{centre[0], centre[1]};
+        }
     }
     return scene;
 }

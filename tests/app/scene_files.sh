@@ -27,7 +27,8 @@ bad() {  # NAME EXPECTED_TEXT SED_EXPRESSION: the good file, edited, must be ref
 }
 bad version 'version 7 is not supported' 's/"version": 1,/"version": 7,/'
 bad format 'not a scene file' 's/"ro-broadphase-lab scene"/"a shopping list"/'
-bad missing_field "missing field 'world.tick_hz'" '/"tick_hz"/d'
+bad missing_field "missing field 'entities.x'" '/^  "x": \[/d'
+bad misspelt_field "'world.tickhz' is not a world setting" 's/"tick_hz"/"tickhz"/'
 bad nan 'not JSON' 's/"speed": 1.0,/"speed": NaN,/'
 bad infinite 'number overflow' 's/"speed": 1.0,/"speed": 1e999,/'
 bad negative_size "'sizes' must have 0 < min_half" 's/"min_half": [0-9.e-]*,/"min_half": -1.0,/'
@@ -42,3 +43,22 @@ printf 'not json at all {' >"$out/scene_garbage.json"
 bash "$expect" 'not JSON' "$demo" --load "$out/scene_garbage.json" --frames 1 || fail "garbage"
 bash "$expect" 'cannot open the file' "$demo" --load "$out/no_such_scene.json" --frames 1 || fail "missing file"
 echo "bad files: each refused with exit 2 and one message"
+
+# The minimal form: only the boxes (docs/scene.schema.json); Auto, the default, steps on them.
+minimal="$(dirname "$0")/../../examples/minimal_scene.json"
+"$demo" --load "$minimal" --paused --frames 1 >"$out/scene_minimal.out" || fail "the minimal scene: exit $?"
+grep -q 'technique=auto .*entities=4 ' "$out/scene_minimal.out" || fail "the minimal scene: $(cat "$out/scene_minimal.out")"
+grep -q ' overlaps=2 ' "$out/scene_minimal.out" || fail "the minimal scene's two overlaps: $(cat "$out/scene_minimal.out")"
+echo "the minimal scene loads: 4 boxes, 2 overlapping pairs"
+
+# The schema in docs/ takes what the lab writes and the minimal example, and refuses a box of no width.
+root="$(dirname "$0")/../.."
+python3 "$root/tests/app/check_scene_schema.py" "$root/docs/scene.schema.json" "$first" "$minimal" ||
+    fail "docs/scene.schema.json refuses a scene the lab reads"
+echo '{"entities": [{"x": 1, "y": 1, "w": 0, "h": 1}]}' >"$out/scene_zero_width.json"
+if python3 "$root/tests/app/check_scene_schema.py" "$root/docs/scene.schema.json" "$out/scene_zero_width.json" 2>/dev/null; then
+    fail "docs/scene.schema.json takes a box of no width"
+fi
+bash "$expect" "'entities[0]' has a size of 0 x 1" "$demo" --load "$out/scene_zero_width.json" --frames 1 ||
+    fail "the reader took a box of no width"
+echo "docs/scene.schema.json: the lab's file and the minimal example valid, a box of no width refused by both"
