@@ -7,17 +7,40 @@
 
 namespace ro {
 
+namespace {
+
+/// A scenario's scene, moving steadily.
+class ScenarioScene final : public SweepScene {
+public:
+    ScenarioScene(ScenarioKind kind, std::uint32_t n, std::uint64_t seed) : m_scene(kind, n, Motion::Steady, seed) {}
+    void advance() override { m_scene.advance(); }
+    [[nodiscard]] BoxView boxes() const override { return m_scene.boxes(); }
+    [[nodiscard]] Aabb bounds() const override { return m_scene.bounds(); }
+    [[nodiscard]] float fittedCellSize() const override { return m_scene.fittedCellSize(); }
+
+private:
+    Scene m_scene;
+};
+
+}  // namespace
+
 PointRun::PointRun(const TechniqueInfo& technique, Settings settings, bool fitCell, const ScenarioInfo& scenario,
                    std::uint32_t n, std::uint64_t seed, std::string_view parameter, double value,
+                   double slowFrameSeconds)
+    : PointRun(technique, std::move(settings), fitCell, scenario.name,
+               [kind = scenario.kind, seed](std::uint32_t count) { return std::make_unique<ScenarioScene>(kind, count, seed); },
+               std::min(n, scenario.maxCount), parameter, value, slowFrameSeconds) {}
+
+PointRun::PointRun(const TechniqueInfo& technique, Settings settings, bool fitCell, std::string_view sceneName,
+                   SweepSceneMaker makeScene, std::uint32_t n, std::string_view parameter, double value,
                    double slowFrameSeconds)
     : m_technique(technique),
       m_settings(std::move(settings)),
       m_fitCell(fitCell),
-      m_scenario(scenario),
-      m_n(std::min(n, scenario.maxCount)),
-      m_seed(seed),
+      m_makeScene(std::move(makeScene)),
+      m_n(n),
       m_slowFrameSeconds(slowFrameSeconds) {
-    m_point.scenario = scenario.name;
+    m_point.scenario = sceneName;
     m_point.technique = technique.id;
     m_point.parameter = parameter;
     m_point.value = value;
@@ -30,7 +53,7 @@ bool PointRun::step() {
     using Clock = std::chrono::steady_clock;
     if (!m_scene) {
         // The first step builds: the scene, the technique and its structure (not timed).
-        m_scene = std::make_unique<Scene>(m_scenario.kind, m_n, Motion::Steady, m_seed);
+        m_scene = m_makeScene(m_n);
         // The scene's own region: a bounded technique (the grid) clamps what lies outside the
         // region it is given to its edge, and a scene grows with its count.
         m_settings.bounds = m_scene->bounds();

@@ -7,6 +7,7 @@
 /// work between two of its own frames and stay responsive.
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -35,6 +36,22 @@ struct SweepPoint {
 /// Frames measured per point, after one that builds the structure.
 inline constexpr int kSweepFrames = 5;
 
+/// What a point is measured on: a scene that moves a frame at a time (a scenario's, or a
+/// recorded trace tiled to a count).
+class SweepScene {
+public:
+    virtual ~SweepScene() = default;
+    virtual void advance() = 0;
+    [[nodiscard]] virtual BoxView boxes() const = 0;
+    /// The region a bounded technique (the grid) is given.
+    [[nodiscard]] virtual Aabb bounds() const = 0;
+    /// The cell size the grid and the hash are fitted to (as ro_bench picks it).
+    [[nodiscard]] virtual float fittedCellSize() const = 0;
+};
+/// Makes the scene of a point of `n` entities, at the point's first step: a point holds its
+/// scene only while it is measured.
+using SweepSceneMaker = std::function<std::unique_ptr<SweepScene>(std::uint32_t n)>;
+
 /// One technique on one scene: the first step builds the scene and the structure, each next
 /// one runs a frame (the scene moves, Motion::Steady), until kSweepFrames are measured.
 class PointRun {
@@ -45,6 +62,11 @@ public:
     /// to a million entities then take a minute, not five. ro_bench keeps every frame.
     PointRun(const TechniqueInfo& technique, Settings settings, bool fitCell, const ScenarioInfo& scenario,
              std::uint32_t n, std::uint64_t seed, std::string_view parameter, double value,
+             double slowFrameSeconds = std::numeric_limits<double>::infinity());
+    /// The same on the scenes `makeScene` makes; `sceneName` (the CSV's scenario column) must
+    /// outlive the point.
+    PointRun(const TechniqueInfo& technique, Settings settings, bool fitCell, std::string_view sceneName,
+             SweepSceneMaker makeScene, std::uint32_t n, std::string_view parameter, double value,
              double slowFrameSeconds = std::numeric_limits<double>::infinity());
     /// Runs one frame of work; true once the point is measured.
     bool step();
@@ -59,12 +81,11 @@ private:
     const TechniqueInfo& m_technique;
     Settings m_settings;
     bool m_fitCell;
-    const ScenarioInfo& m_scenario;
+    SweepSceneMaker m_makeScene;
     std::uint32_t m_n;
-    std::uint64_t m_seed;
     double m_slowFrameSeconds;
     SweepPoint m_point;
-    std::unique_ptr<Scene> m_scene;
+    std::unique_ptr<SweepScene> m_scene;
     std::unique_ptr<BroadPhase> m_instance;
     std::vector<Pair> m_pairs;
     std::vector<double> m_times;
