@@ -130,11 +130,12 @@ void printList() {
 
 /// --trace: the other ways to make a scene do not apply; each trace is read in full now, so
 /// that a bad one is refused (exit 2) before any run, and its frames fit --frames and --warmup.
-void parseTraces(const CLI::App& cli, std::string_view list, Options& o) {
-    for (const char* flag : {"--scenario", "--n", "--motion", "--mixed", "--layers", "--swept", "--sweep-n",
-                             "--sweep-param", "--seed"})
-        if (cli.count(flag) > 0)
-            throw BadValue(fmt::format("{} makes a scene of its own: it does not apply to --trace", flag));
+/// A sweep takes one trace, tiled to the counts of --n (Broadmark's splitter).
+void parseTraces(const CLI::App& cli, std::string_view list, bool sweeping, Options& o) {
+    for (const char* flag : {"--scenario", "--n", "--motion", "--mixed", "--layers", "--swept", "--seed"})
+        if (cli.count(flag) > 0 && !(sweeping && std::string_view(flag) == "--n"))
+            throw BadValue(fmt::format("{} makes a scene of its own: it does not apply to --trace{}", flag,
+                                       std::string_view(flag) == "--n" ? " (but to a sweep on it: it tiles the trace)" : ""));
     o.scenarios.clear();
     for (std::string_view path : splitList(list)) {
         if (path.empty()) throw BadValue("--trace lists an empty file name");
@@ -365,16 +366,19 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
             }
         }
         if (!layers.empty()) o.layers = static_cast<std::uint32_t>(parseWhole(layers, "--layers", 1, 32));
-        if ((o.sweepN || !sweepParam.empty()) && o.layers > 0) throw BadValue("--layers is for the table, not for a sweep");
+        const bool sweeping = o.sweepN || !sweepParam.empty();
+        if (cli.count("--trace") > 0) parseTraces(cli, traceList, sweeping, o);
+        if (sweeping && o.layers > 0) throw BadValue("--layers is for the table, not for a sweep");
         if (o.sweepN && !sweepParam.empty()) throw BadValue("--sweep-n and --sweep-param are one sweep each: pick one");
-        if ((o.sweepN || !sweepParam.empty()) && o.scenarios.size() != 1)
-            throw BadValue("a sweep runs on one scenario: give --scenario one name");
+        if (sweeping && (o.traces.empty() ? o.scenarios.size() : o.traces.size()) != 1)
+            throw BadValue(o.traces.empty() ? "a sweep runs on one scenario: give --scenario one name"
+                                            : "a sweep runs on one trace: give --trace one file");
         if ((o.sweepN || !sweepParam.empty()) && (!o.json.empty() || !o.plot.empty() || o.peers || o.check))
             throw BadValue("a sweep prints CSV (and --csv writes it): --json, --plot, --peers and --check do not apply");
         if ((o.sweepN || !sweepParam.empty()) && o.mixed) throw BadValue("--mixed is for the table, not for a sweep");
         if (o.sweepN && counts.empty()) o.counts = logSpacedCounts(100, 1'000'000, 10);
         if (!sweepParam.empty()) {
-            if (counts.empty()) o.counts = {100'000};
+            if (counts.empty()) o.counts = {o.traces.empty() ? 100'000 : o.traces.front().maxCount};
             if (o.counts.size() != 1) throw BadValue("--sweep-param runs at one count: give --n one value");
             const std::size_t eq = sweepParam.find('=');
             const std::vector<std::string_view> range =
@@ -404,7 +408,6 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
             if (!(o.sweepLo < o.sweepHi))
                 throw BadValue(fmt::format("--sweep-param {}: LO must be below HI, got '{}'", name, sweepParam));
         }
-        if (cli.count("--trace") > 0) parseTraces(cli, traceList, o);
         if (!o.plot.empty() && !o.plot.ends_with(".png"))
             throw BadValue(fmt::format("--plot expects a file name ending in .png, got '{}'", o.plot));
         if (!o.plot.empty() && !onPath("gnuplot"))
@@ -437,31 +440,40 @@ void showProgress(const RunSpec& spec, int done, int total, std::size_t contesta
 }
 
 /// --sweep-n or --sweep-param: one point at a time, CSV on stdout (and in --csv), the same
-/// columns as the app's plots export.
+/// columns as the app's plots export. On a trace, a count is the trace tiled to about it: its
+/// most boxes in a frame times a whole number of copies.
 int runSweep(const Options& o) {
-    const ScenarioInfo& scenario = *o.scenarios.front();
+    const TraceFacts* trace = o.traces.empty() ? nullptr : &o.traces.front();
     std::vector<std::string> lines{sweepCsvHeader()};
     auto run = [&](const TechniqueInfo& t, std::uint32_t n, std::string_view parameter, double value) {
         Settings settings = o.parameters;
         if (o.cellSize) settings.set(kCellSizeParameter.key, *o.cellSize);
-        const bool fitCell = !settings.find(kCellSizeParameter.key);
+        const bool fitCell = !settings.find(kCellSizeParameter.key) &&
+                             !(o.sweepParameter && o.sweepParameter->key == kCellSizeParameter.key);
         if (o.sweepParameter) settings.set(o.sweepParameter->key, value);
-        PointRun point(t, settings, fitCell && !(o.sweepParameter && o.sweepParameter->key == kCellSizeParameter.key),
-                       scenario, n, o.seed, parameter, value);
+        PointRun point = trace ? PointRun(t, settings, fitCell, trace->name, tiledTraceScenes(trace->path, trace->extent()),
+                                          n, parameter, value)
+                               : PointRun(t, settings, fitCell, *o.scenarios.front(), n, o.seed, parameter, value);
         while (!point.step()) {
         }
         lines.push_back(sweepCsvRow(point.result()));
         fmt::print("{}\n", lines.back());
         std::fflush(stdout);
     };
+    // The counts run: on a trace, each rounded to whole copies, once.
+    std::vector<std::uint32_t> counts;
+    for (const std::uint32_t n : o.counts) {
+        const std::uint32_t count = trace ? tileCopies(n, trace->extent()) * trace->maxCount : n;
+        if (std::find(counts.begin(), counts.end(), count) == counts.end()) counts.push_back(count);
+    }
     fmt::print("{}\n", lines.front());
     for (const TechniqueInfo* t : o.techniques) {
         if (o.sweepParameter) {
             if (!findParameter(t->parameters, o.sweepParameter->key)) continue;
             for (const double v : sweepValues(*o.sweepParameter, o.sweepLo, o.sweepHi, o.sweepSteps))
-                run(*t, o.counts.front(), o.sweepParameter->key, v);
+                run(*t, counts.front(), o.sweepParameter->key, v);
         } else {
-            for (const std::uint32_t n : o.counts)
+            for (const std::uint32_t n : counts)
                 if (!overLimit(*t, n)) run(*t, n, "n", n);
         }
     }

@@ -30,6 +30,7 @@ TraceFacts scanTrace(const std::string& path) {
                                : box;
             any = true;
             facts.largestSide = std::max({facts.largestSide, box.width(), box.height()});
+            facts.maxId = std::max(facts.maxId, boxes.ids[i]);
         }
         if (boxes.count > facts.maxCount || facts.frames == 1) {
             facts.maxCount = std::max(facts.maxCount, boxes.count);

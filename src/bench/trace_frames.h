@@ -11,6 +11,7 @@
 
 #include "bench/contestant.h"
 #include "ro/trace.h"
+#include "scenario/tiled_trace.h"
 
 namespace ro::bench {
 
@@ -24,9 +25,12 @@ struct TraceFacts {
     Aabb bounds;                      ///< every box of every frame
     float largestSide = 0.0f;         ///< the largest side of any box
     float medianSide = 0.0f;          ///< the median side (the larger of width and height) in the largest frame
+    std::uint32_t maxId = 0;          ///< the largest id (how many copies a sweep can tile)
     /// The cell size the grid, the hash and Chipmunk's hash get: as Scene::fittedCellSize,
     /// the largest box unless a few are far larger than the median.
     [[nodiscard]] float fittedCellSize() const;
+    /// What a sweep tiles the trace by.
+    [[nodiscard]] TraceExtent extent() const { return {bounds, maxCount, maxId, fittedCellSize()}; }
 };
 
 /// Reads the trace at `path` in full; throws TraceError naming the file, frame and row.
