@@ -24,6 +24,7 @@
 #include "bench/peers.h"
 #include "bench/runner.h"
 #include "bench/trace_frames.h"
+#include "bench/trace_suite.h"
 #include "bench/verdict_output.h"
 #include "files/safe_file.h"
 #include "scenario/scenario.h"
@@ -237,6 +238,19 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                    "scenarios: every frame of each, the first built from scratch, --warmup more (default 5), "
                    "the rest measured (or --frames of them)")
         ->type_name("FILE,FILE");
+    TraceSuiteRequest suite;
+    cli.add_option("--trace-suite", suite.scenes,
+                   fmt::format("record the Box2D scenes NAME,NAME (none or all: every one; {}) into the trace cache, "
+                               "or reuse them from it, and run them as --trace runs its files",
+                               traceSuiteSceneNames()))
+        ->expected(0, 1)
+        ->type_name("[NAME,NAME]");
+    cli.add_option("--suite-frames", suite.frames,
+                   fmt::format("frames recorded per suite scene (default 1 + --warmup + --frames when --frames is "
+                               "given, else {})", kTraceSuiteDefaultFrames))
+        ->type_name("N");
+    cli.add_option("--trace-cache", suite.cacheDir, "the suite's trace cache (default: traces/ beside ro_bench)")
+        ->type_name("DIR");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
     cli.add_flag("--verdict", o.verdictOnly,
@@ -405,6 +419,19 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                 throw BadValue(fmt::format("--sweep-param {}: LO must be below HI, got '{}'", name, sweepParam));
         }
         if (cli.count("--trace") > 0) parseTraces(cli, traceList, o);
+        if (cli.count("--trace-suite") > 0) {
+            if (o.framesGiven) suite.benchFrames = o.frames;
+            suite.warmup = o.warmup;
+            std::string paths;
+            try {
+                paths = traceSuitePaths(suite);
+            } catch (const std::exception& e) {
+                throw BadValue(e.what());
+            }
+            parseTraces(cli, paths, o);
+        } else if (cli.count("--suite-frames") + cli.count("--trace-cache") > 0) {
+            throw BadValue("--suite-frames and --trace-cache are for --trace-suite");
+        }
         if (!o.plot.empty() && !o.plot.ends_with(".png"))
             throw BadValue(fmt::format("--plot expects a file name ending in .png, got '{}'", o.plot));
         if (!o.plot.empty() && !onPath("gnuplot"))
