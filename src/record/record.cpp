@@ -53,7 +53,7 @@ const SceneInfo* findScene(std::string_view engine, std::string_view name) {
 void recordToFile(const SceneInfo& scene, const RecordOptions& options, const std::string& path) {
     const std::string partial = path + ".partial";
     {
-        TraceWriter out(partial);
+        TraceWriter out(partial, traceEncodingOf(path));  // the final name says the encoding
         scene.record(options, out);
         out.close();
     }
