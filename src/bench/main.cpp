@@ -131,11 +131,15 @@ void printList() {
 
 /// --trace: the other ways to make a scene do not apply; each trace is read in full now, so
 /// that a bad one is refused (exit 2) before any run, and its frames fit --frames and --warmup.
-void parseTraces(const CLI::App& cli, std::string_view list, Options& o) {
+void refuseSceneFlags(const CLI::App& cli, std::string_view traceFlag) {
     for (const char* flag : {"--scenario", "--n", "--motion", "--mixed", "--layers", "--swept", "--sweep-n",
                              "--sweep-param", "--seed"})
         if (cli.count(flag) > 0)
-            throw BadValue(fmt::format("{} makes a scene of its own: it does not apply to --trace", flag));
+            throw BadValue(fmt::format("{} makes a scene of its own: it does not apply to {}", flag, traceFlag));
+}
+
+void parseTraces(const CLI::App& cli, std::string_view list, Options& o) {
+    refuseSceneFlags(cli, "--trace");
     o.scenarios.clear();
     for (std::string_view path : splitList(list)) {
         if (path.empty()) throw BadValue("--trace lists an empty file name");
@@ -420,6 +424,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         }
         if (cli.count("--trace") > 0) parseTraces(cli, traceList, o);
         if (cli.count("--trace-suite") > 0) {
+            refuseSceneFlags(cli, "--trace-suite");  // before minutes of recording
             if (o.framesGiven) suite.benchFrames = o.frames;
             suite.warmup = o.warmup;
             std::string paths;

@@ -125,12 +125,12 @@ void rain(const RecordOptions& o, TraceWriter& out) {
             drops.push_back(w.box(uniform(-25, 25), uniform(30, 34), size, size, 1));
         }
     };
-    w.run(150, o.frames, out, eachStep);
+    w.run(240, o.frames, out, eachStep);
 }
 
 const SceneInfo kScenes[] = {
     {"bullet", "pyramid", "a pyramid of 465 boxes (base 30) resting on a static floor", 60, &pyramid},
-    {"bullet", "rain", "boxes born at the top each step and removed below, through 12 static ledges", 150, &rain},
+    {"bullet", "rain", "boxes born at the top each step and removed below, through 12 static ledges", 240, &rain},
 };
 
 }  // namespace

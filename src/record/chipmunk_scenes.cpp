@@ -138,14 +138,14 @@ void rain(const RecordOptions& o, TraceWriter& out) {
                 space.box(x, y, size);
         }
     };
-    space.run(150, o.frames, out, eachStep);
+    space.run(240, o.frames, out, eachStep);
 }
 
 const SceneInfo kScenes[] = {
     {"chipmunk", "pyramid", "a pyramid of 465 boxes (base 30) resting on a static floor", 60, &pyramid},
     {"chipmunk", "rain", "circles and boxes born at the top each step and removed below, through 12 static "
                          "ledges",
-     150, &rain},
+     240, &rain},
 };
 
 }  // namespace
