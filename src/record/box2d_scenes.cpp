@@ -183,7 +183,7 @@ void rain(const RecordOptions& o, TraceWriter& out) {
                                      8.0f + 4.0f * static_cast<float>(row)},
                      0.6f);
     // Each step some drops are born at the top, and those that fell out below are destroyed:
-    // about 1,200 alive at scale 1, and ids come and go every step.
+    // about 1,600 alive at scale 1, and ids come and go every step.
     const int perStep = scaled(4, o.scale, 1);
     std::vector<b2Body*> drops;
     const auto eachStep = [&] {
@@ -304,7 +304,7 @@ const SceneInfo kScenes[] = {
      kPyramidWarmup, &manyPyramids},
     {"box2d", "tumbler", "2,000 boxes in a kinematic drum turning at 45 degrees a second", 60, &tumbler},
     {"box2d", "rain", "drops (circles and boxes) born at the top each step and destroyed below, through 200 "
-                      "static pegs: about 1,200 alive, churn every step",
+                      "static pegs: about 1,600 alive, churn every step",
      360, &rain},
     {"box2d", "spinner", "8,000 circles and boxes stirred by a motor-driven blade in a round static container",
      60, &spinner},
