@@ -1,8 +1,11 @@
 #include "record/record.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace ro::record {
 
@@ -51,7 +54,8 @@ const SceneInfo* findScene(std::string_view engine, std::string_view name) {
 }
 
 void recordToFile(const SceneInfo& scene, const RecordOptions& options, const std::string& path) {
-    const std::string partial = path + ".partial";
+    // The process id in the name: two runs recording the same file do not write one another's.
+    const std::string partial = path + ".partial." + std::to_string(getpid());
     {
         TraceWriter out(partial, traceEncodingOf(path));  // the final name says the encoding
         scene.record(options, out);

@@ -42,7 +42,7 @@ struct SceneInfo {
 /// The scene `name` of `engine`, or null.
 [[nodiscard]] const SceneInfo* findScene(std::string_view engine, std::string_view name);
 
-/// Records `scene` into the trace file `path` (written to a temporary name beside it and
+/// Records `scene` into the trace file `path` (written to a temporary name beside it, PATH.partial.PID, and
 /// renamed when complete, so that an interrupted run leaves no truncated file at `path`).
 /// Throws TraceError when the file cannot be written.
 void recordToFile(const SceneInfo& scene, const RecordOptions& options, const std::string& path);

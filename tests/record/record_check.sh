@@ -11,7 +11,8 @@ trace="$work/${engine}_$scene.trace"
 
 "$record" --engine "$engine" --scene "$scene" --frames 20 --scale "$scale" --out "$trace" >"$work/record.txt" ||
     fail "ro_record exited $?"
-[[ -s $trace && ! -e $trace.partial ]] || fail "no trace written, or a .partial left"
+[[ -s $trace ]] || fail "no trace written"
+compgen -G "$trace.partial*" >/dev/null && fail "a .partial file was left"
 
 rc=0
 "$bench" --trace "$trace" --warmup 2 --check --peers --csv "$work/rows.csv" >"$work/out.txt" 2>"$work/err.txt" || rc=$?

@@ -33,4 +33,9 @@ answers() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 answers "$work/rows1.csv" | awk '$1 != "tumbler" || ($4 != "ok" && !($2 == "brute" && $4 == "unchecked")) { bad = 1 }
                                  END { exit bad }' || fail "a row not of tumbler, or not ok: $(answers "$work/rows1.csv")"
 diff <(answers "$work/rows1.csv") <(answers "$work/rows2.csv") >/dev/null || fail "the two runs' answers differ"
+# --frames without --suite-frames: 1 built + --warmup + --frames recorded, in a folder of its own.
+"$bench" --trace-suite tumbler --frames 3 --warmup 2 --trace-cache "$cache" >"$work/out3.txt" 2>"$work/err3.txt" ||
+    fail "run 3 exited $?: $(cat "$work/err3.txt")"
+ls "$cache"/box2d-v*-6f/tumbler.trace >/dev/null 2>&1 || fail "--frames 3 --warmup 2 did not record 6 frames: $(ls -R "$cache")"
+
 echo "ok [trace_suite]: recorded $trace, reused it, every row checked"
