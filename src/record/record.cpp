@@ -56,10 +56,13 @@ const SceneInfo* findScene(std::string_view engine, std::string_view name) {
 void recordToFile(const SceneInfo& scene, const RecordOptions& options, const std::string& path) {
     // The process id in the name: two runs recording the same file do not write one another's.
     const std::string partial = path + ".partial." + std::to_string(getpid());
-    {
+    try {
         TraceWriter out(partial, traceEncodingOf(path));  // the final name says the encoding
         scene.record(options, out);
         out.close();
+    } catch (...) {
+        std::remove(partial.c_str());  // no half-written file left behind
+        throw;
     }
     if (std::rename(partial.c_str(), path.c_str()) != 0) {
         std::remove(partial.c_str());
