@@ -129,8 +129,7 @@ void printList() {
     for (const ScenarioInfo& s : scenarios()) fmt::print("  {:<16} {}\n", s.name, s.description);
 }
 
-/// --trace: the other ways to make a scene do not apply; each trace is read in full now, so
-/// that a bad one is refused (exit 2) before any run, and its frames fit --frames and --warmup.
+/// The flags that make a scene of their own, refused beside a trace.
 void refuseSceneFlags(const CLI::App& cli, std::string_view traceFlag) {
     for (const char* flag : {"--scenario", "--n", "--motion", "--mixed", "--layers", "--swept", "--sweep-n",
                              "--sweep-param", "--seed"})
@@ -138,6 +137,8 @@ void refuseSceneFlags(const CLI::App& cli, std::string_view traceFlag) {
             throw BadValue(fmt::format("{} makes a scene of its own: it does not apply to {}", flag, traceFlag));
 }
 
+/// --trace: the other ways to make a scene do not apply; each trace is read in full now, so
+/// that a bad one is refused (exit 2) before any run, and its frames fit --frames and --warmup.
 void parseTraces(const CLI::App& cli, std::string_view list, Options& o) {
     refuseSceneFlags(cli, "--trace");
     o.scenarios.clear();
@@ -423,8 +424,16 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                 throw BadValue(fmt::format("--sweep-param {}: LO must be below HI, got '{}'", name, sweepParam));
         }
         if (cli.count("--trace") > 0) parseTraces(cli, traceList, o);
+        if (!o.plot.empty() && !o.plot.ends_with(".png"))
+            throw BadValue(fmt::format("--plot expects a file name ending in .png, got '{}'", o.plot));
+        if (!o.plot.empty() && !onPath("gnuplot"))
+            throw BadValue("--plot needs gnuplot on the PATH (Debian: apt-get install gnuplot-nox)");
+        // Found now, not after a sweep of many minutes.
+        for (const auto& [flag, path] : {std::pair{"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}})
+            if (const std::string why = path->empty() ? "" : files::whyNotWritable(*path); !why.empty())
+                throw BadValue(fmt::format("{}: cannot write '{}': {}", flag, *path, why));
         if (cli.count("--trace-suite") > 0) {
-            refuseSceneFlags(cli, "--trace-suite");  // before minutes of recording
+            refuseSceneFlags(cli, "--trace-suite");  // the suite records last: after every other check
             if (o.framesGiven) suite.benchFrames = o.frames;
             suite.warmup = o.warmup;
             std::string paths;
@@ -437,14 +446,6 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         } else if (cli.count("--suite-frames") + cli.count("--trace-cache") > 0) {
             throw BadValue("--suite-frames and --trace-cache are for --trace-suite");
         }
-        if (!o.plot.empty() && !o.plot.ends_with(".png"))
-            throw BadValue(fmt::format("--plot expects a file name ending in .png, got '{}'", o.plot));
-        if (!o.plot.empty() && !onPath("gnuplot"))
-            throw BadValue("--plot needs gnuplot on the PATH (Debian: apt-get install gnuplot-nox)");
-        // Found now, not after a sweep of many minutes.
-        for (const auto& [flag, path] : {std::pair{"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}})
-            if (const std::string why = path->empty() ? "" : files::whyNotWritable(*path); !why.empty())
-                throw BadValue(fmt::format("{}: cannot write '{}': {}", flag, *path, why));
     } catch (const CLI::CallForHelp&) {
         fmt::print("{}", cli.help());
         return 0;
