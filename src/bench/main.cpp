@@ -24,6 +24,7 @@
 #include "bench/peers.h"
 #include "bench/runner.h"
 #include "bench/trace_frames.h"
+#include "bench/trace_suite.h"
 #include "bench/verdict_output.h"
 #include "files/safe_file.h"
 #include "scenario/scenario.h"
@@ -128,14 +129,24 @@ void printList() {
     for (const ScenarioInfo& s : scenarios()) fmt::print("  {:<16} {}\n", s.name, s.description);
 }
 
+/// The flags that make a scene of their own, refused beside a trace; a sweep on --trace takes
+/// --n (it tiles the trace to those counts).
+void refuseSceneFlags(const CLI::App& cli, std::string_view traceFlag, bool sweeping) {
+    for (const char* flag : {"--scenario", "--n", "--motion", "--mixed", "--layers", "--swept", "--sweep-n",
+                             "--sweep-param", "--seed"}) {
+        const std::string_view name(flag);
+        const bool sweepFlag = name == "--n" || name == "--sweep-n" || name == "--sweep-param";
+        if (cli.count(flag) == 0 || (sweepFlag && traceFlag == "--trace" && sweeping)) continue;
+        throw BadValue(fmt::format("{} makes a scene of its own: it does not apply to {}{}", flag, traceFlag,
+                                   name == "--n" && traceFlag == "--trace" ? " (but to a sweep on it: it tiles the trace)" : ""));
+    }
+}
+
 /// --trace: the other ways to make a scene do not apply; each trace is read in full now, so
 /// that a bad one is refused (exit 2) before any run, and its frames fit --frames and --warmup.
 /// A sweep takes one trace, tiled to the counts of --n (Broadmark's splitter).
-void parseTraces(const CLI::App& cli, std::string_view list, bool sweeping, Options& o) {
-    for (const char* flag : {"--scenario", "--n", "--motion", "--mixed", "--layers", "--swept", "--seed"})
-        if (cli.count(flag) > 0 && !(sweeping && std::string_view(flag) == "--n"))
-            throw BadValue(fmt::format("{} makes a scene of its own: it does not apply to --trace{}", flag,
-                                       std::string_view(flag) == "--n" ? " (but to a sweep on it: it tiles the trace)" : ""));
+void parseTraces(const CLI::App& cli, std::string_view list, bool sweeping, std::string_view traceFlag, Options& o) {
+    refuseSceneFlags(cli, traceFlag, sweeping);
     o.scenarios.clear();
     for (std::string_view path : splitList(list)) {
         if (path.empty()) throw BadValue("--trace lists an empty file name");
@@ -238,6 +249,19 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                    "scenarios: every frame of each, the first built from scratch, --warmup more (default 5), "
                    "the rest measured (or --frames of them)")
         ->type_name("FILE,FILE");
+    TraceSuiteRequest suite;
+    cli.add_option("--trace-suite", suite.scenes,
+                   fmt::format("record the Box2D scenes NAME,NAME (none or all: every one; {}) into the trace cache, "
+                               "or reuse them from it, and run them as --trace runs its files",
+                               traceSuiteSceneNames()))
+        ->expected(0, 1)
+        ->type_name("[NAME,NAME]");
+    cli.add_option("--suite-frames", suite.frames,
+                   fmt::format("frames recorded per suite scene (default 1 + --warmup + --frames when --frames is "
+                               "given, else {})", kTraceSuiteDefaultFrames))
+        ->type_name("N");
+    cli.add_option("--trace-cache", suite.cacheDir, "the suite's trace cache (default: traces/ beside ro_bench)")
+        ->type_name("DIR");
     cli.add_flag("--check", o.check, "compare every frame's overlap pairs with the reference; exit 1 on a mismatch");
     cli.add_flag("--peers", o.peers, "also run the peers on the same frames");
     cli.add_flag("--verdict", o.verdictOnly,
@@ -367,7 +391,7 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         }
         if (!layers.empty()) o.layers = static_cast<std::uint32_t>(parseWhole(layers, "--layers", 1, 32));
         const bool sweeping = o.sweepN || !sweepParam.empty();
-        if (cli.count("--trace") > 0) parseTraces(cli, traceList, sweeping, o);
+        if (cli.count("--trace") > 0) parseTraces(cli, traceList, sweeping, "--trace", o);
         if (sweeping && o.layers > 0) throw BadValue("--layers is for the table, not for a sweep");
         if (o.sweepN && !sweepParam.empty()) throw BadValue("--sweep-n and --sweep-param are one sweep each: pick one");
         if (sweeping && (o.traces.empty() ? o.scenarios.size() : o.traces.size()) != 1)
@@ -416,6 +440,20 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         for (const auto& [flag, path] : {std::pair{"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}})
             if (const std::string why = path->empty() ? "" : files::whyNotWritable(*path); !why.empty())
                 throw BadValue(fmt::format("{}: cannot write '{}': {}", flag, *path, why));
+        if (cli.count("--trace-suite") > 0) {
+            refuseSceneFlags(cli, "--trace-suite", sweeping);  // the suite records last: after every other check
+            if (o.framesGiven) suite.benchFrames = o.frames;
+            suite.warmup = o.warmup;
+            std::string paths;
+            try {
+                paths = traceSuitePaths(suite);
+            } catch (const std::exception& e) {
+                throw BadValue(e.what());
+            }
+            parseTraces(cli, paths, sweeping, "--trace-suite", o);
+        } else if (cli.count("--suite-frames") + cli.count("--trace-cache") > 0) {
+            throw BadValue("--suite-frames and --trace-cache are for --trace-suite");
+        }
     } catch (const CLI::CallForHelp&) {
         fmt::print("{}", cli.help());
         return 0;
