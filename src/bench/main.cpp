@@ -222,12 +222,12 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
     cli.add_option("--plot", o.plot, "draw median ms per frame against n (log-log) with gnuplot")->type_name("FILE.png");
     cli.add_flag("--sweep-n", o.sweepN,
                  "print a scaling sweep as CSV: each technique's median ms, candidates and pair tests at each --n "
-                 "(default 10 counts from 100 to 1000000, log-spaced), one scenario; the app's scaling plot has "
-                 "the same columns");
+                 "(default 10 counts from 100 to 1000000, log-spaced), one scenario, or one --trace tiled to each "
+                 "count in whole copies; the app's scaling plot has the same columns");
     std::string sweepParam;
     cli.add_option("--sweep-param", sweepParam,
                    "print a parameter sweep as CSV: the techniques that have NAME, at STEPS values from LO to HI, "
-                   "at one --n (default 100000)")
+                   "at one --n (default 100000; a --trace's own count)")
         ->type_name("NAME=LO:HI:STEPS");
     std::string mixed;
     cli.add_option("--mixed", mixed,
