@@ -5,6 +5,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <iterator>
 #include <span>
@@ -266,7 +267,7 @@ void populationSection(Lab& lab) {
 void sceneSection(Lab& lab) {
     const ImVec4 active = ImGui::GetStyle().Colors[ImGuiCol_ButtonActive];
     auto presetButton = [&](std::string_view name, const ScenarioInfo* scenario) {
-        const bool current = lab.scenario() == scenario;
+        const bool current = !lab.trace() && lab.scenario() == scenario;  // a trace is none of them
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, active);
         if (ImGui::Button(CText(name).buffer) && !current) lab.loadScenario(scenario);
         if (current) ImGui::PopStyleColor();
@@ -284,6 +285,10 @@ void sceneSection(Lab& lab) {
     }
     ImGui::PopStyleVar();
     const ScenarioInfo* s = lab.scenario();
+    if (lab.trace()) {
+        hint("a trace plays: a preset or a count ends it");
+        return;
+    }
     if (!s) {
         hint("the lab's own scene: sizes and count below");
         return;
@@ -368,21 +373,24 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
 /// is and the controls that move through it.
 void traceSection(Lab& lab, SceneFileUi& ui) {
     ImGui::SetNextItemWidth(170.0f);
-    ImGui::InputText("##trace-file", ui.tracePath, sizeof ui.tracePath);
+    // Enter in the field loads it too.
+    const bool entered =
+        ImGui::InputText("##trace-file", ui.tracePath, sizeof ui.tracePath, ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A trace of your game's frames: binary (ro::TraceWriter) or .csv (docs/trace-format.md)");
     ImGui::SameLine();
-    ui.traceRequested = ImGui::Button("Load trace");
+    ui.traceRequested = ImGui::Button("Load trace") || entered;
     if (!ui.traceMessage.empty()) wrapped(ui.traceMessage, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     const TracePlayback* trace = lab.trace();
     if (!trace) {
         hint("plays its frames in place of the scene");
         return;
     }
-    text("{} frame {}/{}", trace->label(), trace->frame() + 1, trace->frames());
     if (ImGui::Button(lab.paused() ? "Play###trace-play" : "Pause###trace-play", ImVec2(60.0f, 0.0f))) lab.togglePause();
     ImGui::SameLine();
+    ImGui::BeginDisabled(!lab.paused());
     if (ImGui::Button("Step##trace")) lab.requestStep();
+    ImGui::EndDisabled();
     ImGui::SameLine();
     bool loop = trace->loop;
     if (ImGui::Checkbox("Loop", &loop)) lab.setTraceLoop(loop);
@@ -393,7 +401,9 @@ void traceSection(Lab& lab, SceneFileUi& ui) {
     // from its start: a large trace is never held in memory.
     int frame = static_cast<int>(trace->frame()) + 1;
     const int last = static_cast<int>(std::min<std::uint64_t>(trace->frames(), 10'000'000));
-    if (ImGui::SliderInt("Frame##trace", &frame, 1, last, "%d", ImGuiSliderFlags_AlwaysClamp))
+    char format[32];
+    std::snprintf(format, sizeof format, "%%d / %d", last);
+    if (ImGui::SliderInt("Frame##trace", &frame, 1, last, format, ImGuiSliderFlags_AlwaysClamp))
         lab.seekTrace(static_cast<std::uint64_t>(frame - 1));
     float speed = trace->speed;
     if (ImGui::SliderFloat("Frames/tick", &speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed, "%.2fx",
@@ -403,6 +413,8 @@ void traceSection(Lab& lab, SceneFileUi& ui) {
 
 void clockSection(Lab& lab) {
     WorldConfig config = lab.world().config();
+    // A trace moves its bodies itself: the world's own motion stays off while it plays.
+    ImGui::BeginDisabled(lab.trace() != nullptr);
     bool changed = ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::SliderInt("Sub-steps", &config.subSteps, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::Checkbox("Gravity", &config.gravity);
@@ -427,6 +439,7 @@ void clockSection(Lab& lab) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("What overlapping entities do. None is ro_bench's workload; bounce keeps the scene's\n"
                           "energy, so the overlap count stays steady over time; push apart lets entities pile up.");
+    ImGui::EndDisabled();
     // As wide as its longer label, under one id: Step and Count misses stay where they were
     // when it toggles, and a press and release span a toggle without being lost.
     const float pauseWidth = ImGui::CalcTextSize("Resume (Esc)").x + 2.0f * ImGui::GetStyle().FramePadding.x;
@@ -437,7 +450,9 @@ void clockSection(Lab& lab) {
     if (ImGui::Button("Step (Space)")) lab.requestStep();
     ImGui::EndDisabled();
     ImGui::SameLine();
+    ImGui::BeginDisabled(lab.trace() != nullptr);
     changed |= ImGui::Checkbox("Count misses", &config.countMissed);
+    ImGui::EndDisabled();
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Missed collisions in the HUD: pairs that passed through each other within the tick\n"
                           "(their paths met, their boxes are apart at both ends of it, so no tick shows them) that the\n"
@@ -677,24 +692,12 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
                  m.missing ? "the reference found" : "that the reference did not (a false or repeated pair)");
     }
     // The scene, then the verdict and its button, above the table they come from.
-    withText([](std::string_view t) { wrapped(t, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], 620.0f); },
-             "Scene: {}", verdict.scene);
-    if (!verdict.sentence.empty()) {
-        wrapped(verdict.sentence, ImVec4(0.55f, 0.95f, 0.75f, 1.0f), 620.0f);
-        if (verdict.winner) {
-            const bool inUse = verdict.winner == &lab.technique();
-            ImGui::BeginDisabled(inUse);
-            fmt::memory_buffer label;
-            fmt::format_to(std::back_inserter(label), "Use {}###use-this", verdict.winner->id);
-            label.push_back('\0');
-            if (ImGui::Button(label.data())) lab.setTechnique(*verdict.winner);
-            ImGui::EndDisabled();
-            if (inUse) {
-                ImGui::SameLine();
-                hint("the world runs it");
-            }
-        }
-    }
+    // The sentence ends with the scene's profile ("Why: ..."); until a row is measured, the
+    // profile alone.
+    if (verdict.sentence.empty())
+        withText([](std::string_view t) { wrapped(t, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], 620.0f); },
+                 "Scene: {}", verdict.scene);
+    if (!verdict.sentence.empty()) wrapped(verdict.sentence, ImVec4(0.55f, 0.95f, 0.75f, 1.0f), 620.0f);
     const auto find = [&](std::string_view id) -> const Compare::Row* {
         for (const Compare::Row& row : compare.rows())
             if (row.technique->id == id) return &row;
@@ -778,6 +781,21 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
     if (compare.referenceDisagreements() > 0)
         withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },
                  "the HSHG and the grid disagreed at {} ticks", compare.referenceDisagreements());
+    // The verdict's button, in the window's bottom-right corner, where it stays while the
+    // sentence above grows and shrinks (the window is pinned by that corner).
+    if (verdict.winner) {
+        const bool inUse = verdict.winner == &lab.technique();
+        fmt::memory_buffer label;
+        fmt::format_to(std::back_inserter(label), "{} {}###use-this", inUse ? "In use:" : "Use", verdict.winner->id);
+        label.push_back('\0');
+        constexpr float kWidth = 180.0f;
+        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
+        ImGui::BeginDisabled(inUse);
+        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.setTechnique(*verdict.winner);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("Make the verdict's pick the world's technique");
+    }
     rects.compare = windowRect();
     ImGui::End();
 }
