@@ -262,14 +262,61 @@ void populationSection(Lab& lab) {
     if (ImGui::Button("Sizes for count")) lab.fitSizesToCount();
 }
 
+/// A trace's frames in place of the scene: its path and Load, then, while one plays, where it
+/// is and the controls that move through it.
+void traceSection(Lab& lab, SceneFileUi& ui) {
+    ImGui::SetNextItemWidth(170.0f);
+    // Enter in the field loads it too.
+    const bool entered =
+        ImGui::InputText("##trace-file", ui.tracePath, sizeof ui.tracePath, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A trace of your game's frames: binary (ro::TraceWriter) or .csv (docs/trace-format.md)");
+    ImGui::SameLine();
+    ui.traceRequested = ImGui::Button("Load trace") || entered;
+    if (!ui.traceMessage.empty()) wrapped(ui.traceMessage, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    const TracePlayback* trace = lab.trace();
+    if (!trace) {
+        hint("plays its frames in place of the scene");
+        return;
+    }
+    if (ImGui::Button(lab.paused() ? "Play###trace-play" : "Pause###trace-play", ImVec2(60.0f, 0.0f))) lab.togglePause();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!lab.paused());
+    if (ImGui::Button("Step##trace")) lab.requestStep();
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    bool loop = trace->loop;
+    if (ImGui::Checkbox("Loop", &loop)) lab.setTraceLoop(loop);
+    ImGui::SameLine();
+    if (ImGui::Button("End##trace")) lab.endTrace();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this frame as the scene, and stop reading the trace");
+    // The slider counts from 1, as the line above does. Dragging it backward rereads the file
+    // from its start: a large trace is never held in memory.
+    int frame = static_cast<int>(trace->frame()) + 1;
+    const int last = static_cast<int>(std::min<std::uint64_t>(trace->frames(), 10'000'000));
+    char format[32];
+    std::snprintf(format, sizeof format, "%%d / %d", last);
+    if (ImGui::SliderInt("Frame##trace", &frame, 1, last, format, ImGuiSliderFlags_AlwaysClamp))
+        lab.seekTrace(static_cast<std::uint64_t>(frame - 1));
+    float speed = trace->speed;
+    if (ImGui::SliderFloat("Frames/tick", &speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed, "%.2fx",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        lab.setTraceSpeed(speed);
+}
+
 /// One click per preset: the lab's random mix and each library scenario; the one in use is
 /// highlighted, and its make-up is listed below.
-void sceneSection(Lab& lab) {
+void sceneSection(Lab& lab, SceneFileUi& files) {
     const ImVec4 active = ImGui::GetStyle().Colors[ImGuiCol_ButtonActive];
+    // A trace playing, or its row open to load one: no preset is current.
+    const bool traceShown = lab.trace() || files.traceOpen;
     auto presetButton = [&](std::string_view name, const ScenarioInfo* scenario) {
-        const bool current = !lab.trace() && lab.scenario() == scenario;  // a trace is none of them
+        const bool current = !traceShown && lab.scenario() == scenario;
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, active);
-        if (ImGui::Button(CText(name).buffer) && !current) lab.loadScenario(scenario);
+        if (ImGui::Button(CText(name).buffer)) {
+            files.traceOpen = false;
+            if (!current) lab.loadScenario(scenario);
+        }
         if (current) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered())
             withText([](std::string_view t) { ImGui::SetTooltip("%.*s", static_cast<int>(t.size()), t.data()); }, "{}",
@@ -283,12 +330,18 @@ void sceneSection(Lab& lab) {
         if (inRow++ % 6 != 0) ImGui::SameLine(0.0f, 4.0f);  // six to a row, close: two rows
         presetButton(s.name, &s);
     }
+    // Last, the frames of your own game: its controls take the place of a preset's make-up.
+    ImGui::SameLine(0.0f, 4.0f);
+    if (traceShown) ImGui::PushStyleColor(ImGuiCol_Button, active);
+    if (ImGui::Button("trace...")) files.traceOpen = true;
+    if (traceShown) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the frames of your own game, recorded as a trace");
     ImGui::PopStyleVar();
-    const ScenarioInfo* s = lab.scenario();
-    if (lab.trace()) {
-        hint("a trace plays: a preset or a count ends it");
+    if (traceShown) {
+        traceSection(lab, files);
         return;
     }
+    const ScenarioInfo* s = lab.scenario();
     if (!s) {
         hint("the lab's own scene: sizes and count below");
         return;
@@ -367,48 +420,6 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
     } else {
         hint("Record notes every input with its tick");
     }
-}
-
-/// A trace's frames in place of the scene: its path and Load, then, while one plays, where it
-/// is and the controls that move through it.
-void traceSection(Lab& lab, SceneFileUi& ui) {
-    ImGui::SetNextItemWidth(170.0f);
-    // Enter in the field loads it too.
-    const bool entered =
-        ImGui::InputText("##trace-file", ui.tracePath, sizeof ui.tracePath, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("A trace of your game's frames: binary (ro::TraceWriter) or .csv (docs/trace-format.md)");
-    ImGui::SameLine();
-    ui.traceRequested = ImGui::Button("Load trace") || entered;
-    if (!ui.traceMessage.empty()) wrapped(ui.traceMessage, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    const TracePlayback* trace = lab.trace();
-    if (!trace) {
-        hint("plays its frames in place of the scene");
-        return;
-    }
-    if (ImGui::Button(lab.paused() ? "Play###trace-play" : "Pause###trace-play", ImVec2(60.0f, 0.0f))) lab.togglePause();
-    ImGui::SameLine();
-    ImGui::BeginDisabled(!lab.paused());
-    if (ImGui::Button("Step##trace")) lab.requestStep();
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    bool loop = trace->loop;
-    if (ImGui::Checkbox("Loop", &loop)) lab.setTraceLoop(loop);
-    ImGui::SameLine();
-    if (ImGui::Button("End##trace")) lab.endTrace();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this frame as the scene, and stop reading the trace");
-    // The slider counts from 1, as the line above does. Dragging it backward rereads the file
-    // from its start: a large trace is never held in memory.
-    int frame = static_cast<int>(trace->frame()) + 1;
-    const int last = static_cast<int>(std::min<std::uint64_t>(trace->frames(), 10'000'000));
-    char format[32];
-    std::snprintf(format, sizeof format, "%%d / %d", last);
-    if (ImGui::SliderInt("Frame##trace", &frame, 1, last, format, ImGuiSliderFlags_AlwaysClamp))
-        lab.seekTrace(static_cast<std::uint64_t>(frame - 1));
-    float speed = trace->speed;
-    if (ImGui::SliderFloat("Frames/tick", &speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed, "%.2fx",
-                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-        lab.setTraceSpeed(speed);
 }
 
 void clockSection(Lab& lab) {
@@ -633,19 +644,17 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
     section("Population");
     populationSection(lab);
     section("Scene");
-    sceneSection(lab);
+    sceneFile.traceRequested = false;  // set by the Scene section's trace row
+    sceneSection(lab, sceneFile);
     // Files fold away (the panel fits the window at every count); open while a recording or a
     // replay runs, so its status shows.
-    sceneFile.saveRequested = sceneFile.loadRequested = sceneFile.recordRequested = sceneFile.replayRequested =
-        sceneFile.traceRequested = false;
+    sceneFile.saveRequested = sceneFile.loadRequested = sceneFile.recordRequested = sceneFile.replayRequested = false;
     const auto replay = lab.replayStatus();
     if (lab.recording() || (replay && !replay->finished)) ImGui::SetNextItemOpen(true);
     if (ImGui::TreeNode("Scene file, record, replay")) {
         sceneFileRow(lab, sceneFile);
         ImGui::TreePop();
     }
-    section("Trace");
-    traceSection(lab, sceneFile);
     section("Clock");
     clockSection(lab);
     section("Overlays");

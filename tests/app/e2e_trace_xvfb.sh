@@ -15,13 +15,13 @@ source "$(dirname "$(readlink -f "$0")")/e2e_common.sh"
 click() { xdotool mousemove --window "$wid" "$1" "$2" click "$3"; settle; }
 # Types $1 into the Trace path field (replacing what it holds) and presses Load trace.
 load_trace() {
-    click 100 375 1  # the field takes the keyboard from the next frame on
+    click 100 316 1  # the field takes the keyboard from the next frame on
     # Held over a few frames: ImGui 1.86 has no input queue, a press and release within one
     # frame is never seen.
     xdotool keydown ctrl keydown a sleep 0.2 keyup a keyup ctrl type "$1"
     settle
-    click 30 352 1  # the section's title: the field lets go of the mouse and the keyboard
-    click 234 375 1
+    click 30 246 1  # the section's title: the field lets go of the mouse and the keyboard
+    click 234 316 1
 }
 
 good="$work/e2e_trace.trace" bad="$work/e2e_bad_trace.csv"
@@ -37,7 +37,9 @@ wait_frame 10
 [[ $(value video_driver) == x11 ]] || fail "not a real window: $(latest)"
 
 # --- a bad trace: its message, and the scene as it was -------------------------------------------
-# The panel at 1280x800: the Trace path field at (100, 375), Load trace at (234, 375).
+# The panel at 1280x800: the Scene section's last button, "trace...", at (288, 293) opens the
+# trace row below the presets: the path field at (100, 316), Load trace at (234, 316).
+click 288 293 1
 load_trace "$bad"
 grep -q "not loaded, the scene is unchanged: trace '$bad': frame 1" "$out" ||
     fail "no message for the inverted box: $(grep -i trace "$out" | grep -v steps= | tail -n 2)"
@@ -53,8 +55,8 @@ wait_until trace_frame "v > $first + 5 || v < $first" "the trace does not play"
 echo "playing: $(grep '^playing' "$out" | tail -n 1), frame $(value trace_frame)"
 
 # --- Compare all: a verdict ---------------------------------------------------------------------
-# With a trace playing (and the line of what Load trace did), Compare's "all" is at (273, 749).
-click 273 749 1
+# With a trace playing (and the line of what Load trace did), Compare's "all" is at (273, 707).
+click 273 707 1
 (( $(value compared) >= 5 )) || fail "Compare all: compared=$(value compared)"
 wait_until verdict 'v != ""' "no verdict in the counters line"
 echo "verdict: $(value verdict) over $(value compared) techniques"
