@@ -211,12 +211,19 @@ void Lab::loadTrace(const std::string& path) {
     config.sweptBoxes = false;
     config.timeOfImpact = false;
     config.bounds = trace->extent();
+    m_world.setConfig(config);  // checked before the scene goes
     m_world.removeBatch(std::vector<EntityId>(m_world.ids().begin(), m_world.ids().end()));
-    m_world.setConfig(config);
     m_scenario = nullptr;
+    // A technique with a limit (brute force) would take minutes a frame past it.
+    if (technique().maxEntities != 0 && trace->mostBoxes() > technique().maxEntities) {
+        const std::string_view was = technique().id;
+        setTechnique(*findTechnique("grid"));
+        m_notice = fmt::format("the trace's frames hold up to {} boxes, too many for {}: the grid runs instead",
+                               trace->mostBoxes(), was);
+        ++m_noticesGiven;
+    }
     m_trace = std::move(trace);
     m_trace->show(m_world, 0);
-    m_notice.clear();
     m_alarm.reset();
     resetMeasurements();
     populationChanged();

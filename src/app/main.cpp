@@ -64,7 +64,7 @@ std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& la
         }
         if (ui.recordRequested && !lab.recording())
             return lab.startRecording(screen.camera()) ? "recording every input from this tick"
-                                                        : "not recording: stop the replay first";
+                                                        : "not recording: a replay or a trace is playing";
         if (ui.recordRequested) {
             const Recording recording = lab.stopRecording();
             saveReplayFile(replayPath, recording);

@@ -33,6 +33,7 @@ TracePlayback::TracePlayback(std::string path) : m_path(std::move(path)) {
     };
     while (reader.next()) {
         const BoxView& boxes = reader.frame();
+        m_mostBoxes = std::max(m_mostBoxes, boxes.count);
         for (std::uint32_t i = 0; i < boxes.count; ++i) {
             const Placed p = placed(boxes, i);
             if (std::min(p.half.x, p.half.y) < WorldLimits::kMinHalfExtent)

@@ -30,6 +30,8 @@ public:
     /// "trace NAME": the file's name, for the HUD and as the lab's scene name.
     [[nodiscard]] const std::string& label() const { return m_label; }
     [[nodiscard]] std::uint64_t frames() const { return m_frames; }
+    /// The most boxes any frame holds.
+    [[nodiscard]] std::uint32_t mostBoxes() const { return m_mostBoxes; }
     /// The frame the world holds, from 0.
     [[nodiscard]] std::uint64_t frame() const { return m_shown; }
     /// Every box of every frame lies inside it, with a margin: the world's walls.
@@ -64,6 +66,7 @@ private:
 
     std::string m_path, m_label;
     std::uint64_t m_frames = 0;
+    std::uint32_t m_mostBoxes = 0;
     std::uint64_t m_shown = 0;
     Aabb m_extent;
     std::unique_ptr<TraceReader> m_reader;

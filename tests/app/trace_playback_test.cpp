@@ -223,6 +223,30 @@ TEST(TracePlayback, CompareVerdictRanksTheComparedTechniquesAndPicksOne) {
     std::filesystem::remove(path);
 }
 
+TEST(TracePlayback, ATechniqueWithALimitBelowTheTraceGivesWayToTheGrid) {
+    const ro::TechniqueInfo& brute = *ro::findTechnique("brute");
+    ASSERT_GT(brute.maxEntities, 0u);
+    Frame frame;
+    for (std::uint32_t i = 0; i <= brute.maxEntities; ++i) {
+        const auto x = static_cast<float>(i % 200), y = static_cast<float>(i / 200);
+        frame.ids.push_back(i);
+        frame.minX.push_back(x);
+        frame.minY.push_back(y);
+        frame.maxX.push_back(x + 0.5f);
+        frame.maxY.push_back(y + 0.5f);
+        frame.isStatic.push_back(0);
+    }
+    const std::string path = writeTrace("many.trace", {frame});
+    Lab lab(brute, 100, 1);
+    const std::uint64_t noticesBefore = lab.noticesGiven();
+    lab.loadTrace(path);
+    EXPECT_EQ(lab.technique().id, "grid");
+    EXPECT_GT(lab.noticesGiven(), noticesBefore);
+    EXPECT_NE(lab.notice().find("too many for brute"), std::string::npos) << lab.notice();
+    EXPECT_EQ(lab.world().size(), brute.maxEntities + 1);
+    std::filesystem::remove(path);
+}
+
 void writeText(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
