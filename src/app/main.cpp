@@ -294,7 +294,8 @@ int run(const ro::app::Options& options) {
             if (sceneFileUi.traceRequested) {
                 const TracePlayback* before = lab.trace();
                 sceneFileUi.traceMessage = runTraceRequest(sceneFileUi.tracePath, lab);
-                if (lab.trace() && lab.trace() != before) screen.resetCamera();  // another trace, other walls
+                sceneFileUi.traceFailed = !lab.trace() || lab.trace() == before;
+                if (!sceneFileUi.traceFailed) screen.resetCamera();  // another trace, other walls
                 say(sceneFileUi.traceMessage, 8);
                 fmt::print("{}\n", sceneFileUi.traceMessage);  // for the log a walk reads
                 std::fflush(stdout);

@@ -273,7 +273,8 @@ void traceSection(Lab& lab, SceneFileUi& ui) {
         ImGui::SetTooltip("A trace of your game's frames: binary (ro::TraceWriter) or .csv (docs/trace-format.md)");
     ImGui::SameLine();
     ui.traceRequested = ImGui::Button("Load trace") || entered;
-    if (!ui.traceMessage.empty()) wrapped(ui.traceMessage, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    if (!ui.traceMessage.empty())
+        wrapped(ui.traceMessage, ui.traceFailed ? ImVec4(1.0f, 0.45f, 0.45f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     const TracePlayback* trace = lab.trace();
     if (!trace) {
         hint("plays its frames in place of the scene");

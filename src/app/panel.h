@@ -40,6 +40,7 @@ struct SceneFileUi {
     char tracePath[512] = "game.trace";
     bool traceRequested = false;   ///< Load trace
     std::string traceMessage;      ///< what the last Load trace did: shown under its row until the next
+    bool traceFailed = false;      ///< the last Load trace was refused: its message stands out
     bool traceOpen = false;        ///< the Scene section shows the trace row (its "trace..." button)
 };
 
