@@ -679,7 +679,13 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
     // Ranked again twice a second, and at once when a row comes or goes.
     const double now = ImGui::GetTime();
     if (ui.rankedAt < 0.0 || now - ui.rankedAt >= 0.5 || ui.rankedRows != compare.rows().size()) {
-        ui.verdict = compareVerdict(compare, lab.comparedSceneProfile());
+        const SceneProfile profile = lab.comparedSceneProfile();
+        ui.verdict = compareVerdict(compare, profile);
+        // One frame says nothing of motion or churn ("nothing moves"): no verdict before two.
+        if (profile.frames < 2) {
+            ui.verdict.sentence.clear();
+            ui.verdict.winner = nullptr;
+        }
         ui.rankedAt = now;
         ui.rankedRows = compare.rows().size();
     }
@@ -701,12 +707,11 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
                  alarm->technique, m.missing ? "missed" : "reported", m.pair.a, m.pair.b,
                  m.missing ? "the reference found" : "that the reference did not (a false or repeated pair)");
     }
-    // The scene, then the verdict and its button, above the table they come from.
-    // The sentence ends with the scene's profile ("Why: ..."); until a row is measured, the
-    // profile alone.
+    // The verdict above the table it comes from; its sentence ends with the scene's profile
+    // ("Why: ...").
     if (verdict.sentence.empty())
-        withText([](std::string_view t) { wrapped(t, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], 620.0f); },
-                 "Scene: {}", verdict.scene);
+        wrapped("the verdict comes once two frames are compared (Resume, or Step while paused)",
+                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], 620.0f);
     if (!verdict.sentence.empty()) wrapped(verdict.sentence, ImVec4(0.55f, 0.95f, 0.75f, 1.0f), 620.0f);
     const auto find = [&](std::string_view id) -> const Compare::Row* {
         for (const Compare::Row& row : compare.rows())

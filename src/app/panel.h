@@ -45,7 +45,7 @@ struct SceneFileUi {
 };
 
 /// The Compare window's verdict, ranked again about twice a second (a table that reorders
-/// every frame cannot be read), and whether "Use this" was pressed this frame.
+/// every frame cannot be read); no sentence and no pick before two frames are compared.
 struct CompareUi {
     CompareVerdict verdict;
     double rankedAt = -1.0;  ///< ImGui time of the last ranking
