@@ -99,7 +99,7 @@ LabState Lab::capture() const {
     state.technique = std::string(technique().id);
     state.parameters = m_world.broadPhaseSettings();
     state.autoCellSize = m_autoCellSize;
-    state.preset = std::string(sceneName());
+    state.preset = m_trace ? "random" : std::string(sceneName());  // a trace's frame is saved as plain entities
     state.sceneSeed = m_sceneSeed;
     state.movingFraction = m_movingFraction;
     state.layers = m_layers;
@@ -166,7 +166,8 @@ void Lab::restore(const LabState& state) {
     m_sizes = state.sizes;
     m_notice.clear();
     m_alarm.reset();
-    m_compare.resetHistory();
+    m_trace.reset();
+    resetMeasurements();
     m_world.refreshPairs();
 }
 
@@ -177,6 +178,11 @@ void Lab::setCompared(const TechniqueInfo& technique, bool compared) {
 
 void Lab::compareTick(const BoxView& boxes, std::uint64_t tick) {
     const auto mismatches = m_compare.run(boxes, m_world.broadPhaseSettings(), tick);
+    // The verdict's "why": what the compared frames are made of (a refresh shows a tick again).
+    if (!m_compare.empty() && tick != m_profiledTick) {
+        m_profiler.addFrame(boxes);
+        m_profiledTick = tick;
+    }
     if (mismatches.empty() || m_alarm) return;
     // Stop where it went wrong, so the pair can be looked at.
     m_alarm = CompareAlarm{mismatches.front().first->technique->id, mismatches.front().second};
@@ -186,9 +192,93 @@ void Lab::compareTick(const BoxView& boxes, std::uint64_t tick) {
 
 void Lab::setTechnique(const TechniqueInfo& technique) { setTechnique(indexOf(technique)); }
 
+void Lab::resetMeasurements() {
+    m_compare.resetHistory();
+    m_profiler = SceneProfiler{};
+    m_profiledTick = ~std::uint64_t{0};
+}
+
+void Lab::loadTrace(const std::string& path) {
+    // Checked through first: a bad trace leaves the running scene as it was.
+    if (m_recording) throw std::invalid_argument("stop recording before playing a trace");
+    auto trace = std::make_unique<TracePlayback>(path);
+    m_replay.reset();
+    WorldConfig config = m_world.config();
+    config.gravity = false;
+    config.response = ContactResponse::None;
+    config.subSteps = 1;
+    config.countMissed = false;
+    config.sweptBoxes = false;
+    config.timeOfImpact = false;
+    config.bounds = trace->extent();
+    m_world.setConfig(config);  // checked before the scene goes
+    m_world.removeBatch(std::vector<EntityId>(m_world.ids().begin(), m_world.ids().end()));
+    m_scenario = nullptr;
+    // A technique with a limit (brute force) would take minutes a frame past it.
+    if (technique().maxEntities != 0 && trace->mostBoxes() > technique().maxEntities) {
+        const std::string_view was = technique().id;
+        setTechnique(*findTechnique("grid"));
+        m_notice = fmt::format("the trace's frames hold up to {} boxes, too many for {}: the grid runs instead",
+                               trace->mostBoxes(), was);
+        ++m_noticesGiven;
+    }
+    m_trace = std::move(trace);
+    m_trace->show(m_world, 0);
+    m_alarm.reset();
+    resetMeasurements();
+    populationChanged();
+    m_world.refreshPairs();
+}
+
+void Lab::seekTrace(std::uint64_t index) {
+    if (!m_trace) return;
+    m_trace->show(m_world, index);
+    m_trace->owed = 0.0;
+    m_refreshTimes = World::RefreshTimes::Measure;
+    m_refreshPending = true;
+}
+
+void Lab::setTraceLoop(bool loop) {
+    if (m_trace) m_trace->loop = loop;
+}
+
+void Lab::setTraceSpeed(float speed) {
+    if (m_trace) m_trace->speed = std::clamp(speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed);
+}
+
+void Lab::endTrace() { m_trace.reset(); }
+
+int Lab::playTrace(bool single) {
+    // Whole frames due: speed frames per tick, a fraction owed to the next ticks.
+    int due = 1;
+    if (!single) {
+        m_trace->owed += m_trace->speed;
+        due = static_cast<int>(m_trace->owed);
+        m_trace->owed -= due;
+    }
+    int ticks = 0;
+    for (; ticks < due; ++ticks) {
+        std::uint64_t next = m_trace->frame() + 1;
+        if (next >= m_trace->frames()) {
+            if (!m_trace->loop) {
+                // The end: it stays on the last frame, paused, until played again from the start.
+                m_paused = true;
+                m_refreshPending = true;
+                break;
+            }
+            next = 0;
+        }
+        m_trace->show(m_world, next);
+        m_world.tick();
+    }
+    return ticks;
+}
+
 void Lab::togglePause() {
     m_paused = !m_paused;
     if (!m_paused) m_alarm.reset();
+    // Played again at the end of a trace that does not loop: from its start.
+    if (!m_paused && m_trace && !m_trace->loop && m_trace->frame() + 1 >= m_trace->frames()) seekTrace(0);
     m_uiTurnSeconds = 0.0;
     // A tick finds pairs before its response moves the entities: once paused, the pairs are
     // found again on the positions on screen.
@@ -197,6 +287,7 @@ void Lab::togglePause() {
 
 void Lab::setWorldConfig(const WorldConfig& config) {
     if (ignoredDuringReplay()) return;
+    if (m_trace) return;  // a trace's boxes go where the trace puts them: no motion of the world's own
     m_world.setConfig(config);
     record({.kind = RecordedInput::Kind::World, .world = config});
     refreshIfPaused();
@@ -252,10 +343,14 @@ void Lab::applySettings(Settings settings) {
     refreshIfPaused();
 }
 
-std::string_view Lab::sceneName() const { return m_scenario ? m_scenario->name : std::string_view("random"); }
+std::string_view Lab::sceneName() const {
+    if (m_trace) return "trace";  // one word: the counters line is words; the HUD names the file
+    return m_scenario ? m_scenario->name : std::string_view("random");
+}
 
 void Lab::loadScenario(const ScenarioInfo* scenario) {
     if (ignoredDuringReplay()) return;
+    m_trace.reset();
     record({.kind = RecordedInput::Kind::Preset, .name = std::string(scenario ? scenario->name : "random")});
     const std::uint32_t count = m_world.size();
     m_scenario = scenario;
@@ -273,7 +368,7 @@ void Lab::loadScenario(const ScenarioInfo* scenario) {
 
 void Lab::makeScenarioScene(std::uint32_t count) {
     m_sizes = kScenarioSizes;
-    m_compare.resetHistory();  // the figures describe the scene on screen
+    resetMeasurements();  // the figures describe the scene on screen
     Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
     scene.setMovingFraction(m_movingFraction);
     if (m_scenario->kind == ScenarioKind::Layers) scene.setLayers(m_layers);
@@ -326,6 +421,7 @@ void Lab::setMovingFraction(float fraction) {
 
 void Lab::setEntityCount(std::uint32_t count) {
     if (ignoredDuringReplay()) return;
+    m_trace.reset();
     record({.kind = RecordedInput::Kind::Count, .value = static_cast<double>(count)});
     if (m_scenario) {
         makeScenarioScene(std::min(count, m_scenario->maxCount));
@@ -348,7 +444,7 @@ void Lab::setEntityCount(std::uint32_t count) {
         resizePopulation(m_world, m_rng, 0, m_sizes);
     }
     resizePopulation(m_world, m_rng, count, m_sizes);
-    m_compare.resetHistory();  // medians of 100 entities' ticks do not describe a million's
+    resetMeasurements();  // medians of 100 entities' ticks do not describe a million's
     populationChanged();
 }
 
@@ -360,6 +456,7 @@ void Lab::setSizeRange(const SizeRange& sizes) {
 
 void Lab::fitSizesToCount() {
     if (ignoredDuringReplay()) return;
+    m_trace.reset();
     record({.kind = RecordedInput::Kind::FitSizes});
     m_sizes = defaultSizeRange(std::max(m_world.size(), kSparseCount), m_world.config().bounds);
     respawnPopulation();
@@ -367,6 +464,7 @@ void Lab::fitSizesToCount() {
 
 void Lab::respawn() {
     if (ignoredDuringReplay()) return;
+    m_trace.reset();
     record({.kind = RecordedInput::Kind::Respawn});
     respawnPopulation();
 }
@@ -385,7 +483,7 @@ void Lab::respawnPopulation() {
 }
 
 void Lab::spawnAt(Vec2 p) {
-    if (ignoredDuringReplay()) return;
+    if (ignoredDuringReplay() || m_trace) return;  // the trace says which bodies there are
     record({.kind = RecordedInput::Kind::Spawn, .point = p});
     const Aabb& bounds = m_world.config().bounds;
     EntityDesc desc = randomEntity(m_rng, bounds, m_sizes);
@@ -406,7 +504,7 @@ void Lab::spawnAt(Vec2 p) {
 }
 
 bool Lab::removeAt(Vec2 p) {
-    if (ignoredDuringReplay()) return false;
+    if (ignoredDuringReplay() || m_trace) return false;
     record({.kind = RecordedInput::Kind::Remove, .point = p});
     const auto id = m_world.entityAt(p);
     if (!id) return false;
@@ -444,7 +542,16 @@ void Lab::update(double realSeconds, bool virtualClock) {
     const std::uint64_t before = heapAllocationCount();
     const double start = m_wallClock();
     int ticks = 1;
-    if (m_replay && !m_replay->finished) {
+    if (m_trace) {
+        try {
+            ticks = playTrace(m_paused);
+        } catch (const TraceError& error) {  // the file changed on disk since it was checked
+            m_notice = fmt::format("trace stopped: {}", error.what());
+            ++m_noticesGiven;
+            m_trace.reset();
+            ticks = 0;
+        }
+    } else if (m_replay && !m_replay->finished) {
         // A replay runs tick by tick: the recorded inputs go in before the tick they came at.
         m_world.tick();
         applyDueInputs();

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,10 +12,12 @@
 
 #include "app/compare.h"
 #include "app/lab_state.h"
+#include "app/trace_playback.h"
 #include "ro/registry.h"
 #include "ro/rng.h"
 #include "scenario/scenario.h"
 #include "ro/world.h"
+#include "verdict/scene_profile.h"
 
 namespace ro::app {
 
@@ -78,6 +81,23 @@ public:
     /// The most entities the preset allows (onecell's pairs grow as n^2), 0 for no limit.
     [[nodiscard]] std::uint32_t scenarioLimit() const { return m_scenario ? m_scenario->maxCount : 0; }
 
+    // ---- trace playback ---------------------------------------------------------------------------
+    /// Plays the trace at `path` in place of the scene: its first frame now, then `speed`
+    /// frames per tick while running (pause, step and the clock act on it as on any scene).
+    /// The world gets the trace's extent as walls and no motion of its own (no gravity, no
+    /// response, one sub-step). Throws TraceError for a trace it cannot play, and then nothing
+    /// has changed. Another preset, count, scene file or replay ends the playback.
+    void loadTrace(const std::string& path);
+    /// The trace playing, or null.
+    [[nodiscard]] const TracePlayback* trace() const { return m_trace.get(); }
+    /// Shows frame `index` of the trace (its pairs found, no tick), from where playing goes on.
+    void seekTrace(std::uint64_t index);
+    void setTraceLoop(bool loop);
+    /// Frames per tick, clamped to TracePlayback's range.
+    void setTraceSpeed(float speed);
+    /// Leaves the last frame shown as the scene, to play with as any other.
+    void endTrace();
+
     // ---- state ------------------------------------------------------------------------------------
     [[nodiscard]] LabState capture() const;
     /// Replaces the whole state by `state`. Throws std::invalid_argument naming what is wrong
@@ -122,6 +142,8 @@ public:
     };
     /// The first mismatch since the world last resumed, if any.
     [[nodiscard]] const std::optional<CompareAlarm>& compareAlarm() const { return m_alarm; }
+    /// What the frames compared since the scene last changed are made of (the verdict's "why").
+    [[nodiscard]] SceneProfile comparedSceneProfile() const { return m_profiler.profile(); }
 
     // ---- population -----------------------------------------------------------------------------
     /// Adds or removes entities to reach `count`. When the current sizes would cover the world
@@ -204,6 +226,10 @@ private:
     void applyDueInputs();
     void apply(const RecordedInput& input);
     void compareTick(const BoxView& boxes, std::uint64_t tick);
+    /// Forgets the compared figures and the scene's profile: they describe another scene.
+    void resetMeasurements();
+    /// Runs the trace's due frames (speed frames per tick); returns how many ticks ran.
+    int playTrace(bool single);
     void applySettings(Settings settings);
     /// The scenario's scene at `count` entities from m_sceneSeed, in place of the entities.
     void makeScenarioScene(std::uint32_t count);
@@ -233,6 +259,9 @@ private:
     std::uint64_t m_addedOverlaps = 0;  ///< overlaps of entities added since the pairs were last listed
     std::uint64_t m_noticesGiven = 0;
     Compare m_compare;
+    SceneProfiler m_profiler;
+    std::uint64_t m_profiledTick = ~std::uint64_t{0};  ///< a refresh shows a tick's boxes again: profiled once
+    std::unique_ptr<TracePlayback> m_trace;
     std::optional<Recording> m_recording;
     std::uint64_t m_recordingStartTick = 0;
     struct Replay {

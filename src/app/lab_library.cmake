@@ -3,11 +3,13 @@
 find_package(nlohmann_json CONFIG REQUIRED)
 add_library(ro_lab STATIC
   ${CMAKE_CURRENT_LIST_DIR}/compare.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/compare_verdict.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lab.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lab_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/queries.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scene_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/trace_playback.cpp
 )
 target_include_directories(ro_lab PUBLIC ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(ro_lab PUBLIC ro ro_files fmt::fmt PRIVATE nlohmann_json::nlohmann_json)
+target_link_libraries(ro_lab PUBLIC ro ro_files ro_verdict fmt::fmt PRIVATE nlohmann_json::nlohmann_json)
 ro_strict_warnings(ro_lab)

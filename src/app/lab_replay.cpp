@@ -20,6 +20,7 @@ bool Lab::ignoredDuringReplay() {
 
 bool Lab::startRecording(const Camera& camera) {
     if (m_replay && !m_replay->finished) return false;
+    if (m_trace) return false;  // a trace's frames are no inputs a replay could repeat
     m_replay.reset();
     m_recording = Recording{capture(), camera, {}, 0, 0};
     m_recordingStartTick = m_world.tickCount();

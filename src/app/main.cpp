@@ -64,7 +64,7 @@ std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& la
         }
         if (ui.recordRequested && !lab.recording())
             return lab.startRecording(screen.camera()) ? "recording every input from this tick"
-                                                        : "not recording: stop the replay first";
+                                                        : "not recording: a replay or a trace is playing";
         if (ui.recordRequested) {
             const Recording recording = lab.stopRecording();
             saveReplayFile(replayPath, recording);
@@ -87,6 +87,18 @@ std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& la
         return fmt::format("failed, the scene is unchanged: {}", e.what());
     } catch (const std::invalid_argument& e) {
         return fmt::format("not replayed, the scene is unchanged: {}: {}", replayPath, e.what());
+    }
+}
+
+/// The panel's Load trace: plays the trace in place of the scene, or says why not (the scene
+/// stays as it was). Returns the line the panel and the HUD show.
+std::string runTraceRequest(const std::string& path, ro::app::Lab& lab) {
+    try {
+        const ro::app::BusyScope busy;
+        lab.loadTrace(path);
+        return fmt::format("playing {}: {} frames", lab.trace()->label(), lab.trace()->frames());
+    } catch (const std::exception& e) {  // TraceError names the file, the frame and the box
+        return fmt::format("not loaded, the scene is unchanged: {}", e.what());
     }
 }
 
@@ -116,7 +128,7 @@ int run(const ro::app::Options& options) {
     }
     Lab lab = [&] {
         const BusyScope busy;
-        return Lab(*ro::findTechnique(options.technique), loaded || replay ? 0 : options.entities, options.seed,
+        return Lab(*ro::findTechnique(options.technique), loaded || replay || !options.trace.empty() ? 0 : options.entities, options.seed,
                    options.parameters, options.sizes,
                    options.scenario.empty() ? nullptr : ro::findScenario(options.scenario));
     }();
@@ -149,6 +161,15 @@ int run(const ro::app::Options& options) {
             return 2;
         }
     }
+    if (!options.trace.empty()) {
+        try {
+            const BusyScope busy;
+            lab.loadTrace(options.trace);
+        } catch (const std::exception& e) {  // TraceError names the file, the frame and the box
+            fmt::print(stderr, "ro_demo: --trace: {}\n", e.what());
+            return 2;
+        }
+    }
     for (const std::string& id : options.compare) lab.setCompared(*ro::findTechnique(id), true);
     // 3. Window and renderer (SDL video).
     Screen screen(kTitle, options.width, options.height);
@@ -173,6 +194,7 @@ int run(const ro::app::Options& options) {
     Input input;
     UiRects uiRects;
     SceneFileUi sceneFileUi;
+    CompareUi compareUi;
     // The panel's file fields start with the files the command line named, so that its Save,
     // Load, Stop and Replay use them: Stop after --record FILE wrote ro_replay.json instead.
     const auto startWith = [](char (&field)[sizeof SceneFileUi::path], const std::string& file) {
@@ -182,6 +204,7 @@ int run(const ro::app::Options& options) {
     startWith(sceneFileUi.path, options.save);
     startWith(sceneFileUi.replayPath, options.replay);
     startWith(sceneFileUi.replayPath, options.record);
+    startWith(sceneFileUi.tracePath, options.trace);
     QueryTool queries;
     PlotsWindow plots;
     if (options.queryPoint) queries.pinPoint(*options.queryPoint);
@@ -268,8 +291,17 @@ int run(const ro::app::Options& options) {
                 shownScene = lab.sceneName();  // a loaded scene or a replay brings its camera
                 shownCount = lab.world().size();
             }
+            if (sceneFileUi.traceRequested) {
+                const TracePlayback* before = lab.trace();
+                sceneFileUi.traceMessage = runTraceRequest(sceneFileUi.tracePath, lab);
+                sceneFileUi.traceFailed = !lab.trace() || lab.trace() == before;
+                if (!sceneFileUi.traceFailed) screen.resetCamera();  // another trace, other walls
+                say(sceneFileUi.traceMessage, 8);
+                fmt::print("{}\n", sceneFileUi.traceMessage);  // for the log a walk reads
+                std::fflush(stdout);
+            }
             if (!input.uiHidden()) {
-                drawCompare(lab, uiRects);
+                drawCompare(lab, uiRects, compareUi);
                 plots.draw(lab, uiRects, lastFrame && !options.plotsScreenshot.empty());
             }
             if (std::string said = plots.takeMessage(); !said.empty()) {
@@ -334,6 +366,12 @@ int run(const ro::app::Options& options) {
         report.sweepPoints = plots.sweep().points().size();
         report.sweepPlanned = plots.sweep().planned();
         report.sweepRunning = plots.sweep().running();
+        if (const TracePlayback* trace = lab.trace()) {
+            report.traceLabel = trace->label();
+            report.traceFrame = trace->frame() + 1;
+            report.traceFrames = trace->frames();
+        }
+        if (!lab.compare().empty() && compareUi.verdict.winner) report.verdictPick = compareUi.verdict.winner->id;
         history.add(report);
         if (std::chrono::steady_clock::now() < messageUntil || messageFrames > 0) {
             report.message = message;
@@ -377,6 +415,10 @@ int run(const ro::app::Options& options) {
         // A compared technique that disagreed with the reference fails the run.
         if (lastFrame && virtualClock && !lab.compare().empty() && printCompare(lab.compare()) && exitCode == 0)
             exitCode = 1;
+        if (lastFrame && virtualClock && !lab.compare().empty())
+            if (const CompareVerdict verdict = compareVerdict(lab.compare(), lab.comparedSceneProfile());
+                !verdict.sentence.empty())
+                fmt::print("verdict: {}\n", verdict.sentence);
         if (lastFrame) break;
         // Headless frames are not paced by vsync: while they only wait for a sweep, they leave
         // the worker its core.

@@ -183,6 +183,9 @@ ParseResult parseOptions(int argc, char** argv) {
                    "--technique: under that technique); with --frames, a replay= line at the end, exit 1 if it "
                    "ended in another state than the recorded one")
         ->type_name("FILE.json");
+    cli.add_option("--trace", o.trace, "play this trace's frames (binary, or .csv; docs/trace-format.md) in place of "
+                   "the scene, one frame per tick; a trace that cannot be played exits 2 with its message")
+        ->type_name("FILE");
     cli.add_option("--overlays", overlays, "overlays shown at start, comma list of grid,pairs,bounds")
         ->type_name("LIST");
     cli.add_option("--report-every", reportEvery, "print the counters line every K frames")->type_name("K");
@@ -346,6 +349,11 @@ ParseResult parseOptions(int argc, char** argv) {
             (given("--load") || given("--scenario") || given("--entities") || given("--half-extents") || given("--record")))
             throw BadValue("--replay starts from the recorded scene: it cannot be combined with --load, --scenario, "
                            "--entities, --half-extents or --record");
+        if (given("--trace") && o.trace.empty()) throw BadValue("--trace expects a file name, got ''");
+        if (given("--trace") && (given("--load") || given("--replay") || given("--record") || given("--scenario") ||
+                                 given("--entities") || given("--half-extents")))
+            throw BadValue("--trace sets the scene: it cannot be combined with --load, --replay, --record, --scenario, "
+                           "--entities or --half-extents");
         if (given("--record")) {
             if (o.record.empty()) throw BadValue("--record expects a file name, got ''");
             if (const std::string why = files::whyNotWritable(o.record); !why.empty())

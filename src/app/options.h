@@ -40,6 +40,7 @@ struct Options {
     std::string save;               ///< where the scene is written on exit (--save), empty for nowhere
     std::string record;             ///< where the inputs are written on exit (--record), empty for nowhere
     std::string replay;             ///< a replay file to run (--replay), empty for none
+    std::string trace;              ///< a trace to play (--trace), empty for none
     /// The Plots window at start: "history", "scaling" (and its sweep runs) or "parameter"
     /// with `plotParameter` (that parameter is swept); empty for closed. With --frames, the run
     /// lasts until the sweep is done.

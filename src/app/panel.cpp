@@ -5,6 +5,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <iterator>
 #include <span>
@@ -261,14 +262,62 @@ void populationSection(Lab& lab) {
     if (ImGui::Button("Sizes for count")) lab.fitSizesToCount();
 }
 
+/// A trace's frames in place of the scene: its path and Load, then, while one plays, where it
+/// is and the controls that move through it.
+void traceSection(Lab& lab, SceneFileUi& ui) {
+    ImGui::SetNextItemWidth(170.0f);
+    // Enter in the field loads it too.
+    const bool entered =
+        ImGui::InputText("##trace-file", ui.tracePath, sizeof ui.tracePath, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A trace of your game's frames: binary (ro::TraceWriter) or .csv (docs/trace-format.md)");
+    ImGui::SameLine();
+    ui.traceRequested = ImGui::Button("Load trace") || entered;
+    if (!ui.traceMessage.empty())
+        wrapped(ui.traceMessage, ui.traceFailed ? ImVec4(1.0f, 0.45f, 0.45f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    const TracePlayback* trace = lab.trace();
+    if (!trace) {
+        hint("plays its frames in place of the scene");
+        return;
+    }
+    if (ImGui::Button(lab.paused() ? "Play###trace-play" : "Pause###trace-play", ImVec2(60.0f, 0.0f))) lab.togglePause();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!lab.paused());
+    if (ImGui::Button("Step##trace")) lab.requestStep();
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    bool loop = trace->loop;
+    if (ImGui::Checkbox("Loop", &loop)) lab.setTraceLoop(loop);
+    ImGui::SameLine();
+    if (ImGui::Button("End##trace")) lab.endTrace();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this frame as the scene, and stop reading the trace");
+    // The slider counts from 1, as the line above does. Dragging it backward rereads the file
+    // from its start: a large trace is never held in memory.
+    int frame = static_cast<int>(trace->frame()) + 1;
+    const int last = static_cast<int>(std::min<std::uint64_t>(trace->frames(), 10'000'000));
+    char format[32];
+    std::snprintf(format, sizeof format, "%%d / %d", last);
+    if (ImGui::SliderInt("Frame##trace", &frame, 1, last, format, ImGuiSliderFlags_AlwaysClamp))
+        lab.seekTrace(static_cast<std::uint64_t>(frame - 1));
+    float speed = trace->speed;
+    if (ImGui::SliderFloat("Frames/tick", &speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed, "%.2fx",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        lab.setTraceSpeed(speed);
+}
+
 /// One click per preset: the lab's random mix and each library scenario; the one in use is
 /// highlighted, and its make-up is listed below.
-void sceneSection(Lab& lab) {
+void sceneSection(Lab& lab, SceneFileUi& files) {
     const ImVec4 active = ImGui::GetStyle().Colors[ImGuiCol_ButtonActive];
+    // A trace playing, or its row open to load one: no preset is current.
+    const bool traceShown = lab.trace() || files.traceOpen;
     auto presetButton = [&](std::string_view name, const ScenarioInfo* scenario) {
-        const bool current = lab.scenario() == scenario;
+        const bool current = !traceShown && lab.scenario() == scenario;
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, active);
-        if (ImGui::Button(CText(name).buffer) && !current) lab.loadScenario(scenario);
+        if (ImGui::Button(CText(name).buffer)) {
+            files.traceOpen = false;
+            if (!current) lab.loadScenario(scenario);
+        }
         if (current) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered())
             withText([](std::string_view t) { ImGui::SetTooltip("%.*s", static_cast<int>(t.size()), t.data()); }, "{}",
@@ -282,7 +331,17 @@ void sceneSection(Lab& lab) {
         if (inRow++ % 6 != 0) ImGui::SameLine(0.0f, 4.0f);  // six to a row, close: two rows
         presetButton(s.name, &s);
     }
+    // Last, the frames of your own game: its controls take the place of a preset's make-up.
+    ImGui::SameLine(0.0f, 4.0f);
+    if (traceShown) ImGui::PushStyleColor(ImGuiCol_Button, active);
+    if (ImGui::Button("trace...")) files.traceOpen = true;
+    if (traceShown) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the frames of your own game, recorded as a trace");
     ImGui::PopStyleVar();
+    if (traceShown) {
+        traceSection(lab, files);
+        return;
+    }
     const ScenarioInfo* s = lab.scenario();
     if (!s) {
         hint("the lab's own scene: sizes and count below");
@@ -366,6 +425,8 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
 
 void clockSection(Lab& lab) {
     WorldConfig config = lab.world().config();
+    // A trace moves its bodies itself: the world's own motion stays off while it plays.
+    ImGui::BeginDisabled(lab.trace() != nullptr);
     bool changed = ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::SliderInt("Sub-steps", &config.subSteps, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::Checkbox("Gravity", &config.gravity);
@@ -390,6 +451,7 @@ void clockSection(Lab& lab) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("What overlapping entities do. None is ro_bench's workload; bounce keeps the scene's\n"
                           "energy, so the overlap count stays steady over time; push apart lets entities pile up.");
+    ImGui::EndDisabled();
     // As wide as its longer label, under one id: Step and Count misses stay where they were
     // when it toggles, and a press and release span a toggle without being lost.
     const float pauseWidth = ImGui::CalcTextSize("Resume (Esc)").x + 2.0f * ImGui::GetStyle().FramePadding.x;
@@ -400,7 +462,9 @@ void clockSection(Lab& lab) {
     if (ImGui::Button("Step (Space)")) lab.requestStep();
     ImGui::EndDisabled();
     ImGui::SameLine();
+    ImGui::BeginDisabled(lab.trace() != nullptr);
     changed |= ImGui::Checkbox("Count misses", &config.countMissed);
+    ImGui::EndDisabled();
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Missed collisions in the HUD: pairs that passed through each other within the tick\n"
                           "(their paths met, their boxes are apart at both ends of it, so no tick shows them) that the\n"
@@ -581,7 +645,8 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
     section("Population");
     populationSection(lab);
     section("Scene");
-    sceneSection(lab);
+    sceneFile.traceRequested = false;  // set by the Scene section's trace row
+    sceneSection(lab, sceneFile);
     // Files fold away (the panel fits the window at every count); open while a recording or a
     // replay runs, so its status shows.
     sceneFile.saveRequested = sceneFile.loadRequested = sceneFile.recordRequested = sceneFile.replayRequested = false;
@@ -603,13 +668,28 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
     ImGui::End();
 }
 
-void drawCompare(const Lab& lab, UiRects& rects) {
+void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
     const Compare& compare = lab.compare();
     if (compare.empty()) {
         rects.compare = {};
+        ui = {};
         return;
     }
     const ImGuiIO& io = ImGui::GetIO();
+    // Ranked again twice a second, and at once when a row comes or goes.
+    const double now = ImGui::GetTime();
+    if (ui.rankedAt < 0.0 || now - ui.rankedAt >= 0.5 || ui.rankedRows != compare.rows().size()) {
+        const SceneProfile profile = lab.comparedSceneProfile();
+        ui.verdict = compareVerdict(compare, profile);
+        // One frame says nothing of motion or churn ("nothing moves"): no verdict before two.
+        if (profile.frames < 2) {
+            ui.verdict.sentence.clear();
+            ui.verdict.winner = nullptr;
+        }
+        ui.rankedAt = now;
+        ui.rankedRows = compare.rows().size();
+    }
+    const CompareVerdict& verdict = ui.verdict;
     // Pinned to the bottom-right corner as it grows (clear of the panel on the left), until the
     // person drags it away.
     static bool moved = false;
@@ -627,78 +707,110 @@ void drawCompare(const Lab& lab, UiRects& rects) {
                  alarm->technique, m.missing ? "missed" : "reported", m.pair.a, m.pair.b,
                  m.missing ? "the reference found" : "that the reference did not (a false or repeated pair)");
     }
-    // The fastest by the median of update + pair finding over the last 60 ticks.
-    double fastest = 0.0, slowest = 0.0;
-    for (const Compare::Row& row : compare.rows()) {
-        if (row.skipped || row.ticks == 0) continue;
-        const double ms = row.msUpdate.median() + row.msPairs.median();
-        fastest = fastest == 0.0 ? ms : std::min(fastest, ms);
-        slowest = std::max(slowest, ms);
-    }
+    // The verdict above the table it comes from; its sentence ends with the scene's profile
+    // ("Why: ...").
+    if (verdict.sentence.empty())
+        wrapped("the verdict comes once two frames are compared (Resume, or Step while paused)",
+                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], 620.0f);
+    if (!verdict.sentence.empty()) wrapped(verdict.sentence, ImVec4(0.55f, 0.95f, 0.75f, 1.0f), 620.0f);
+    const auto find = [&](std::string_view id) -> const Compare::Row* {
+        for (const Compare::Row& row : compare.rows())
+            if (row.technique->id == id) return &row;
+        return nullptr;
+    };
     constexpr ImGuiTableFlags kTable = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
-    if (ImGui::BeginTable("compare", 10, kTable)) {
-        for (const char* heading : {"technique", "ms/tick", "", "update p50 p95", "pairs p50 p95", "candidates",
-                                    "tests", "false +", "memory", "wrong"})
+    if (ImGui::BeginTable("compare", 11, kTable)) {
+        for (const char* heading : {"technique", "ms/tick", "x fastest", "", "update p50 p95", "pairs p50 p95",
+                                    "candidates", "memory", "worst ms", "false +", "wrong"})
             ImGui::TableSetupColumn(heading);
         ImGui::TableHeadersRow();
-        for (const Compare::Row& row : compare.rows()) {
+        // Ranked rows first, fastest first; a technique over its limit last.
+        for (std::size_t k = 0; k < verdict.ranking.size(); ++k) {
+            const Ranked& ranked = verdict.ranking[k];
+            const Compare::Row* row = find(ranked.name);
+            if (!row) continue;  // taken out since it was ranked
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            const double ms = row.msUpdate.median() + row.msPairs.median();
-            const bool best = !row.skipped && row.ticks > 0 && ms == fastest;
-            text("{}{}", row.technique->id, best ? " *" : "");
-            if (best && ImGui::IsItemHovered()) ImGui::SetTooltip("fastest: least median update + pair finding");
-            if (row.skipped) {
-                ImGui::TableNextColumn();
-                hint("skipped: too many entities");
-                continue;
-            }
+            text("{}{}", ranked.name, k == 0 ? " *" : "");
+            if (k == 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("fastest: least mean update + pair finding");
             ImGui::TableNextColumn();
-            text("{:.3f}", ms);
+            text("{:.3f}", ranked.meanMs);
             ImGui::TableNextColumn();
-            // A bar per row, to the slowest's length: the ranking at a glance.
+            if (k == 0) text("1.0");
+            else if (ranked.tiedWithFastest) text("tie");
+            else text("{:.1f}x", ranked.ratioToFastest);
+            if (k > 0 && ranked.tiedWithFastest && ImGui::IsItemHovered())
+                ImGui::SetTooltip("within twice the standard error of the fastest: the measurements cannot tell them apart");
+            ImGui::TableNextColumn();
+            // Each bar is the fastest's cost over the row's: the fastest fills it, one twice as
+            // slow fills half, whatever the slowest (brute force) costs.
             const ImVec2 at = ImGui::GetCursorScreenPos();
             const float width = 60.0f, height = ImGui::GetTextLineHeight();
-            const float filled = slowest > 0.0 ? static_cast<float>(ms / slowest) * width : 0.0f;
+            const float filled = ranked.ratioToFastest > 0.0 ? width / static_cast<float>(ranked.ratioToFastest) : width;
             ImDrawList* draw = ImGui::GetWindowDrawList();
             draw->AddRectFilled(at, ImVec2(at.x + width, at.y + height), IM_COL32(255, 255, 255, 20));
             draw->AddRectFilled(at, ImVec2(at.x + std::max(filled, 1.0f), at.y + height),
-                                best ? IM_COL32(90, 220, 160, 255) : IM_COL32(120, 140, 255, 200));
+                                ranked.tiedWithFastest ? IM_COL32(90, 220, 160, 255) : IM_COL32(120, 140, 255, 200));
             ImGui::Dummy(ImVec2(width, height));
             ImGui::TableNextColumn();
-            text("{:.3f} {:.3f}", row.msUpdate.median(), row.msUpdate.quantile(0.95));
+            text("{:.3f} {:.3f}", row->msUpdate.median(), row->msUpdate.quantile(0.95));
             ImGui::TableNextColumn();
-            text("{:.3f} {:.3f}", row.msPairs.median(), row.msPairs.quantile(0.95));
+            text("{:.3f} {:.3f}", row->msPairs.median(), row->msPairs.quantile(0.95));
             ImGui::TableNextColumn();
-            text("{}", row.counters.candidatePairs);
+            text("{}", row->counters.candidatePairs);
             ImGui::TableNextColumn();
-            text("{}", row.counters.pairTests);
-            ImGui::TableNextColumn();
-            const std::uint64_t candidates = row.counters.candidatePairs;
-            text("{:.1f} %", candidates == 0 ? 0.0 : 100.0 * static_cast<double>(candidates - row.overlaps) /
-                                                         static_cast<double>(candidates));
-            ImGui::TableNextColumn();
-            const HumanBytes memory = humanBytes(row.counters.bytesHeld);
+            const HumanBytes memory = humanBytes(row->counters.bytesHeld);
             text("{:.1f} {}", memory.value, memory.unit);
             ImGui::TableNextColumn();
-            if (row.mismatchTicks == 0) {
-                text("0 / {}", row.ticks);
+            text("{:.3f}", ranked.worstMs);
+            ImGui::TableNextColumn();
+            const std::uint64_t candidates = row->counters.candidatePairs;
+            text("{:.1f} %", candidates == 0 ? 0.0 : 100.0 * static_cast<double>(candidates - row->overlaps) /
+                                                         static_cast<double>(candidates));
+            ImGui::TableNextColumn();
+            if (row->mismatchTicks == 0) {
+                text("0 / {}", row->ticks);
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("ticks with a pair that differs from the reference's, of all ticks run");
             } else {
-                const Mismatch& m = *row.lastMismatch;
+                const Mismatch& m = *row->lastMismatch;
                 withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 260.0f); },
-                         "{} ticks; tick {}: ({}, {}) {}", row.mismatchTicks, m.tick, m.pair.a, m.pair.b,
+                         "{} ticks; tick {}: ({}, {}) {}", row->mismatchTicks, m.tick, m.pair.a, m.pair.b,
                          m.missing ? "missed" : "extra");
             }
         }
+        for (const Compare::Row& row : compare.rows()) {
+            const bool ranked = std::any_of(verdict.ranking.begin(), verdict.ranking.end(),
+                                            [&](const Ranked& r) { return r.name == row.technique->id; });
+            if (ranked) continue;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            text("{}", row.technique->id);
+            ImGui::TableNextColumn();
+            hint(row.skipped ? "skipped: too many entities" : "not measured yet");
+        }
         ImGui::EndTable();
     }
-    withText(hint, "reference: {}; ms are medians (p50) and 95th percentiles of the last 60 ticks;",
-             compare.referenceName());
-    hint("the order they run in turns every tick; * marks the fastest.");
+    withText(hint, "reference: {}; ms/tick is the mean of the last {} ticks at most, update + pair finding;",
+             compare.referenceName(), Compare::kHistory);
+    hint("a tie: within twice the standard error of the fastest. The order they run in turns every tick.");
     if (compare.referenceDisagreements() > 0)
         withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },
                  "the HSHG and the grid disagreed at {} ticks", compare.referenceDisagreements());
+    // The verdict's button, in the window's bottom-right corner, where it stays while the
+    // sentence above grows and shrinks (the window is pinned by that corner).
+    if (verdict.winner) {
+        const bool inUse = verdict.winner == &lab.technique();
+        fmt::memory_buffer label;
+        fmt::format_to(std::back_inserter(label), "{} {}###use-this", inUse ? "In use:" : "Use", verdict.winner->id);
+        label.push_back('\0');
+        constexpr float kWidth = 180.0f;
+        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
+        ImGui::BeginDisabled(inUse);
+        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.setTechnique(*verdict.winner);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("Make the verdict's pick the world's technique");
+    }
     rects.compare = windowRect();
     ImGui::End();
 }
@@ -724,7 +836,8 @@ void drawHud(const FrameReport& r, UiRects& rects) {
     keepUnpinnedIfMoved(moved, press);
     if (ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingFixedFit)) {
         row("technique", "{}", r.technique);
-        row("scene", "{}", r.scene);
+        if (r.traceLabel.empty()) row("scene", "{}", r.scene);
+        else row("scene", "{} frame {}/{}", r.traceLabel, r.traceFrame, r.traceFrames);
         row("entities", "{}", r.entities);
         row("candidate pairs", "{}", r.candidates);
         row("pair tests", "{}", r.tests);

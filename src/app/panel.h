@@ -6,6 +6,7 @@
 /// The ImGui panel (top-left: technique, settings, population, clock, overlays) and the HUD
 /// (top-right, undecorated: the counters of the last step).
 
+#include "app/compare_verdict.h"
 #include "app/lab.h"
 #include "app/options.h"
 #include "app/report.h"
@@ -36,6 +37,19 @@ struct SceneFileUi {
     char replayPath[512] = "ro_replay.json";
     bool recordRequested = false;  ///< Record, or Stop while recording
     bool replayRequested = false;
+    char tracePath[512] = "game.trace";
+    bool traceRequested = false;   ///< Load trace
+    std::string traceMessage;      ///< what the last Load trace did: shown under its row until the next
+    bool traceFailed = false;      ///< the last Load trace was refused: its message stands out
+    bool traceOpen = false;        ///< the Scene section shows the trace row (its "trace..." button)
+};
+
+/// The Compare window's verdict, ranked again about twice a second (a table that reorders
+/// every frame cannot be read); no sentence and no pick before two frames are compared.
+struct CompareUi {
+    CompareVerdict verdict;
+    double rankedAt = -1.0;  ///< ImGui time of the last ranking
+    std::size_t rankedRows = 0;
 };
 
 /// The panel's Plots row: the window's checkbox, and the button that runs a scaling sweep of
@@ -65,7 +79,9 @@ void keepUnpinnedIfMoved(bool& moved, WindowPress& press);
 void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots);
 
 /// Builds the compare table (one row per compared technique) when any is picked.
-void drawCompare(const Lab& lab, UiRects& rects);
+/// Sorted by measured cost, with the scene's profile and the verdict; "Use this" makes the
+/// verdict's pick the world's technique.
+void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui);
 
 /// Builds the HUD from the figures of the last frame.
 void drawHud(const FrameReport& report, UiRects& rects);

@@ -84,6 +84,8 @@ void printReport(const FrameReport& r) {
         r.frame, r.technique, r.scene, r.compared, r.entities, r.steps, r.candidates, r.tests, r.overlaps, r.contacts, r.msBroad, r.msPairs, r.msNarrow, r.msIntegrate, r.msDraw, r.bytes, r.allocs, r.fps, r.videoDriver,
         r.renderer, r.paused ? 1 : 0);
     if (r.statics > 0) fmt::print(" static={}", r.statics);
+    if (!r.traceLabel.empty()) fmt::print(" trace_frame={} trace_frames={}", r.traceFrame, r.traceFrames);
+    if (!r.verdictPick.empty()) fmt::print(" verdict={}", r.verdictPick);
     if (r.missed) fmt::print(" missed={}", *r.missed);
     if (r.sweptExtra) fmt::print(" swept_extra={}", *r.sweptExtra);
     if (r.impacts) fmt::print(" impacts={}", *r.impacts);

@@ -19,7 +19,10 @@ struct FrameMedians {
 
 struct FrameReport {
     std::string_view technique;
-    std::string_view scene;  ///< the preset: a scenario's name or "random"
+    std::string_view scene;  ///< the preset: a scenario's name, "random" or "trace"
+    std::string_view traceLabel;  ///< "trace NAME" while a trace plays, else empty
+    std::uint64_t traceFrame = 0, traceFrames = 0;  ///< the frame shown (from 1) and how many there are
+    std::string_view verdictPick;  ///< the technique Compare's verdict picks, empty with none
     std::size_t compared = 0;  ///< techniques run beside the world's (compare rows)
     std::uint32_t entities = 0;
     std::uint64_t steps = 0;

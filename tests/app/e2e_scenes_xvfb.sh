@@ -33,13 +33,14 @@ echo "compare: $(value compared) rows"
 
 # --- inputs that change the world, recorded with their ticks ---------------------------------------
 count=$(value entities)
-click 700 600 1
-click 900 650 1
+# In the world above the Compare window (bottom right, as tall as its verdict and rows).
+click 600 420 1
+click 800 470 1
 [[ $(value entities) == $((count + 2)) ]] || fail "two clicks: entities=$(value entities), expected $((count + 2))"
-xdotool mousemove --window "$wid" 640 700 key Escape
+xdotool mousemove --window "$wid" 560 520 key Escape
 settle
-click 640 700 1
-click 640 700 3
+click 560 520 1
+click 560 520 3
 [[ $(value entities) == $((count + 2)) ]] || fail "a click and a right click there: entities=$(value entities)"
 xdotool key Escape
 settle
