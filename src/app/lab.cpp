@@ -66,7 +66,7 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
       m_wallClock(steadySeconds) {
     m_world.setBroadPhase(technique.create());
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
-    m_world.setBeforeTick([this](World& w) { rain(w); });
+    m_world.setBeforeTick([this](World& w) { beforeTick(w); });
     if (m_scenario) {
         m_world.setConfig(presetConfig(m_world.config(), m_scenario));
         makeScenarioScene(entities);
@@ -154,7 +154,7 @@ void Lab::restore(const LabState& state) {
 
     m_world = std::move(world);
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
-    m_world.setBeforeTick([this](World& w) { rain(w); });
+    m_world.setBeforeTick([this](World& w) { beforeTick(w); });
     m_technique = indexOf(*technique);
     m_lastStepAllocations = 0;
     m_autoCellSize = state.autoCellSize;
@@ -373,6 +373,11 @@ void Lab::makeScenarioScene(std::uint32_t count) {
     scene.setMovingFraction(m_movingFraction);
     if (m_scenario->kind == ScenarioKind::Layers) scene.setLayers(m_layers);
     loadScene(m_world, scene);
+}
+
+void Lab::beforeTick(World& world) {
+    rain(world);
+    if (m_tickListener) m_tickListener(world);
 }
 
 void Lab::rain(World& world) {

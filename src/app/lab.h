@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -108,6 +109,9 @@ public:
     // ---- record and replay (lab_replay.cpp) ------------------------------------------------------
     /// Records every input that changes the world from now on, with its tick, starting from
     /// the state now. Refused (false) while a replay runs; after one has finished, its status goes.
+    /// Called as each tick begins (after the rain): the world the tick steps from. ro_demo
+    /// --record-trace writes it. An empty function for none.
+    void setTickListener(std::function<void(const World&)> listener) { m_tickListener = std::move(listener); }
     bool startRecording(const Camera& camera = {});
     [[nodiscard]] bool recording() const { return m_recording.has_value(); }
     /// Inputs recorded so far (0 when not recording).
@@ -241,8 +245,11 @@ private:
     std::uint64_t m_sceneSeed = 0;
     float m_movingFraction = 0.01f;
     std::uint32_t m_layers = 4;
+    /// Before every tick: the rain, then the tick listener.
+    void beforeTick(World& world);
     /// The rain preset's step, before every tick: drops at the bottom go, new ones fall.
     void rain(World& world);
+    std::function<void(const World&)> m_tickListener;
     std::vector<EntityId> m_rainGone;    ///< reused from tick to tick
     std::vector<EntityDesc> m_rainNew;
     std::size_t m_technique = 0;

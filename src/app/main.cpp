@@ -28,6 +28,7 @@
 #include "app/scene_file.h"
 #include "app/screen.h"
 #include "app/stop_signal.h"
+#include "ro/trace.h"
 
 namespace {
 
@@ -186,6 +187,26 @@ int run(const ro::app::Options& options) {
     // times over opens zoomed out. A recording starts from the camera the run starts with.
     if (options.zoom == 1.0f && !loaded && !replay) screen.limitOverdraw(lab.world());
     if (!options.record.empty()) lab.startRecording(screen.camera());
+    // --record-trace: the world's boxes as each tick begins, and once more at exit. A write
+    // that fails ends the recording; the exit says why.
+    std::optional<ro::TraceWriter> traceOut;
+    std::string traceError;
+    if (!options.recordTrace.empty()) {
+        try {
+            traceOut.emplace(options.recordTrace);
+        } catch (const ro::TraceError& e) {
+            fmt::print(stderr, "ro_demo: --record-trace: {}\n", e.what());
+            return 2;
+        }
+        lab.setTickListener([&traceOut, &traceError](const ro::World& world) {
+            if (!traceError.empty()) return;
+            try {
+                traceOut->frame(world.boxes());
+            } catch (const ro::TraceError& e) {
+                traceError = e.what();
+            }
+        });
+    }
     // 4. Dear ImGui on top of them.
     Gui gui(screen);
     // 5. What the person can toggle and do.
@@ -439,6 +460,19 @@ int run(const ro::app::Options& options) {
             saveReplayFile(options.record, recording);
         } catch (const SceneFileError& e) {
             fmt::print(stderr, "ro_demo: --record: {}\n", e.what());
+            if (exitCode == 0) exitCode = 1;
+        }
+    }
+    if (traceOut) {
+        lab.setTickListener({});
+        try {
+            if (traceError.empty()) traceOut->frame(lab.world().boxes());
+            traceOut->close();
+        } catch (const ro::TraceError& e) {
+            if (traceError.empty()) traceError = e.what();
+        }
+        if (!traceError.empty()) {
+            fmt::print(stderr, "ro_demo: --record-trace: {}\n", traceError);
             if (exitCode == 0) exitCode = 1;
         }
     }

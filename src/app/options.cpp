@@ -186,6 +186,9 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--trace", o.trace, "play this trace's frames (binary, or .csv; docs/trace-format.md) in place of "
                    "the scene, one frame per tick; a trace that cannot be played exits 2 with its message")
         ->type_name("FILE");
+    cli.add_option("--record-trace", o.recordTrace, "write the world's boxes as each tick begins, and at exit, as a "
+                   "trace (binary, or .csv; docs/trace-format.md) for ro_bench --trace or --trace")
+        ->type_name("FILE");
     cli.add_option("--overlays", overlays, "overlays shown at start, comma list of grid,pairs,bounds")
         ->type_name("LIST");
     cli.add_option("--report-every", reportEvery, "print the counters line every K frames")->type_name("K");
@@ -354,6 +357,12 @@ ParseResult parseOptions(int argc, char** argv) {
                                  given("--entities") || given("--half-extents")))
             throw BadValue("--trace sets the scene: it cannot be combined with --load, --replay, --record, --scenario, "
                            "--entities or --half-extents");
+        if (given("--record-trace")) {
+            if (o.recordTrace.empty()) throw BadValue("--record-trace expects a file name, got ''");
+            if (given("--trace")) throw BadValue("--trace plays a trace's boxes: --record-trace would write them again");
+            if (const std::string why = files::whyNotWritable(o.recordTrace); !why.empty())
+                throw BadValue(fmt::format("--record-trace: cannot write '{}': {}", o.recordTrace, why));
+        }
         if (given("--record")) {
             if (o.record.empty()) throw BadValue("--record expects a file name, got ''");
             if (const std::string why = files::whyNotWritable(o.record); !why.empty())

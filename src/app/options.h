@@ -41,6 +41,7 @@ struct Options {
     std::string record;             ///< where the inputs are written on exit (--record), empty for nowhere
     std::string replay;             ///< a replay file to run (--replay), empty for none
     std::string trace;              ///< a trace to play (--trace), empty for none
+    std::string recordTrace;        ///< where each tick's boxes are written as a trace (--record-trace), empty for nowhere
     /// The Plots window at start: "history", "scaling" (and its sweep runs) or "parameter"
     /// with `plotParameter` (that parameter is swept); empty for closed. With --frames, the run
     /// lasts until the sweep is done.
