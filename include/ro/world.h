@@ -108,6 +108,10 @@ public:
     void setPosition(Vec2 position);
     void setVelocity(Vec2 velocity);
     void setAcceleration(Vec2 acceleration);
+    /// Resizes it about its centre (a circle takes x as its radius), as a recorded body whose
+    /// box changes size as it turns: the same entity, so the broad phase sees it move, not go
+    /// and come.
+    void setHalfExtents(Vec2 halfExtents);
 
 private:
     friend class World;

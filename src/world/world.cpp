@@ -338,6 +338,20 @@ void Entity::setPosition(Vec2 position) {
     w.m_boxesVersion = nextBoxesVersion();
 }
 
+void Entity::setHalfExtents(Vec2 halfExtents) {
+    const std::uint32_t i = index();
+    using L = WorldLimits;
+    checkRange(halfExtents.x, L::kMinHalfExtent, L::kMaxHalfExtent, "entity half-extent x");
+    checkRange(halfExtents.y, L::kMinHalfExtent, L::kMaxHalfExtent, "entity half-extent y");
+    World& w = *m_world;
+    w.m_halfW[i] = halfExtents.x;
+    w.m_halfH[i] = w.m_shape[i] == Shape::Circle ? halfExtents.x : halfExtents.y;
+    w.updateAabb(i);
+    // As for a move: a static that changed needs a full update.
+    if (w.m_isStatic[i] != 0) w.m_moversKnown = false;
+    w.m_boxesVersion = nextBoxesVersion();
+}
+
 void Entity::setVelocity(Vec2 velocity) {
     const std::uint32_t i = index();
     using L = WorldLimits;

@@ -124,5 +124,34 @@ TEST(Entity, AMovedStaticIsSeenByTheBroadPhase) {
     EXPECT_EQ(world.overlapPairs().size(), 1u);
 }
 
+TEST(Entity, AResizedEntityIsSeenByTheBroadPhaseAndKeepsItsId) {
+    for (const char* technique : {"tree", "grid", "sap"}) {
+        World world;
+        world.setBroadPhase(createTechnique(technique));
+        EntityDesc wall = box({500, 500}, {}, {10, 10});
+        wall.isStatic = true;
+        const EntityId wallId = world.add(wall);
+        const EntityId moverId = world.add(box({100, 300}, {}, {10, 10}));
+        for (int t = 0; t < 3; ++t) world.tick();
+        EXPECT_TRUE(world.overlapPairs().empty()) << technique;
+        world.entity(moverId).setHalfExtents({10, 195});  // down to y 495: still apart
+        world.tick();
+        EXPECT_TRUE(world.overlapPairs().empty()) << technique;
+        world.entity(wallId).setHalfExtents({400, 10});   // from x 100: the two meet
+        world.tick();
+        EXPECT_EQ(world.overlapPairs().size(), 1u) << technique;
+        EXPECT_EQ(world.entity(moverId).halfExtents().y, 195.0f);
+        EXPECT_EQ(world.size(), 2u);
+        EXPECT_THROW(world.entity(moverId).setHalfExtents({0.0f, 5.0f}), std::invalid_argument);
+        EXPECT_EQ(world.entity(moverId).halfExtents().x, 10.0f) << "refused: left as it was";
+    }
+    World world;
+    EntityDesc circle = box({50, 50}, {}, {5, 5});
+    circle.shape = Shape::Circle;
+    const EntityId id = world.add(circle);
+    world.entity(id).setHalfExtents({8, 3});  // a circle stays round: x is its radius
+    EXPECT_EQ(world.entity(id).halfExtents().y, 8.0f);
+}
+
 }  // namespace
 }  // namespace ro
