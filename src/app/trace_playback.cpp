@@ -111,16 +111,17 @@ void TracePlayback::show(World& world, std::uint64_t index) {
         Body body = bodyOf(i, p);
         if (live < m_live.size() && m_live[live].traceId == body.traceId) {
             const Body& was = m_live[live++];
-            if (was.halfW == body.halfW && was.halfH == body.halfH && was.isStatic == body.isStatic &&
-                was.category == body.category && was.mask == body.mask) {
+            if (was.isStatic == body.isStatic && was.category == body.category && was.mask == body.mask) {
                 body.entity = was.entity;
                 m_next.push_back(body);
                 Entity entity = world.entity(was.entity);
+                // A box that turns changes size: the same body, moved and resized.
+                if (was.halfW != body.halfW || was.halfH != body.halfH) entity.setHalfExtents(p.half);
                 const Vec2 at = entity.position();
                 if (at.x != p.centre.x || at.y != p.centre.y) entity.setPosition(p.centre);
                 continue;
             }
-            m_gone.push_back(was.entity);  // the same body, another size or kind: made anew
+            m_gone.push_back(was.entity);  // the same body, another kind: made anew
         }
         add(body, p);
     }

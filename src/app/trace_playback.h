@@ -38,8 +38,9 @@ public:
     [[nodiscard]] const Aabb& extent() const { return m_extent; }
 
     /// Makes `world`'s entities frame `index` (clamped to the last): bodies gone from the trace
-    /// are removed, new ones added, the others moved; a body whose size, static flag or filter
-    /// changed is made anew. Throws TraceError if the file changed since it was checked.
+    /// are removed, new ones added, the others moved and resized (a box that turns changes
+    /// size); a body whose static flag or filter changed is made anew. Throws TraceError if the
+    /// file changed since it was checked.
     void show(World& world, std::uint64_t index);
 
     /// A body of the frame shown: its trace id and the world entity that stands for it.
