@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/core.h>
@@ -90,6 +91,7 @@ void Lab::setTechnique(std::size_t index) {
     m_world.setBroadPhase(technique().create());
     m_lastStepAllocations = 0;
     forgetPace();
+    refitUnfitCellSize();  // a cell set for another technique's scene
     // The HUD's pairs become the new technique's at once, even while paused.
     m_world.refreshPairs();
 }
@@ -335,6 +337,25 @@ void Lab::fitCellSizeToPopulation() {
     applySettings(settings);
 }
 
+void Lab::refitUnfitCellSize() {
+    const std::optional<double> cell = m_world.broadPhaseSettings().find(kCellSizeParameter.key);
+    if (m_autoCellSize || !cell || !findParameter(technique().parameters, kCellSizeParameter.key) || m_world.size() == 0)
+        return;
+    float smallest = std::numeric_limits<float>::max();
+    for (std::uint32_t i = 0; i < m_world.size(); ++i)
+        smallest = std::min({smallest, m_world.halfW()[i], m_world.halfH()[i]});
+    const double smallestSide = 2.0 * smallest, largestSide = 2.0 * m_world.largestHalfExtent();
+    if (*cell * kUnfitCellRatio >= smallestSide && *cell <= kUnfitCellRatio * largestSide) return;
+    const double was = *cell;
+    fitCellSizeToPopulation();
+    // Beside a notice of the same change (the sizes fitted to a count), not over it.
+    m_notice += fmt::format("{}cell size {:.3g} set by hand no longer fits boxes of {:.3g} to {:.3g}: Auto gives {:.3g} "
+                            "(set it by hand again to keep another)",
+                            m_notice.empty() ? "" : "; ", was, smallestSide, largestSide,
+                            *m_world.broadPhaseSettings().find(kCellSizeParameter.key));
+    ++m_noticesGiven;
+}
+
 void Lab::applySettings(Settings settings) {
     // Reconfiguring rebuilds the technique's tables: skip it when nothing changed (auto mode
     // calls this on every spawned entity).
@@ -530,6 +551,7 @@ void Lab::populationChanged() {
         applySettings(settings);
     }
     if (m_autoCellSize) fitCellSizeToPopulation();
+    refitUnfitCellSize();
     refreshIfPaused();
 }
 

@@ -27,6 +27,10 @@ public:
     /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory
     /// (the panel's tooltip names it: at 1,000,000 random entities the largest is 0.69 wide).
     static constexpr float kMinAutoCellSize = 1.0f;
+    /// A cell set by hand is unfit once it is this many times smaller than the smallest box's
+    /// side (each box then spans hundreds of cells) or larger than the largest's (each cell
+    /// holds a crowd): a cell of 0.05 under boxes of 1 to 40, or of 30 under boxes of 0.5.
+    static constexpr double kUnfitCellRatio = 8.0;
 
     /// Builds the world with `entities` entities from `seed`, and the technique with the
     /// parameter values in `parameters` (a cell size among them turns auto off). The entities
@@ -219,6 +223,9 @@ private:
     void refreshIfPaused() { m_refreshPending = m_paused; }
     void populationChanged();
     void fitCellSizeToPopulation();
+    /// A cell size set by hand that the boxes have outgrown (after a count, size or technique
+    /// change) is refit, with a notice: kept, it could make every tick take seconds.
+    void refitUnfitCellSize();
     void respawnPopulation();
     /// Notes an input while recording (with the tick it comes at).
     void record(RecordedInput input);

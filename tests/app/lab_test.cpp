@@ -162,6 +162,33 @@ TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
     EXPECT_NE(crowded.notice().find("% of the world"), std::string::npos) << crowded.notice();
 }
 
+TEST(Lab, ACellSetByHandThatTheBoxesOutgrewIsRefitAndSaysSo) {
+    const auto cell = [](const Lab& lab) { return *lab.world().broadPhaseSettings().find(ro::kCellSizeParameter.key); };
+    // The trap: a cell of 30 set at 122 entities, then 200,000 (sizes fitted to about 2).
+    Lab lab(*ro::findTechnique("grid"), 122, 1, {});
+    lab.setParameter(ro::kCellSizeParameter, 30.0);
+    EXPECT_FALSE(lab.autoCellSize());
+    lab.setEntityCount(200'000);
+    EXPECT_TRUE(lab.autoCellSize());
+    EXPECT_LT(cell(lab), 30.0 / ro::app::Lab::kUnfitCellRatio);
+    EXPECT_NE(lab.notice().find("cell size 30 set by hand no longer fits"), std::string::npos) << lab.notice();
+
+    // A cell that still fits is kept: twice Auto's, across a count change the sizes suit.
+    lab.setParameter(ro::kCellSizeParameter, 2.0 * cell(lab));
+    const double kept = cell(lab);
+    lab.setEntityCount(150'000);
+    EXPECT_FALSE(lab.autoCellSize());
+    EXPECT_EQ(cell(lab), kept);
+
+    // A cell far below the boxes, carried to another technique that has one: refit on the switch.
+    Lab small(*ro::findTechnique("grid"), 2'000, 1, {});
+    small.setParameter(ro::kCellSizeParameter, 0.05);
+    small.setTechnique(*ro::findTechnique("hash"));
+    EXPECT_TRUE(small.autoCellSize());
+    EXPECT_GT(cell(small), 0.05 * ro::app::Lab::kUnfitCellRatio);
+    EXPECT_NE(small.notice().find("cell size 0.05 set by hand no longer fits"), std::string::npos) << small.notice();
+}
+
 TEST(Lab, ACountChangeStartsTheCompareMediansOver) {
     // The table's medians are of the last 60 ticks: after 100 -> 2,000 they must describe the
     // 2,000, not show the 100's times beside the new p95s.
