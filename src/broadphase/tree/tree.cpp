@@ -19,10 +19,67 @@ namespace ro {
 
 void DynamicTree::applySettings(const Settings& settings) {
     // Fat boxes of another margin would need a pass over every leaf anyway: rebuild.
-    if (settings.real(kMarginParameter) != m_margin) {
-        m_margin = settings.real(kMarginParameter);
+    const float margin = static_cast<float>(settings.real(kMarginParameter));
+    const bool autoMargin = margin == 0.0f;
+    if (autoMargin != m_autoMargin || (!autoMargin && margin != m_margin)) {
+        m_autoMargin = autoMargin;
+        m_margin = m_sweptMargin = margin;  // auto: measured at the next update or insert into the empty tree
         clear();
     }
+}
+
+float DynamicTree::measureSide(const BoxView& boxes) {
+    const std::uint32_t n = boxes.count;  // > 0
+    const std::uint32_t stride = std::max(1u, n / kMarginSamples);
+    reserveWithHeadroom(m_sides, n / stride + 1);
+    Aabb extent = boxes.box(0);
+    // The movers' sides: statics take no margin, and a level's long walls are not typical.
+    const auto sample = [&](bool movers) {
+        m_sides.clear();
+        for (std::uint32_t i = 0; i < n; i += stride) {
+            if (movers && boxes.isStatic != nullptr && boxes.isStatic[i] != 0) continue;
+            const Aabb box = boxes.box(i);
+            m_sides.push_back(std::max(box.width(), box.height()));
+            extent = unite(extent, box);
+        }
+    };
+    sample(true);
+    if (m_sides.empty()) sample(false);
+    const auto middle = m_sides.begin() + static_cast<std::ptrdiff_t>(m_sides.size() / 2);
+    std::nth_element(m_sides.begin(), middle, m_sides.end());
+    double side = *middle;
+    // Points: their typical spacing instead.
+    if (!(side > 0.0)) side = std::sqrt((static_cast<double>(extent.maxX) - extent.minX) *
+                                        (static_cast<double>(extent.maxY) - extent.minY) / n);
+    // The margins' cap (kMarginParameter.max) keeps huge boxes' fat boxes finite.
+    side = std::min(side, kMarginParameter.max / kSweptAutoShare);
+    return std::isfinite(side) ? static_cast<float>(side) : 0.0f;
+}
+
+void DynamicTree::takeAutoMargin(float side) {
+    m_margin = std::min(kAutoMarginShare * side, static_cast<float>(kMarginParameter.max));
+    m_sweptMargin = std::min(kSweptAutoShare * side, static_cast<float>(kMarginParameter.max));
+}
+
+void DynamicTree::fitMargin(const BoxView& boxes) {
+    m_churnSinceFit += m_diff.added().size() + m_diff.removed().size();
+    if (boxes.count == 0) return;  // nothing to measure: the next boxes will be
+    const bool empty = leafCount() == 0;
+    if (!empty && m_churnSinceFit < std::max<std::uint64_t>(m_leavesAtFit, 1)) return;
+    m_churnSinceFit = 0;
+    m_leavesAtFit = boxes.count;
+    const float side = measureSide(boxes);
+    const float margin = kAutoMarginShare * side;
+    if (empty) {
+        takeAutoMargin(side);
+        return;
+    }
+    // A new scene of about the same scale keeps its fat boxes; another scale rebuilds.
+    if (margin == m_margin || (margin < 2.0f * m_margin && m_margin < 2.0f * margin)) return;
+    clear();
+    takeAutoMargin(side);
+    m_leavesAtFit = boxes.count;
+    m_diff.track(boxes);  // forgotten by clear(): every entity is new
 }
 
 void DynamicTree::clear() {
@@ -41,6 +98,7 @@ void DynamicTree::clear() {
     m_reachKept = false;
     m_sweepMovers = false;
     m_moverOrderStale = true;
+    m_churnSinceFit = m_leavesAtFit = 0;
 }
 
 Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float steps, float stretch) {
@@ -60,7 +118,7 @@ Aabb DynamicTree::reachAhead(const Aabb& box, Vec2 motion, float margin, float s
 Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) const {
     if (m_isStatic[proxy]) return box;
     const float steps = m_reachSteps[proxy];
-    const float margin = m_sweepMovers ? kSweptMarginScale * m_margin : m_margin;
+    const float margin = m_sweepMovers ? kSweptMarginScale * m_sweptMargin : m_margin;
     return reachAhead(box, motion, margin, steps, steps == kSteadySteps ? kSteadyStretch : kMaxStretch);
 }
 
@@ -68,7 +126,8 @@ Aabb DynamicTree::fatten(std::uint32_t proxy, const Aabb& box, Vec2 motion) cons
     // Kept inside the fat box, so that a static that comes finds, through the movers' tree,
     // every mover whose still reach it touches.
     const Aabb reach =
-        reachAhead(m_proxies[proxy].box, motion, kStillMarginShare * m_margin, kStillPredictedSteps, kStillStretch);
+        reachAhead(m_proxies[proxy].box, motion, kStillMarginShare * (m_sweepMovers ? m_sweptMargin : m_margin),
+                   kStillPredictedSteps, kStillStretch);
     const Aabb& fat = m_fatBoxes[proxy];
     m_stillReach[proxy] = {std::max(reach.minX, fat.minX), std::max(reach.minY, fat.minY), std::min(reach.maxX, fat.maxX),
                            std::min(reach.maxY, fat.maxY)};
@@ -366,6 +425,7 @@ void DynamicTree::checkBox(const Aabb& box) {
 // The edits go through the same id slots as update(), so the two can be mixed.
 void DynamicTree::insert(std::uint32_t id, const Aabb& box) {
     checkBox(box);
+    if (m_autoMargin && leafCount() == 0) takeAutoMargin(std::max(box.width(), box.height()));
     const std::uint32_t slot = idSlots().insert(id);
     growIdMap(slot + 1);
     const std::uint32_t proxy = createProxy(slot, box);
@@ -400,6 +460,7 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
     for (AabbTree& tree : m_trees) tree.resetWork();
     // The ids are slots (unique, below slotLimit(): the base class checked and mapped them).
     m_diff.track(boxes);
+    if (m_autoMargin) fitMargin(boxes);
     // A leaf whose rule changed is reinserted (a static's fat box is its box) and pairs anew.
     const bool ruled = PairRule(boxes).active();
     collectLeaving();

@@ -41,6 +41,8 @@ void expectPairsOfBruteForce(DynamicTree& tree, BruteForce& brute, const BoxView
 
 TEST(DynamicTree, EveryInvariantHoldsAfterEachOfThousandsOfRandomEdits) {
     DynamicTree tree;
+    tree.configure(withMargin(2.0f));
+    tree.update(test::BoxSet{}.view());  // settings take effect at an update
     test::Population population;
     Rng rng(2024);
     std::uint32_t nextId = 0;
@@ -320,6 +322,7 @@ TEST(DynamicTree, MoversGrowTheirFatBoxesInPlaceAndTheTreeIsTightenedOnceEachMov
     // 400 boxes at 0.3 a step in random directions leave their fat boxes every ~10-20 steps:
     // their tree is built anew every kEnlargedShare * 400 departures, and the pairs stay exact.
     DynamicTree tree;
+    tree.configure(withMargin(2.0f));
     test::Population population;
     Rng rng(5);
     std::vector<Vec2> velocity;
@@ -348,6 +351,90 @@ TEST(DynamicTree, MoversGrowTheirFatBoxesInPlaceAndTheTreeIsTightenedOnceEachMov
     }
     EXPECT_EQ(tightenings, static_cast<std::uint64_t>(static_cast<float>(departures) / (DynamicTree::kEnlargedShare * 400.0f)));
     EXPECT_GE(tightenings, 3u);
+}
+
+/// A contact-dense pile (boxes of side 0.5 to 1.5 a side apart, jittering by up to a tenth
+/// of a side a step, some drifting) on a floor of statics, at `scale` times its size.
+struct PileRun {
+    std::vector<std::set<Pair>> pairs;
+    std::vector<std::uint64_t> reinserted;
+    float margin = 0.0f;
+};
+PileRun runPile(float scale, const Settings& settings, int steps) {
+    Rng rng(46);
+    test::BoxSet unit;
+    std::vector<std::uint8_t> isStatic;
+    for (int i = 0; i < 40; ++i) {  // the floor
+        unit.add({static_cast<float>(i) * 2.0f, -1.0f, static_cast<float>(i) * 2.0f + 1.5f, 0.25f});  // apart: statics never pair
+        isStatic.push_back(1);
+    }
+    for (int i = 0; i < 600; ++i) {
+        const float half = rng.range(0.25f, 0.75f);
+        unit.add(test::boxAt(static_cast<float>(i % 40) * 1.6f + 0.8f, static_cast<float>(i / 40) * 1.6f + 0.8f, half));
+        isStatic.push_back(0);
+    }
+    DynamicTree tree;
+    tree.configure(settings);
+    PileRun run;
+    for (int step = 0; step < steps; ++step) {
+        test::BoxSet scaled = unit;
+        for (auto* v : {&scaled.minX, &scaled.minY, &scaled.maxX, &scaled.maxY})
+            for (float& x : *v) x *= scale;  // a power of two: exact, so every comparison agrees
+        BoxView view = scaled.view();
+        view.isStatic = isStatic.data();
+        tree.update(view);
+        run.reinserted.push_back(tree.stepStats().reinserted);
+        run.pairs.push_back(pairsOf(tree));
+        EXPECT_EQ(run.pairs.back(), test::referenceOverlaps(view)) << "scale " << scale << ", step " << step;
+        EXPECT_EQ(tree.validate(), "") << "scale " << scale << ", step " << step;
+        for (std::uint32_t i = 40; i < unit.size(); ++i) {
+            const float dx = rng.range(-0.05f, 0.05f) + (i % 7 == 0 ? 0.2f : 0.0f);
+            const float dy = rng.range(-0.05f, 0.05f);
+            unit.minX[i] += dx, unit.maxX[i] += dx, unit.minY[i] += dy, unit.maxY[i] += dy;
+        }
+    }
+    run.margin = tree.margin();
+    return run;
+}
+
+TEST(DynamicTree, TheAutomaticMarginFollowsTheScenesScale) {
+    // 1/128 and 128 for the 0.01 and 100: powers of two scale every float exactly.
+    const PileRun base = runPile(1.0f, Settings{}, 40);
+    EXPECT_GT(base.margin, 0.0f);
+    EXPECT_LT(base.margin, 0.5f) << "a tenth of a typical side, not the lab's 2 units";
+    std::uint64_t moved = 0;
+    for (const std::uint64_t r : base.reinserted) moved += r;
+    EXPECT_GT(moved, 0u) << "the pile should leave some fat boxes";
+    for (const float scale : {1.0f / 128.0f, 128.0f}) {
+        const PileRun run = runPile(scale, Settings{}, 40);
+        EXPECT_EQ(run.margin, base.margin * scale);
+        EXPECT_EQ(run.reinserted, base.reinserted) << "scale " << scale;
+        EXPECT_EQ(run.pairs, base.pairs) << "scale " << scale;
+    }
+    // A margin set by the user is honoured, whatever the scale.
+    Settings explicitMargin;
+    explicitMargin.set(DynamicTree::kMarginParameter.key, 3.0);
+    EXPECT_EQ(runPile(128.0f, explicitMargin, 2).margin, 3.0f);
+}
+
+TEST(DynamicTree, TheAutomaticMarginIsMeasuredAgainForANewSceneOfAnotherScale) {
+    DynamicTree tree;
+    test::Population population;
+    for (int i = 0; i < 300; ++i) population.add(test::boxAt(static_cast<float>(i % 20) * 3.0f, static_cast<float>(i / 20) * 3.0f, 1.0f));
+    tree.update(population.boxes.view());
+    EXPECT_EQ(tree.margin(), DynamicTree::kAutoMarginShare * 2.0f);
+    // Another scene, 100 times larger, replaces it: as many came and went as there were.
+    test::Population larger;
+    larger.nextId = 1000;
+    for (int i = 0; i < 300; ++i) larger.add(test::boxAt(static_cast<float>(i % 20) * 300.0f, static_cast<float>(i / 20) * 300.0f, 100.0f));
+    tree.update(larger.boxes.view());
+    EXPECT_EQ(tree.margin(), DynamicTree::kAutoMarginShare * 200.0f);
+    EXPECT_EQ(pairsOf(tree), test::referenceOverlaps(larger.boxes.view()));
+    EXPECT_EQ(tree.validate(), "");
+    // A tree filled by insert() takes the first box's side.
+    DynamicTree inserted;
+    inserted.insert(0, test::boxAt(0.0f, 0.0f, 4.0f));
+    EXPECT_EQ(inserted.margin(), DynamicTree::kAutoMarginShare * 8.0f);
 }
 
 TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
@@ -606,6 +693,7 @@ TEST(DynamicTree, LeavesThatWaitForTheMoversTreeAreSettledBeforeAnythingReadsIt)
 // `crowd` others that move with it (and pair with it).
 std::vector<int> reinsertIntervals(int crowd, bool turning, float speed = 0.01f) {
     DynamicTree tree;
+    tree.configure(withMargin(2.0f));
     test::Population population;
     for (int k = 0; k <= crowd; ++k) population.add(static_cast<std::uint32_t>(k), test::boxAt(0.5f * static_cast<float>(k), 0, 0.5f));
     tree.update(population.boxes.view());
@@ -810,11 +898,11 @@ TEST(DynamicTree, OverlayShowsInnerNodesByDepthAndEveryFatBox) {
     EXPECT_EQ(inner, 49u);
     EXPECT_EQ(roots, 1u);
     // A new margin is applied by the next update: every fat box is rebuilt.
-    tree.configure(withMargin(0.0f));
+    tree.configure(withMargin(1.0f));
     tree.update(boxes.view());
     tree.forEachElement([&](const StructureElement& c) {
         if (c.kind == StructureElement::Kind::FatBox) {
-            EXPECT_FLOAT_EQ(c.bounds.width(), 2.0f);
+            EXPECT_FLOAT_EQ(c.bounds.width(), 4.0f);
         }
     });
     EXPECT_EQ(tree.validate(), "");
