@@ -5,7 +5,7 @@
 # and replay readers) for 30 s each (RO_FUZZ_SECONDS) under AddressSanitizer and
 # UndefinedBehaviorSanitizer.
 #
-# The sanitizer suite runs every test but the five Xvfb walks labelled "interaction": they
+# The sanitizer suite runs every test but the Xvfb walks labelled "interaction": they
 # check how clicks and drags are handled while ticks are slow, which the Release suite does.
 # Under the sanitizers each takes several times as long; app_e2e_xvfb and the headless app
 # tests still take the window, the panel, the plots, scene files and replays through them.

@@ -308,7 +308,9 @@ int run(const ro::app::Options& options) {
             if (plotsUi.scalingRequested) plots.startScaling(lab);
             if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
                 sceneFileUi.replayRequested) {
-                say(runSceneFileRequest(sceneFileUi, lab, screen), 8);
+                const std::string said = runSceneFileRequest(sceneFileUi, lab, screen);
+                if (sceneFileUi.saveRequested && said.starts_with("saved ")) sceneFileUi.lastSaved = sceneFileUi.path;
+                say(said, 8);
                 shownScene = lab.sceneName();  // a loaded scene or a replay brings its camera
                 shownCount = lab.world().size();
             }

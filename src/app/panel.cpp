@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <cmath>
 #include <iterator>
 #include <span>
@@ -396,7 +397,24 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
     ImGui::InputText("##scene-file", ui.path, sizeof ui.path);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scene file: entities, technique and parameters, world settings, camera");
     ImGui::SameLine();
-    ui.saveRequested = ImGui::Button("Save");
+    if (ImGui::Button("Save")) {
+        // A file this run did not write is asked about first: a click meant for a button
+        // nearby must never replace someone's scene without a word.
+        std::error_code error;
+        if (ui.path != ui.lastSaved && std::filesystem::exists(ui.path, error)) ImGui::OpenPopup("Replace the file?");
+        else ui.saveRequested = true;
+    }
+    if (ImGui::BeginPopupModal("Replace the file?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        text("{} exists.", ui.path);
+        text("Replace it with the scene on screen?");
+        if (ImGui::Button("Replace")) {
+            ui.saveRequested = true;
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
     ImGui::SameLine();
     ui.loadRequested = ImGui::Button("Load");
     ImGui::SetNextItemWidth(170.0f);

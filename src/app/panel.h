@@ -32,7 +32,8 @@ struct UiRects {
 /// app saves and loads: the camera is the screen's; what came of it goes to the HUD's message).
 struct SceneFileUi {
     char path[512] = "ro_scene.json";
-    bool saveRequested = false;
+    bool saveRequested = false;    ///< Save, or Replace in the question Save asks over a file
+    std::string lastSaved;         ///< the path this run last saved to: saving there again asks nothing
     bool loadRequested = false;
     char replayPath[512] = "ro_replay.json";
     bool recordRequested = false;  ///< Record, or Stop while recording
