@@ -189,7 +189,7 @@ ParseResult parseOptions(int argc, char** argv) {
     cli.add_option("--record-trace", o.recordTrace, "write the world's boxes as each tick begins, and at exit, as a "
                    "trace (binary, or .csv; docs/trace-format.md) for ro_bench --trace or --trace")
         ->type_name("FILE");
-    cli.add_option("--overlays", overlays, "overlays shown at start, comma list of grid,pairs,bounds")
+    cli.add_option("--overlays", overlays, "overlays shown at start, comma list of grid,pairs,bounds (default: grid,pairs in a window, none with --frames)")
         ->type_name("LIST");
     cli.add_option("--report-every", reportEvery, "print the counters line every K frames")->type_name("K");
     cli.add_option("--width", width, "window width in pixels (default 1280)")->type_name("W");
@@ -286,6 +286,9 @@ ParseResult parseOptions(int argc, char** argv) {
         if (given("--width")) o.width = parseWhole<int>(width, "--width", kMinWindowSide, kMaxWindowSide);
         if (given("--height")) o.height = parseWhole<int>(height, "--height", kMinWindowSide, kMaxWindowSide);
         if (given("--overlays")) o.overlays = parseOverlays(overlays);
+        // A person opening the window sees what the technique builds and what it finds at once:
+        // its structure and its pairs. A scripted run (--frames) draws what it asks for.
+        if (!given("--overlays") && !o.frames) o.overlays.grid = o.overlays.pairs = true;
         if (given("--zoom")) {
             o.zoom = parseInRange(zoom, "--zoom", 0.25f, 10000.0f);
         }
