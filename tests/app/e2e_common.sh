@@ -16,6 +16,10 @@ err="$work/$name.err"
 pid=""
 fail() {
     echo "FAIL [$name]: $*" >&2
+    # What the window showed: F12 writes ro_lab_*.png into the app's working directory.
+    if [[ -n ${wid:-} && -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+        xdotool key --window "$wid" F12 2>/dev/null && sleep 1 && echo "--- screenshot: $(ls -t ro_lab_*.png 2>/dev/null | head -n 1)" >&2
+    fi
     echo "--- last app output:" >&2
     tail -n 3 "$out" >&2 || true
     echo "--- app stderr:" >&2
