@@ -159,6 +159,7 @@ void Lab::restore(const LabState& state) {
     m_lastStepAllocations = 0;
     m_autoCellSize = state.autoCellSize;
     m_scenario = scenario;
+    m_origin = SceneOrigin::Loaded;
     m_sceneSeed = state.sceneSeed;
     m_movingFraction = state.movingFraction;
     m_layers = state.layers;
@@ -246,7 +247,10 @@ void Lab::setTraceSpeed(float speed) {
     if (m_trace) m_trace->speed = std::clamp(speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed);
 }
 
-void Lab::endTrace() { m_trace.reset(); }
+void Lab::endTrace() {
+    if (m_trace) m_origin = SceneOrigin::Edited;  // its last frame stays as the scene
+    m_trace.reset();
+}
 
 int Lab::playTrace(bool single) {
     // Whole frames due: speed frames per tick, a fraction owed to the next ticks.
@@ -354,6 +358,7 @@ void Lab::loadScenario(const ScenarioInfo* scenario) {
     record({.kind = RecordedInput::Kind::Preset, .name = std::string(scenario ? scenario->name : "random")});
     const std::uint32_t count = m_world.size();
     m_scenario = scenario;
+    m_origin = SceneOrigin::Preset;
     m_notice.clear();
     m_world.setConfig(presetConfig(m_world.config(), scenario));
     if (scenario) {
@@ -367,6 +372,7 @@ void Lab::loadScenario(const ScenarioInfo* scenario) {
 }
 
 void Lab::makeScenarioScene(std::uint32_t count) {
+    m_origin = SceneOrigin::Preset;
     m_sizes = kScenarioSizes;
     resetMeasurements();  // the figures describe the scene on screen
     Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
@@ -423,6 +429,7 @@ void Lab::setEntityCount(std::uint32_t count) {
     if (ignoredDuringReplay()) return;
     m_trace.reset();
     record({.kind = RecordedInput::Kind::Count, .value = static_cast<double>(count)});
+    m_origin = SceneOrigin::Preset;
     if (m_scenario) {
         makeScenarioScene(std::min(count, m_scenario->maxCount));
         populationChanged();
@@ -471,6 +478,7 @@ void Lab::respawn() {
 
 void Lab::respawnPopulation() {
     const std::uint32_t count = m_world.size();
+    m_origin = SceneOrigin::Preset;
     if (m_scenario) {
         ++m_sceneSeed;
         makeScenarioScene(count);
@@ -500,6 +508,7 @@ void Lab::spawnAt(Vec2 p) {
     }
     m_world.add(desc);
     m_addedOverlaps += added;
+    m_origin = SceneOrigin::Edited;
     populationChanged();
 }
 
@@ -509,6 +518,7 @@ bool Lab::removeAt(Vec2 p) {
     const auto id = m_world.entityAt(p);
     if (!id) return false;
     m_world.remove(*id);
+    m_origin = SceneOrigin::Edited;
     populationChanged();
     return true;
 }
@@ -548,7 +558,7 @@ void Lab::update(double realSeconds, bool virtualClock) {
         } catch (const TraceError& error) {  // the file changed on disk since it was checked
             m_notice = fmt::format("trace stopped: {}", error.what());
             ++m_noticesGiven;
-            m_trace.reset();
+            endTrace();
             ticks = 0;
         }
     } else if (m_replay && !m_replay->finished) {
