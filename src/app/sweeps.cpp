@@ -210,7 +210,7 @@ void SweepJob::launch() {
     m_shared->plan = m_plan;
     m_shared->scenario = m_scenario;
     m_shared->seed = m_seed;
-    m_shared->makeScene = std::move(m_makeScene);  // the snapshot goes with the worker, and with it
+    m_shared->makeScene = std::move(m_makeScene);  // the worker owns it (and a snapshot in it) from here
     m_makeScene = nullptr;
     m_shared->sceneName = m_sceneName;
     m_running = true;
