@@ -161,6 +161,7 @@ void Lab::restore(const LabState& state) {
     m_lastStepAllocations = 0;
     m_autoCellSize = state.autoCellSize;
     m_scenario = scenario;
+    m_origin = SceneOrigin::Loaded;
     m_sceneSeed = state.sceneSeed;
     m_movingFraction = state.movingFraction;
     m_layers = state.layers;
@@ -248,7 +249,10 @@ void Lab::setTraceSpeed(float speed) {
     if (m_trace) m_trace->speed = std::clamp(speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed);
 }
 
-void Lab::endTrace() { m_trace.reset(); }
+void Lab::endTrace() {
+    if (m_trace) m_origin = SceneOrigin::Edited;  // its last frame stays as the scene
+    m_trace.reset();
+}
 
 int Lab::playTrace(bool single) {
     // Whole frames due: speed frames per tick, a fraction owed to the next ticks.
@@ -375,6 +379,7 @@ void Lab::loadScenario(const ScenarioInfo* scenario) {
     record({.kind = RecordedInput::Kind::Preset, .name = std::string(scenario ? scenario->name : "random")});
     const std::uint32_t count = m_world.size();
     m_scenario = scenario;
+    m_origin = SceneOrigin::Preset;
     m_notice.clear();
     m_world.setConfig(presetConfig(m_world.config(), scenario));
     if (scenario) {
@@ -388,6 +393,7 @@ void Lab::loadScenario(const ScenarioInfo* scenario) {
 }
 
 void Lab::makeScenarioScene(std::uint32_t count) {
+    m_origin = SceneOrigin::Preset;
     m_sizes = kScenarioSizes;
     resetMeasurements();  // the figures describe the scene on screen
     Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
@@ -449,6 +455,7 @@ void Lab::setEntityCount(std::uint32_t count) {
     if (ignoredDuringReplay()) return;
     m_trace.reset();
     record({.kind = RecordedInput::Kind::Count, .value = static_cast<double>(count)});
+    m_origin = SceneOrigin::Preset;
     if (m_scenario) {
         makeScenarioScene(std::min(count, m_scenario->maxCount));
         populationChanged();
@@ -497,6 +504,7 @@ void Lab::respawn() {
 
 void Lab::respawnPopulation() {
     const std::uint32_t count = m_world.size();
+    m_origin = SceneOrigin::Preset;
     if (m_scenario) {
         ++m_sceneSeed;
         makeScenarioScene(count);
@@ -526,6 +534,7 @@ void Lab::spawnAt(Vec2 p) {
     }
     m_world.add(desc);
     m_addedOverlaps += added;
+    m_origin = SceneOrigin::Edited;
     populationChanged();
 }
 
@@ -535,6 +544,7 @@ bool Lab::removeAt(Vec2 p) {
     const auto id = m_world.entityAt(p);
     if (!id) return false;
     m_world.remove(*id);
+    m_origin = SceneOrigin::Edited;
     populationChanged();
     return true;
 }
@@ -575,7 +585,7 @@ void Lab::update(double realSeconds, bool virtualClock) {
         } catch (const TraceError& error) {  // the file changed on disk since it was checked
             m_notice = fmt::format("trace stopped: {}", error.what());
             ++m_noticesGiven;
-            m_trace.reset();
+            endTrace();
             ticks = 0;
         }
     } else if (m_replay && !m_replay->finished) {

@@ -72,6 +72,13 @@ public:
     [[nodiscard]] const ScenarioInfo* scenario() const { return m_scenario; }
     /// "random" (the lab's mix) or the scenario's name.
     [[nodiscard]] std::string_view sceneName() const;
+    /// Where the entities on screen came from: the preset made them (at its count and seed), or
+    /// they are the person's own: restored from a file (a scene file, a replay's start), or a
+    /// preset's changed by clicks, or a trace's frame left as the scene. A preset's controls
+    /// (preset, count, respawn, sizes for count) make the scene the preset's again. The sweeps
+    /// run on a preset's library scene, and on a snapshot of the person's own.
+    enum class SceneOrigin { Preset, Loaded, Edited };
+    [[nodiscard]] SceneOrigin sceneOrigin() const { return m_origin; }
     /// Replaces the scene by the preset's at the current count (capped at its limit), with the
     /// seed the lab was started with. A scenario brings ro_bench's workload with it: its walls,
     /// its boxes, and no contact response (boxes pass through each other); the random mix
@@ -249,6 +256,7 @@ private:
     Rng m_rng;
     SizeRange m_sizes;
     const ScenarioInfo* m_scenario = nullptr;
+    SceneOrigin m_origin = SceneOrigin::Preset;
     std::uint64_t m_sceneSeed = 0;
     float m_movingFraction = 0.01f;
     std::uint32_t m_layers = 4;

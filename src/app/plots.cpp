@@ -293,6 +293,60 @@ void note(fmt::format_string<Args...> format, Args&&... args) {
     ImGui::PopStyleColor();
 }
 
+/// `n` with its thousands grouped ("2,004"), appended without allocating past the buffer's own.
+void appendGrouped(fmt::memory_buffer& out, std::uint64_t n) {
+    char digits[24];
+    const int length = std::snprintf(digits, sizeof digits, "%llu", static_cast<unsigned long long>(n));
+    for (int i = 0; i < length; ++i) {
+        if (i > 0 && (length - i) % 3 == 0) out.push_back(',');
+        out.push_back(digits[i]);
+    }
+}
+
+/// What the next sweep runs on, in words: "uniform", "your trace tumbler, 2,004 boxes a copy",
+/// "the loaded scene, 4 boxes a copy".
+void nextSourceWords(const Lab& lab, fmt::memory_buffer& out) {
+    const SweepJob::Source source = SweepJob::sourceOf(lab);
+    if (source.kind == SweepJob::Source::Kind::Preset) {
+        out.append(source.name);
+        return;
+    }
+    if (source.kind == SweepJob::Source::Kind::Trace)
+        fmt::format_to(std::back_inserter(out), "your trace {}", source.name);
+    else
+        out.append(std::string_view(lab.sceneOrigin() == Lab::SceneOrigin::Loaded ? "the loaded scene" : "your edited scene"));
+    out.append(std::string_view(", "));
+    appendGrouped(out, source.perCopy);
+    out.append(std::string_view(source.perCopy == 1 ? " box a copy" : " boxes a copy"));
+}
+
+/// What a sweep ran on, for the note under its plots: copies side by side (a scaling sweep) or
+/// one as it is (a parameter sweep).
+void sweptWords(const SweepJob& sweep, bool tiled, fmt::memory_buffer& out) {
+    const auto boxes = [&] {
+        out.append(std::string_view(" ("));
+        appendGrouped(out, sweep.perCopy());
+        out.append(std::string_view(" boxes)"));
+    };
+    switch (sweep.sourceKind()) {
+        case SweepJob::Source::Kind::Preset:
+            fmt::format_to(std::back_inserter(out), "ro_bench's {} scene (seed 1)", sweep.sceneName());
+            return;
+        case SweepJob::Source::Kind::Trace:
+            fmt::format_to(std::back_inserter(out), "the trace {}", sweep.sceneName());
+            boxes();
+            out.append(std::string_view(tiled ? ", copies side by side" : " as recorded"));
+            return;
+        case SweepJob::Source::Kind::Snapshot:
+            out.append(std::string_view("a snapshot of the scene"));
+            boxes();
+            out.append(std::string_view(tiled ? " taken as the sweep started, copies side by side, each box going on at "
+                                                "its velocity"
+                                              : " taken as the sweep started, each box going on at its velocity"));
+            return;
+    }
+}
+
 /// The swept techniques' series: one per run of consecutive points of the same technique,
 /// with y from `value`. Points are appended to `scratch`, which must not grow meanwhile.
 template <typename Value>
@@ -458,8 +512,11 @@ void PlotsWindow::scalingTab(Lab& lab) {
         m_scalingTop = static_cast<std::uint32_t>(top);
     ImGui::EndDisabled();
     const std::size_t techniquesSwept = lab.compare().empty() ? 1 : lab.compare().rows().size();
-    note("next: {}, 10 log steps, {} technique{}", lab.scenario() ? lab.sceneName() : "uniform", techniquesSwept,
-         techniquesSwept == 1 ? "" : "s");
+    fmt::memory_buffer next;
+    nextSourceWords(lab, next);
+    const bool preset = SweepJob::sourceOf(lab).kind == SweepJob::Source::Kind::Preset;
+    note("next: {}, {}, {} technique{}", std::string_view(next.data(), next.size()),
+         preset ? "10 log steps" : "whole copies", techniquesSwept, techniquesSwept == 1 ? "" : "s");
     if (mine) sweepControls();
     const std::span<const SweepPoint> points = mine ? m_sweep.points() : std::span<const SweepPoint>{};
     m_scratch.clear();
@@ -481,14 +538,17 @@ void PlotsWindow::scalingTab(Lab& lab) {
     plot({.id = "##scaling-tests", .title = "pair tests per frame (grey: brute force's n(n-1)/2)", .xLabel = "entities",
           .logX = true, .logY = true},
          tests);
-    if (mine)
-        note("{} scene from ro_bench (seed 1), the median of up to {} frames per point, measured on a worker "
-             "thread; the world waits meanwhile, its scene untouched. Compare picks the techniques (none: the "
-             "world's own).",
-             m_sweep.scenario()->name, kSweepFrames);
-    else
+    if (mine) {
+        fmt::memory_buffer swept;
+        sweptWords(m_sweep, true, swept);
+        note("{}, the median of up to {} frames per point, measured on a worker thread; the world waits meanwhile, "
+             "its scene untouched. Compare picks the techniques (none: the world's own).",
+             std::string_view(swept.data(), swept.size()), kSweepFrames);
+    } else {
         note("The button sweeps the compared techniques (none picked: the world's own) on ro_bench's scene of this "
-             "preset; the world waits meanwhile and its scene is left as it is.");
+             "preset, or on a trace or your own scene tiled side by side; the world waits meanwhile and its scene is "
+             "left as it is.");
+    }
     exportButtons("scaling", !points.empty());
 }
 
@@ -563,12 +623,18 @@ void PlotsWindow::parameterTab(Lab& lab) {
         lab.setParameter(*swept, *clicked);
         m_message = fmt::format("{} set to {:.4g} (clicked on the sweep)", swept->label, *clicked);
     }
-    if (mine)
-        note("{} at n = {} (the world's count, at most 20,000) on ro_bench's {} scene; {}", swept->label, m_sweep.count(), m_sweep.scenario()->name,
+    if (mine) {
+        fmt::memory_buffer words;
+        sweptWords(m_sweep, false, words);
+        note("{} at n = {} ({}) on {}; {}", swept->label, m_sweep.count(),
+             m_sweep.sourceKind() == SweepJob::Source::Kind::Preset ? "the world's count, at most 20,000" : "one copy",
+             std::string_view(words.data(), words.size()),
              live ? "a click on a curve sets that value." : "switch back to that technique to set a value by a click.");
-    else
+    } else {
         note("Sweeps the parameter over the range the panel offers, 12 steps, at the world's count (at most "
-             "20,000), on ro_bench's scene of this preset; the world waits meanwhile.");
+             "20,000), on ro_bench's scene of this preset, or on one copy of a trace or your own scene; the world "
+             "waits meanwhile.");
+    }
     exportButtons("parameter", !points.empty());
 }
 

@@ -37,12 +37,28 @@ public:
     /// Cancels the sweep; a worker still inside a call finishes it on its own.
     ~SweepJob();
 
-    /// A scaling sweep up to `top` entities of the lab's scenario (the random mix is swept as
-    /// "uniform", its nearest library scenario) for every compared technique, or the lab's own
-    /// when none is compared. Refused (false) while a worker still runs.
+    /// What a sweep started now would run on: the trace playing, tiled; a snapshot of the
+    /// person's own scene (Lab::sceneOrigin), tiled; or the preset's library scene (the random
+    /// mix's is "uniform", its nearest).
+    struct Source {
+        enum class Kind { Preset, Trace, Snapshot } kind = Kind::Preset;
+        /// The CSV's scenario column: the scenario's, the trace file's stem (as ro_bench names
+        /// a trace), or "loaded-scene" / "edited-scene".
+        std::string_view name;
+        /// Boxes in one copy (the trace's largest frame, the snapshot's count); 0 for a preset.
+        std::uint32_t perCopy = 0;
+    };
+    /// Views into the lab (and static names): for the Plots window's "next:" line each frame.
+    [[nodiscard]] static Source sourceOf(const Lab& lab);
+
+    /// A scaling sweep up to `top` entities of the lab's scene (sourceOf) for every compared
+    /// technique, or the lab's own when none is compared: a preset's scene at log-spaced
+    /// counts, a trace or a snapshot at whole copies of it from one. Refused (false) while a
+    /// worker still runs.
     bool startScaling(const Lab& lab, std::uint32_t top = kMaxScalingCount);
     /// A sweep of one of the lab's technique's numeric parameters over the range it offers, at
-    /// the lab's count (at most 20,000). Refused (false) while a worker still runs.
+    /// the lab's count (at most 20,000) of its preset's scene, or on one copy of its trace or
+    /// of its own scene. Refused (false) while a worker still runs.
     bool startParameter(const Lab& lab, const ParameterSpec& spec, int steps = 12);
     /// Asks the worker to stop after the call it is in; running() stays true until it has.
     void cancel();
@@ -62,7 +78,11 @@ public:
     [[nodiscard]] std::size_t planned() const { return m_plan.size(); }
     /// Why the worker stopped early (out of memory, ...), empty when it did not.
     [[nodiscard]] const std::string& error() const { return m_error; }
-    [[nodiscard]] const ScenarioInfo* scenario() const { return m_scenario; }
+    /// What the sweep ran on, and its name in the CSV's scenario column (the points' too).
+    [[nodiscard]] Source::Kind sourceKind() const { return m_sourceKind; }
+    [[nodiscard]] const std::string& sceneName() const { return m_sceneName; }
+    /// Boxes in one copy of a trace or snapshot swept (0 for a preset's scene).
+    [[nodiscard]] std::uint32_t perCopy() const { return m_perCopy; }
     /// The parameter swept (Parameter sweeps), and the value Auto would pick, if it has one.
     [[nodiscard]] const ParameterSpec* parameter() const { return m_parameter; }
     [[nodiscard]] std::optional<double> autoValue() const { return m_autoValue; }
@@ -94,7 +114,14 @@ private:
     void launch();
 
     Kind m_kind = Kind::Scaling;
-    const ScenarioInfo* m_scenario = nullptr;
+    const ScenarioInfo* m_scenario = nullptr;  ///< a preset's (a trace or snapshot has none)
+    Source::Kind m_sourceKind = Source::Kind::Preset;
+    std::string m_sceneName;
+    std::uint32_t m_perCopy = 0;
+    /// A trace's or snapshot's scenes (made on the window's thread; the worker takes it over).
+    SweepSceneMaker m_makeScene;
+    float m_fittedCell = 1.0f;  ///< the trace's or snapshot's cell, Auto's value
+    std::uint32_t m_mostCopies = 1;
     std::uint64_t m_seed = 1;
     const ParameterSpec* m_parameter = nullptr;
     const TechniqueInfo* m_technique = nullptr;

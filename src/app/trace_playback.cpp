@@ -25,7 +25,10 @@ Placed placed(const BoxView& boxes, std::uint32_t i) {
 
 TracePlayback::TracePlayback(std::string path) : m_path(std::move(path)) {
     m_label = "trace " + std::filesystem::path(m_path).filename().string();
+    m_name = std::filesystem::path(m_path).stem().string();
     TraceReader reader(m_path);
+    float largestSide = 0.0f, medianSide = 0.0f;  // the median in the largest frame, as ro_bench fits its cell
+    std::vector<float> sides;
     float minX = std::numeric_limits<float>::max(), minY = minX;
     float maxX = std::numeric_limits<float>::lowest(), maxY = maxX;
     const auto fail = [&](std::uint32_t id, const std::string& what) {
@@ -33,6 +36,14 @@ TracePlayback::TracePlayback(std::string path) : m_path(std::move(path)) {
     };
     while (reader.next()) {
         const BoxView& boxes = reader.frame();
+        if (boxes.count > m_mostBoxes || m_frames == 0) {
+            sides.clear();
+            for (std::uint32_t i = 0; i < boxes.count; ++i) sides.push_back(std::max(boxes.box(i).width(), boxes.box(i).height()));
+            if (!sides.empty()) {
+                std::nth_element(sides.begin(), sides.begin() + static_cast<std::ptrdiff_t>(sides.size() / 2), sides.end());
+                medianSide = sides[sides.size() / 2];
+            }
+        }
         m_mostBoxes = std::max(m_mostBoxes, boxes.count);
         for (std::uint32_t i = 0; i < boxes.count; ++i) {
             const Placed p = placed(boxes, i);
@@ -47,6 +58,8 @@ TracePlayback::TracePlayback(std::string path) : m_path(std::move(path)) {
             if (std::max({std::abs(boxes.minX[i]), std::abs(boxes.minY[i]), std::abs(boxes.maxX[i]),
                           std::abs(boxes.maxY[i])}) > limit)
                 fail(boxes.ids[i], fmt::format("a corner lies past {} from the origin, beyond the world's range", limit));
+            largestSide = std::max({largestSide, boxes.box(i).width(), boxes.box(i).height()});
+            m_tiling.maxId = std::max(m_tiling.maxId, boxes.ids[i]);
             minX = std::min(minX, boxes.minX[i]);
             minY = std::min(minY, boxes.minY[i]);
             maxX = std::max(maxX, boxes.maxX[i]);
@@ -58,6 +71,9 @@ TracePlayback::TracePlayback(std::string path) : m_path(std::move(path)) {
     // Walls clear of every box (a box on a wall would bounce off it), and an area however flat the boxes lie.
     const float margin = std::max({0.05f * (maxX - minX), 0.05f * (maxY - minY), 1.0f});
     m_extent = {minX - margin, minY - margin, maxX + margin, maxY + margin};
+    m_tiling.bounds = {minX, minY, maxX, maxY};
+    m_tiling.maxCount = m_mostBoxes;
+    m_tiling.cellSize = fittedTraceCellSize(largestSide, medianSide);
 }
 
 void TracePlayback::seek(std::uint64_t index) {

@@ -15,6 +15,7 @@
 
 #include "ro/trace.h"
 #include "ro/world.h"
+#include "scenario/tiled_trace.h"
 
 namespace ro::app {
 
@@ -29,6 +30,8 @@ public:
     [[nodiscard]] const std::string& path() const { return m_path; }
     /// "trace NAME": the file's name, for the HUD and as the lab's scene name.
     [[nodiscard]] const std::string& label() const { return m_label; }
+    /// The file's name without its folder and extension (ro_bench's scene name for a trace).
+    [[nodiscard]] const std::string& name() const { return m_name; }
     [[nodiscard]] std::uint64_t frames() const { return m_frames; }
     /// The most boxes any frame holds.
     [[nodiscard]] std::uint32_t mostBoxes() const { return m_mostBoxes; }
@@ -36,6 +39,8 @@ public:
     [[nodiscard]] std::uint64_t frame() const { return m_shown; }
     /// Every box of every frame lies inside it, with a margin: the world's walls.
     [[nodiscard]] const Aabb& extent() const { return m_extent; }
+    /// What a sweep tiles the trace by (its boxes' own bounds, without the walls' margin).
+    [[nodiscard]] const TraceExtent& tiling() const { return m_tiling; }
 
     /// Makes `world`'s entities frame `index` (clamped to the last): bodies gone from the trace
     /// are removed, new ones added, the others moved and resized (a box that turns changes
@@ -65,11 +70,12 @@ private:
     /// Positions the reader on frame `index` (reopening to go back); its frame() is that frame.
     void seek(std::uint64_t index);
 
-    std::string m_path, m_label;
+    std::string m_path, m_label, m_name;
     std::uint64_t m_frames = 0;
     std::uint32_t m_mostBoxes = 0;
     std::uint64_t m_shown = 0;
     Aabb m_extent;
+    TraceExtent m_tiling;
     std::unique_ptr<TraceReader> m_reader;
     std::uint64_t m_readerAt = 0;  ///< the frame the reader holds, when m_reader is set
 

@@ -7,11 +7,7 @@
 
 namespace ro::bench {
 
-float TraceFacts::fittedCellSize() const {
-    // A trace of points (every side 0) still needs a positive cell.
-    const float fitted = std::min(largestSide, 4.0f * medianSide);
-    return fitted > 0.0f ? fitted : std::max(largestSide, 1.0f);
-}
+float TraceFacts::fittedCellSize() const { return fittedTraceCellSize(largestSide, medianSide); }
 
 TraceFacts scanTrace(const std::string& path) {
     TraceFacts facts;

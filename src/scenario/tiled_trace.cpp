@@ -6,6 +6,23 @@
 
 namespace ro {
 
+float fittedTraceCellSize(float largestSide, float medianSide) {
+    const float fitted = std::min(largestSide, 4.0f * medianSide);
+    return fitted > 0.0f ? fitted : std::max(largestSide, 1.0f);
+}
+
+TileLayout::TileLayout(const Aabb& one, std::uint32_t copies)
+    : columns(static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(std::max(copies, 1u)))))) {
+    const float width = one.width(), height = one.height();
+    const float gap = std::max({width, height, 1.0f}) / 20.0f;
+    stepX = width + gap;
+    stepY = height + gap;
+    const std::uint32_t rows = (std::max(copies, 1u) + columns - 1) / columns;
+    // The last copy's boxes are offset by the same float sums as its boxes are.
+    bounds = {one.minX, one.minY, one.maxX + stepX * static_cast<float>(columns - 1),
+              one.maxY + stepY * static_cast<float>(rows - 1)};
+}
+
 std::uint32_t tileCopies(std::uint32_t n, const TraceExtent& extent) {
     if (extent.maxCount == 0) return 1;
     const double copies = std::round(static_cast<double>(n) / extent.maxCount);
@@ -22,20 +39,12 @@ TiledTrace::TiledTrace(const std::string& path, const TraceExtent& extent, std::
     : m_path(path),
       m_extent(extent),
       m_copies(copies),
-      m_columns(static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(std::max(copies, 1u)))))) {
+      m_layout(extent.bounds, copies) {
     m_reader.emplace(path);
     if (copies == 0 || copies > mostTileCopies(extent))
         throw TraceError("trace '" + path + "': cannot tile " + std::to_string(copies) + " copies (ids up to " +
                          std::to_string(extent.maxId) + " leave room for at most " +
                          std::to_string(mostTileCopies(extent)) + ")");
-    const float width = extent.bounds.width(), height = extent.bounds.height();
-    const float gap = std::max({width, height, 1.0f}) / 20.0f;
-    m_stepX = width + gap;
-    m_stepY = height + gap;
-    const std::uint32_t rows = (copies + m_columns - 1) / m_columns;
-    // The last copy's boxes are offset as tile() offsets them: the same float sums.
-    m_bounds = {extent.bounds.minX, extent.bounds.minY, extent.bounds.maxX + m_stepX * static_cast<float>(m_columns - 1),
-                extent.bounds.maxY + m_stepY * static_cast<float>(rows - 1)};
     const std::size_t most = std::size_t{extent.maxCount} * copies;
     for (auto* column : {&m_minX, &m_minY, &m_maxX, &m_maxY}) column->reserve(most);
     for (auto* column : {&m_ids, &m_category, &m_mask}) column->reserve(most);
@@ -61,7 +70,7 @@ void TiledTrace::tile() {
     m_static.resize(count);
     std::size_t out = 0;
     for (std::uint32_t c = 0; c < m_copies; ++c) {
-        const float dx = m_stepX * static_cast<float>(c % m_columns), dy = m_stepY * static_cast<float>(c / m_columns);
+        const float dx = m_layout.offsetX(c), dy = m_layout.offsetY(c);
         for (std::uint32_t i = 0; i < frame.count; ++i, ++out) {
             m_minX[out] = frame.minX[i] + dx;
             m_minY[out] = frame.minY[i] + dy;

@@ -21,14 +21,28 @@ struct TraceExtent {
     float cellSize = 1.0f;      ///< the cell the grid and the hash are fitted to, for one copy
 };
 
+/// The cell a trace's grid and hash are fitted to: its largest side, unless a few boxes are far
+/// larger than the median (as Scene::fittedCellSize); a trace of points still gets a positive one.
+[[nodiscard]] float fittedTraceCellSize(float largestSide, float medianSide);
+
+/// Where the copies of a tiled scene go: copy c sits c columns and rows of a near-square
+/// arrangement away from the first, a gap of a twentieth of the larger side between copies,
+/// so that no box of one copy meets a box of another.
+struct TileLayout {
+    TileLayout(const Aabb& one, std::uint32_t copies);
+    [[nodiscard]] float offsetX(std::uint32_t copy) const { return stepX * static_cast<float>(copy % columns); }
+    [[nodiscard]] float offsetY(std::uint32_t copy) const { return stepY * static_cast<float>(copy / columns); }
+    std::uint32_t columns;
+    float stepX, stepY;  ///< from one copy to the next column and row
+    Aabb bounds;         ///< every copy's region
+};
+
 /// The copies of a trace that come nearest to `n` entities (at least one).
 [[nodiscard]] std::uint32_t tileCopies(std::uint32_t n, const TraceExtent& extent);
 /// The most copies whose ids stay distinct in 32 bits.
 [[nodiscard]] std::uint32_t mostTileCopies(const TraceExtent& extent);
 
-/// A trace's frames, each box in `copies` places: copy c sits c columns and rows of a near-square
-/// arrangement away, a gap of a twentieth of the trace's larger side between copies, with the id
-/// id * copies + c. The trace starts over when it ends.
+/// A trace's frames, each box in `copies` places (TileLayout), with the id id * copies + c. The trace starts over when it ends.
 class TiledTrace final : public SweepScene {
 public:
     /// Opens the trace at its first frame; throws TraceError as TraceReader does, or when
@@ -36,7 +50,7 @@ public:
     TiledTrace(const std::string& path, const TraceExtent& extent, std::uint32_t copies);
     void advance() override;
     [[nodiscard]] BoxView boxes() const override;
-    [[nodiscard]] Aabb bounds() const override { return m_bounds; }
+    [[nodiscard]] Aabb bounds() const override { return m_layout.bounds; }
     [[nodiscard]] float fittedCellSize() const override { return m_extent.cellSize; }
 
 private:
@@ -45,9 +59,7 @@ private:
     std::string m_path;
     TraceExtent m_extent;
     std::uint32_t m_copies;
-    std::uint32_t m_columns;
-    float m_stepX, m_stepY;  ///< from one copy to the next column and row
-    Aabb m_bounds;
+    TileLayout m_layout;
     std::optional<TraceReader> m_reader;  ///< reopened when the trace ends
     std::vector<float> m_minX, m_minY, m_maxX, m_maxY;
     std::vector<std::uint32_t> m_ids, m_category, m_mask;

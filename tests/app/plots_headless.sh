@@ -42,3 +42,23 @@ planned=$(field sweep_planned)
 (( planned > 0 )) && [[ $(field sweep_points) == "$planned" && $(field sweep_running) == 0 ]] ||
     fail "the scaling sweep did not measure all of its points: $line"
 echo "scaling sweep: $planned points"
+
+# The same on the person's own scenes: a trace tiled to whole copies, and a loaded scene file's
+# snapshot. The worker reads only its own copies (the trace file, the snapshot), which the
+# thread build checks here. The trace: 6 frames of 60 boxes drifting right, as CSV.
+trace="$out/plots_own.csv"
+awk 'BEGIN { print "frame,id,min_x,min_y,max_x,max_y,static"
+             for (f = 0; f < 6; ++f) for (i = 0; i < 60; ++i) {
+                 x = (i % 10) * 3 + f * 0.5; y = int(i / 10) * 3
+                 printf "%d,%d,%g,%g,%g,%g,0\n", f, i, x, y, x + 2.5, y + 2.5 } }' >"$trace"
+line=$("$demo" --trace "$trace" --plots scaling --sweep-max 20000 --frames 2 | grep "steps=" | tail -n 1)
+planned=$(field sweep_planned)
+(( planned > 0 )) && [[ $(field sweep_points) == "$planned" && $(field sweep_running) == 0 ]] ||
+    fail "the scaling sweep of a trace did not measure all of its points: $line"
+echo "scaling sweep of a trace: $planned points"
+scene="$(dirname "$0")/../../examples/minimal_scene.json"
+line=$("$demo" --load "$scene" --plots scaling --sweep-max 5000 --frames 2 | grep "steps=" | tail -n 1)
+planned=$(field sweep_planned)
+(( planned > 0 )) && [[ $(field sweep_points) == "$planned" && $(field sweep_running) == 0 ]] ||
+    fail "the scaling sweep of a loaded scene did not measure all of its points: $line"
+echo "scaling sweep of a loaded scene: $planned points"
