@@ -147,6 +147,7 @@ void AabbTree::clear() {
 
 void AabbTree::buildTopDown() {
     m_buildLeaves.clear();
+    reserveWithHeadroom(m_buildLeaves, m_leafCount);  // grown once, not leaf by leaf in a step
     for (std::uint32_t node = 0; node < m_nodes.size(); ++node) {
         const Node& n = m_nodes[node];
         if (n.height == 0) m_buildLeaves.push_back({n.box.minX + n.box.maxX, n.box.minY + n.box.maxY, node});
@@ -526,6 +527,18 @@ std::string AabbTree::validate(const std::function<std::string(std::uint32_t lea
         if (!reached[i]) return at("node neither in the tree nor free:", static_cast<std::uint32_t>(i));
     if (leaves != m_leafCount) return "leaves reached " + std::to_string(leaves) + " != leaf count " + std::to_string(m_leafCount);
     return {};
+}
+
+void AabbTree::reserveFor(std::uint32_t leaves) {
+    const std::size_t nodes = 2 * std::size_t{leaves} + 1;
+    reserveWithHeadroom(m_nodes, nodes);
+    reserveWithHeadroom(m_nodeScratch, nodes);
+    reserveWithHeadroom(m_nodeOrder, nodes);
+    reserveWithHeadroom(m_nodeRemap, nodes);
+    reserveWithHeadroom(m_buildLeaves, leaves);
+    // Balance holds heights near 1.8 log2 n: 128 levels is far beyond any pool that fits memory.
+    reserveWithHeadroom(m_stack, 2 * 128);
+    reserveWithHeadroom(m_laneStacks, 2 * 128 * kQueryLanes);
 }
 
 void AabbTree::releaseScratch() {

@@ -122,6 +122,9 @@ public:
     /// Frees the scratch that rebuildTopDown() and defragment() keep so that they do not
     /// allocate again: as large as the tree, and not worth keeping for one seldom rebuilt.
     void releaseScratch();
+    /// Grows every pool and scratch a step may use (nodes, a build's, a renumbering's, the
+    /// walks' stack) to what `leaves` leaves need, so that no later step of that many allocates.
+    void reserveFor(std::uint32_t leaves);
 
     /// Every node, parents first: its box, depth, whether it is a leaf, and a leaf's value
     /// (kNull for an inner node).

@@ -518,6 +518,29 @@ void DynamicTree::doUpdate(const BoxView& boxes) {
         m_pairsAnew = true;
         for (std::uint8_t which : {kMoving, kStill}) renumber(which, Rebuild::TopDown);
     }
+    reserveForLeaves();
+}
+
+void DynamicTree::reserveForLeaves() {
+    // A small fat margin takes every path of a step (rebuilds, renumberings, long leaving
+    // lists) in some step or other; each buffer grown only when a step first needed it
+    // allocated in steps long after the first. Grown here for the leaves there are, with half
+    // again of headroom, they hold whatever a step of as many leaves asks.
+    for (std::uint8_t which : {kMoving, kStill}) {
+        const std::uint32_t leaves = m_trees[which].leafCount();
+        if (leaves <= m_reservedLeaves[which]) continue;
+        m_reservedLeaves[which] = leaves + leaves / 2;
+        m_trees[which].reserveFor(m_reservedLeaves[which]);
+    }
+    const std::size_t proxies = m_proxies.size();
+    if (proxies <= m_reservedProxies) return;
+    m_reservedProxies = proxies + proxies / 2;
+    reserveWithHeadroom(m_leaving, m_reservedProxies);
+    reserveWithHeadroom(m_queryMovers, m_reservedProxies);
+    reserveWithHeadroom(m_dirtyList, m_reservedProxies);
+    reserveWithHeadroom(m_stillDirtyList, m_reservedProxies);
+    reserveWithHeadroom(m_pairs, 2 * m_reservedProxies);
+    if (m_pairHits.size() < m_pairs.capacity()) m_pairHits.resize(m_pairs.capacity());
 }
 
 [[gnu::hot]] void DynamicTree::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {

@@ -293,6 +293,8 @@ private:
     [[nodiscard]] AabbTree& treeOf(std::uint32_t proxy) { return m_trees[m_treeOf[proxy]]; }
     [[nodiscard]] const AabbTree& treeOf(std::uint32_t proxy) const { return m_trees[m_treeOf[proxy]]; }
     /// Renumbers a tree's nodes depth first once the leaves relocated in it reach half of it.
+    /// Grows the trees' pools and the step's lists to the leaves there are, with headroom.
+    void reserveForLeaves();
     void defragmentIfScattered(std::uint8_t which);
     enum class Rebuild : std::uint8_t { No, TopDown };
     /// Renumbers a tree's nodes depth first (after building it anew top down, if asked),
@@ -359,6 +361,8 @@ private:
     std::vector<std::uint32_t> m_proxyOfId;    ///< by entity id, kNull if absent
     std::vector<std::uint32_t> m_proxyOfDense; ///< by dense index
     std::vector<ProxyPair> m_pairs;            ///< pairs of dynamic proxies whose fat boxes overlap
+    std::uint32_t m_reservedLeaves[2] = {0, 0};  ///< leaves each tree's pools were grown for (reserveForLeaves)
+    std::size_t m_reservedProxies = 0;           ///< proxies the step's lists were grown for
     std::vector<StillPair> m_stillPairs;       ///< pairs of a dynamic proxy's still reach and a static's box that touch
     std::vector<Pair> m_pairHits;              ///< findPairs' scratch: the kept fat pairs' dense pairs, those that overlap first
     std::vector<std::uint32_t> m_stillHits;    ///< findPairs' scratch: the kept still pairs that overlap, by position
