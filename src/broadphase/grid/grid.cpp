@@ -76,14 +76,11 @@ void SpatialGrid::doUpdate(const BoxView& boxes) {
     m_counters.elementsVisited = insertions;
 }
 
-void SpatialGrid::findPairs(std::vector<Pair>& out) {
-    out.clear();
-    std::uint64_t tests = 0;
-    std::uint64_t occupiedCells = 0;
+void SpatialGrid::scanRuns(const Entry* begin, const Entry* end, std::vector<Pair>& out, std::uint64_t& tests,
+                           std::uint64_t& occupiedCells) const {
     const PairRule& rule = pairRule();
     const bool ruled = rule.active();
-    const Entry* const end = m_entries.data() + m_entries.size();
-    for (const Entry* run = m_entries.data(); run != end;) {
+    for (const Entry* run = begin; run != end;) {
         const std::uint32_t cell = run->cell;
         const Entry* runEnd = run + 1;
         while (runEnd != end && runEnd->cell == cell) ++runEnd;
@@ -106,6 +103,13 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
         }
         run = runEnd;
     }
+}
+
+void SpatialGrid::findPairs(std::vector<Pair>& out) {
+    out.clear();
+    std::uint64_t tests = 0;
+    std::uint64_t occupiedCells = 0;
+    scanRuns(m_entries.data(), m_entries.data() + m_entries.size(), out, tests, occupiedCells);
     tests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();

@@ -66,6 +66,10 @@ private:
     static constexpr std::uint32_t kFirstRow = 1u << 30;     ///< the cell is in the entity's first row
     static constexpr std::uint32_t kIndexMask = kFirstRow - 1;
 
+    /// Scans the cell runs of [begin, end), which starts and ends at run boundaries, appending
+    /// its pairs to `out` and adding to the counts.
+    void scanRuns(const Entry* begin, const Entry* end, std::vector<Pair>& out, std::uint64_t& tests,
+                  std::uint64_t& occupiedCells) const;
     [[nodiscard]] std::uint32_t column(float x) const;
     [[nodiscard]] std::uint32_t row(float y) const;
     /// Calls visit(entry) for the entries of cells [firstCell, lastCell] (one row's span);
