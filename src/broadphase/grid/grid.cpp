@@ -7,6 +7,11 @@
 #include <stdexcept>
 #include <utility>
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include "broadphase/cell_walk.h"
 #include "broadphase/oversized.h"
 #include "core/box_helpers.h"
@@ -15,7 +20,34 @@
 
 namespace ro {
 
+// A task arena of its own rather than tbb::global_control: `threads` then bounds this grid's
+// work alone, and leaves the concurrency of a host's other TBB work (and of other
+// techniques) as it was.
+struct SpatialGrid::Parallel {
+    /// More chunks than threads, so a chunk holding a crowded cell does not leave the other
+    /// threads idle; each chunk at least this many entries, so a small step stays cheap.
+    static constexpr std::size_t kChunksPerThread = 8;
+    static constexpr std::size_t kMinEntriesPerChunk = 4096;
+
+    explicit Parallel(int threads) : threads(threads), arena(threads) {}
+    int threads;
+    tbb::task_arena arena;
+    std::vector<const Entry*> starts;         ///< chunk c scans [starts[c], starts[c + 1])
+    std::vector<std::vector<Pair>> pairs;     ///< by chunk, kept between steps
+    std::vector<std::uint64_t> tests, cells;  ///< by chunk
+    std::vector<std::size_t> offsets;         ///< where chunk c's pairs go in the output
+};
+
+SpatialGrid::SpatialGrid() : Technique(kParameters) {}
+SpatialGrid::~SpatialGrid() = default;
+
 void SpatialGrid::applySettings(const Settings& settings) {
+    const std::uint32_t threads = settings.integer(kThreadsParameter);
+    const int concurrency = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(threads);
+    if (concurrency <= 1)
+        m_parallel.reset();
+    else if (!m_parallel || m_parallel->threads != concurrency)
+        m_parallel = std::make_unique<Parallel>(concurrency);
     m_bounds = settings.bounds;
     const double width = m_bounds.width();
     const double height = m_bounds.height();
@@ -109,7 +141,58 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
     out.clear();
     std::uint64_t tests = 0;
     std::uint64_t occupiedCells = 0;
-    scanRuns(m_entries.data(), m_entries.data() + m_entries.size(), out, tests, occupiedCells);
+    const Entry* const begin = m_entries.data();
+    const Entry* const end = begin + m_entries.size();
+    const std::size_t chunks =
+        m_parallel ? std::min(static_cast<std::size_t>(m_parallel->threads) * Parallel::kChunksPerThread,
+                              m_entries.size() / Parallel::kMinEntriesPerChunk)
+                   : 1;
+    std::uint64_t parallelBytes = 0;
+    if (chunks <= 1) {
+        scanRuns(begin, end, out, tests, occupiedCells);
+    } else {
+        Parallel& par = *m_parallel;
+        // A static partition (it depends on the entries alone, never on timing): equal
+        // shares of entries, each start moved on to the next cell's first entry so that a
+        // cell is scanned whole by one chunk. Chunks in order then list the pairs in the
+        // serial scan's order.
+        par.starts.resize(chunks + 1);
+        par.starts[0] = begin;
+        for (std::size_t c = 1; c < chunks; ++c) {
+            const Entry* at = std::max(begin + m_entries.size() * c / chunks, par.starts[c - 1]);
+            while (at != begin && at != end && at->cell == (at - 1)->cell) ++at;
+            par.starts[c] = at;
+        }
+        par.starts[chunks] = end;
+        if (par.pairs.size() < chunks) par.pairs.resize(chunks);
+        par.tests.assign(chunks, 0);
+        par.cells.assign(chunks, 0);
+        par.offsets.resize(chunks + 1);
+        par.arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+                for (std::size_t c = r.begin(); c != r.end(); ++c) {
+                    par.pairs[c].clear();
+                    scanRuns(par.starts[c], par.starts[c + 1], par.pairs[c], par.tests[c], par.cells[c]);
+                }
+            });
+        });
+        par.offsets[0] = 0;
+        for (std::size_t c = 0; c < chunks; ++c) {
+            par.offsets[c + 1] = par.offsets[c] + par.pairs[c].size();
+            tests += par.tests[c];
+            occupiedCells += par.cells[c];
+        }
+        resizeWithHeadroom(out, par.offsets[chunks]);
+        par.arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+                for (std::size_t c = r.begin(); c != r.end(); ++c)
+                    std::copy(par.pairs[c].begin(), par.pairs[c].end(), out.begin() + static_cast<std::ptrdiff_t>(par.offsets[c]));
+            });
+        });
+        for (const std::vector<Pair>& p : par.pairs) parallelBytes += bytesHeld(p);
+        parallelBytes += bytesHeld(par.starts) + bytesHeld(par.pairs) + bytesHeld(par.tests) + bytesHeld(par.cells) +
+                         bytesHeld(par.offsets);
+    }
     tests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
@@ -117,7 +200,7 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
     m_counters.extra.set("cell_size", m_cellSize);
     m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch) +
                            bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld() +
-                           m_copy.bytesHeld();
+                           m_copy.bytesHeld() + parallelBytes;
 }
 
 void SpatialGrid::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
