@@ -36,6 +36,7 @@ struct SpatialGrid::Parallel {
     std::vector<std::vector<Pair>> pairs;     ///< by chunk, kept between steps
     std::vector<std::uint64_t> tests, cells;  ///< by chunk
     std::vector<std::size_t> offsets;         ///< where chunk c's pairs go in the output
+    std::vector<std::uint32_t> digitCounts;   ///< the sort's, by chunk and digit
 };
 
 SpatialGrid::SpatialGrid() : Technique(kParameters) {}
@@ -103,8 +104,22 @@ void SpatialGrid::doUpdate(const BoxView& boxes) {
             for (std::uint32_t x = r.x0 + 1; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | rowFlag};
         }
     }
-    // Stable, so each cell keeps its entities in index order.
-    radixSort(m_entries, m_sortScratch, m_cellBits, [](const Entry& e) { return e.cell; });
+    // Stable, so each cell keeps its entities in index order; on several threads, in equal
+    // parts of the entries, to the same order.
+    const auto cellOf = [](const Entry& e) { return e.cell; };
+    const std::size_t sortChunks =
+        m_parallel ? std::min(static_cast<std::size_t>(m_parallel->threads), m_entries.size() / Parallel::kMinEntriesPerChunk)
+                   : 1;
+    if (sortChunks <= 1) {
+        radixSort(m_entries, m_sortScratch, m_cellBits, cellOf);
+    } else {
+        m_parallel->arena.execute([&] {
+            radixSortChunks(m_entries, m_sortScratch, m_parallel->digitCounts, m_cellBits, cellOf, sortChunks,
+                            [](std::size_t chunks, const auto& task) {
+                                tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) { task(c); });
+                            });
+        });
+    }
     m_counters.elementsVisited = insertions;
 }
 
@@ -177,11 +192,16 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
             });
         });
         par.offsets[0] = 0;
+        std::size_t largest = 0;
         for (std::size_t c = 0; c < chunks; ++c) {
             par.offsets[c + 1] = par.offsets[c] + par.pairs[c].size();
             tests += par.tests[c];
             occupiedCells += par.cells[c];
+            largest = std::max(largest, par.pairs[c].size());
         }
+        // Room in every chunk for half again the largest: the pairs drifting between chunks
+        // from step to step then allocate nothing.
+        for (std::size_t c = 0; c < chunks; ++c) reserveWithHeadroom(par.pairs[c], largest);
         resizeWithHeadroom(out, par.offsets[chunks]);
         par.arena.execute([&] {
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
@@ -190,7 +210,7 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
             });
         });
         for (const std::vector<Pair>& p : par.pairs) parallelBytes += bytesHeld(p);
-        parallelBytes += bytesHeld(par.starts) + bytesHeld(par.pairs) + bytesHeld(par.tests) + bytesHeld(par.cells) +
+        parallelBytes += bytesHeld(par.digitCounts) + bytesHeld(par.starts) + bytesHeld(par.pairs) + bytesHeld(par.tests) + bytesHeld(par.cells) +
                          bytesHeld(par.offsets);
     }
     tests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
