@@ -37,6 +37,8 @@ struct SpatialGrid::Parallel {
     std::vector<std::uint64_t> tests, cells;  ///< by chunk
     std::vector<std::size_t> offsets;         ///< where chunk c's pairs go in the output
     std::vector<std::uint32_t> digitCounts;   ///< the sort's, by chunk and digit
+    std::vector<std::vector<std::uint32_t>> partOversized;  ///< the update's, by part of the entities
+    std::vector<std::size_t> partEntries;     ///< where each part's entries start
 };
 
 SpatialGrid::SpatialGrid() : Technique(kParameters) {}
@@ -74,35 +76,73 @@ void SpatialGrid::doUpdate(const BoxView& boxes) {
     resizeWithHeadroom(m_ranges, boxes.count);
     m_oversized.clear();
     resizeWithHeadroom(m_isOversized, boxes.count);  // a count that creeps up must not allocate each step
-    std::fill(m_isOversized.begin(), m_isOversized.end(), std::uint8_t{0});
-    std::size_t insertions = 0;
     // A box reaching more than a cell past the bounds would be clamped into an edge cell
     // together with every other such box: it skips the grid instead.
     const Aabb reach{m_bounds.minX - m_cellSize, m_bounds.minY - m_cellSize, m_bounds.maxX + m_cellSize,
                      m_bounds.maxY + m_cellSize};
-    for (std::uint32_t i = 0; i < boxes.count; ++i) {
-        const CellRange r{column(boxes.minX[i]), row(boxes.minY[i]), column(boxes.maxX[i]), row(boxes.maxY[i])};
-        m_ranges[i] = r;
-        const std::size_t cells = static_cast<std::size_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
-        const bool outside = boxes.minX[i] < reach.minX || boxes.minY[i] < reach.minY || boxes.maxX[i] > reach.maxX ||
-                             boxes.maxY[i] > reach.maxY;
-        if (cells > kMaxCellsPerEntity || outside) {
-            m_oversized.push_back(i);
-            m_isOversized[i] = 1;
-        } else {
-            insertions += cells;
+    // The cell ranges of entities [begin, end), the ones skipping the grid appended to
+    // `oversized`; returns how many entries the others make.
+    const auto rangesOf = [&](std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& oversized) {
+        std::size_t insertions = 0;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const CellRange r{column(boxes.minX[i]), row(boxes.minY[i]), column(boxes.maxX[i]), row(boxes.maxY[i])};
+            m_ranges[i] = r;
+            const std::size_t cells = static_cast<std::size_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+            const bool outside = boxes.minX[i] < reach.minX || boxes.minY[i] < reach.minY ||
+                                 boxes.maxX[i] > reach.maxX || boxes.maxY[i] > reach.maxY;
+            const bool skips = cells > kMaxCellsPerEntity || outside;
+            m_isOversized[i] = skips ? 1 : 0;
+            if (skips)
+                oversized.push_back(i);
+            else
+                insertions += cells;
         }
-    }
-    resizeWithHeadroom(m_entries, insertions);
-    Entry* entry = m_entries.data();
-    for (std::uint32_t i = 0; i < boxes.count; ++i) {
-        if (m_isOversized[i]) continue;
-        const CellRange r = m_ranges[i];
-        for (std::uint32_t y = r.y0; y <= r.y1; ++y) {
-            const std::uint32_t rowFlag = y == r.y0 ? kFirstRow : 0;
-            *entry++ = {y * m_columns + r.x0, i | rowFlag | kFirstColumn};
-            for (std::uint32_t x = r.x0 + 1; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | rowFlag};
+        return insertions;
+    };
+    // The entries of entities [begin, end), from `entry` on.
+    const auto listEntries = [&](std::uint32_t begin, std::uint32_t end, Entry* entry) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            if (m_isOversized[i]) continue;
+            const CellRange r = m_ranges[i];
+            for (std::uint32_t y = r.y0; y <= r.y1; ++y) {
+                const std::uint32_t rowFlag = y == r.y0 ? kFirstRow : 0;
+                *entry++ = {y * m_columns + r.x0, i | rowFlag | kFirstColumn};
+                for (std::uint32_t x = r.x0 + 1; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | rowFlag};
+            }
         }
+    };
+    const std::size_t parts =
+        m_parallel ? std::min(static_cast<std::size_t>(m_parallel->threads), boxes.count / Parallel::kMinEntriesPerChunk)
+                   : 1;
+    std::size_t insertions = 0;
+    if (parts <= 1) {
+        insertions = rangesOf(0, boxes.count, m_oversized);
+        resizeWithHeadroom(m_entries, insertions);
+        listEntries(0, boxes.count, m_entries.data());
+    } else {
+        // Equal parts of the entities; each part's entries follow the parts before it, as
+        // in the serial loop.
+        Parallel& par = *m_parallel;
+        const auto first = [&](std::size_t c) { return static_cast<std::uint32_t>(boxes.count * c / parts); };
+        if (par.partOversized.size() < parts) par.partOversized.resize(parts);
+        par.partEntries.assign(parts + 1, 0);
+        par.arena.execute([&] {
+            tbb::parallel_for(std::size_t{0}, parts, [&](std::size_t c) {
+                par.partOversized[c].clear();
+                par.partEntries[c + 1] = rangesOf(first(c), first(c + 1), par.partOversized[c]);
+            });
+        });
+        for (std::size_t c = 0; c < parts; ++c) {
+            par.partEntries[c + 1] += par.partEntries[c];
+            m_oversized.insert(m_oversized.end(), par.partOversized[c].begin(), par.partOversized[c].end());
+        }
+        insertions = par.partEntries[parts];
+        resizeWithHeadroom(m_entries, insertions);
+        par.arena.execute([&] {
+            tbb::parallel_for(std::size_t{0}, parts, [&](std::size_t c) {
+                listEntries(first(c), first(c + 1), m_entries.data() + par.partEntries[c]);
+            });
+        });
     }
     // Stable, so each cell keeps its entities in index order; on several threads, in equal
     // parts of the entries, to the same order.

@@ -45,8 +45,8 @@ class GridThreads : public ::testing::TestWithParam<ScenarioKind> {};
 
 TEST_P(GridThreads, PairArrayIsTheSerialOneAndMatchesBruteForce) {
     // A cell half the fitted size puts each box in several cells: enough entries that every
-    // thread count splits the scan into several chunks.
-    Scene scene(GetParam(), 5000, Motion::Churn, 7);
+    // thread count splits the scan into several chunks, and enough entities to split the update.
+    Scene scene(GetParam(), 9000, Motion::Churn, 7);
     const std::vector<std::uint32_t> threadCounts{1, 2, 7};
     std::vector<SpatialGrid> grids(threadCounts.size());
     for (std::size_t t = 0; t < threadCounts.size(); ++t)
