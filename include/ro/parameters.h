@@ -109,7 +109,7 @@ inline constexpr ParameterSpec kCellSizeParameter{
     .logarithmic = true,
 };
 
-/// Threads a technique that finds pairs in parallel may use (grid). Any value gives the same
+/// Threads a technique may use for its update and pair finding (the grid). Any value gives the same
 /// pair array in the same order; 1 runs the serial path.
 inline constexpr ParameterSpec kThreadsParameter{
     .key = "threads",
@@ -121,7 +121,7 @@ inline constexpr ParameterSpec kThreadsParameter{
     .offeredMax = 64.0,
     .defaultValue = 0.0,
     .unit = "threads",
-    .help = "threads for pair finding; 0 is the hardware's concurrency, 1 the serial path",
+    .help = "threads for the update and pair finding; 0 is the hardware's concurrency, 1 the serial path",
 };
 
 /// "between 1.5 and 16", "> 0", or for a choice "one of auto, x, y".
