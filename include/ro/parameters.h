@@ -109,6 +109,21 @@ inline constexpr ParameterSpec kCellSizeParameter{
     .logarithmic = true,
 };
 
+/// Threads a technique may use for its update and pair finding (the grid). Any value gives the same
+/// pair array in the same order; 1 runs the serial path.
+inline constexpr ParameterSpec kThreadsParameter{
+    .key = "threads",
+    .label = "Threads",
+    .kind = ParameterKind::Integer,
+    .min = 0.0,
+    .max = 1024.0,
+    .offeredMin = 0.0,
+    .offeredMax = 64.0,
+    .defaultValue = 0.0,
+    .unit = "threads",
+    .help = "threads for the update and pair finding; 0 is the hardware's concurrency, 1 the serial path",
+};
+
 /// "between 1.5 and 16", "> 0", or for a choice "one of auto, x, y".
 [[nodiscard]] std::string describeRange(const ParameterSpec& spec, bool offered);
 

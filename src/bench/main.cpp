@@ -68,6 +68,7 @@ struct Options {
     std::uint32_t layers = 0;                       ///< --layers: collision layers, 0 for none
     bool swept = false;                             ///< --swept: contestants get swept boxes
     std::vector<TraceFacts> traces;                 ///< --trace: recorded frames instead of scenarios
+    std::vector<std::uint32_t> threads;             ///< --threads: a row per count for techniques with threads
     bool framesGiven = false, warmupGiven = false;  ///< --frames, --warmup said (a trace's own count otherwise)
 };
 
@@ -192,7 +193,8 @@ RunSpec traceSpec(const Options& o, const TraceFacts& t) {
 
 /// Parses argv into `o`; returns an exit code when the program should stop now.
 std::optional<int> parse(int argc, char** argv, Options& o) {
-    std::string technique = "all", scenario = "uniform", counts, motion, frames, warmup, passes, seed, cellSize;
+    std::string technique = "all", scenario = "uniform", counts, motion, frames, warmup, passes, seed, cellSize,
+                threadList;
     std::vector<std::string> params;
     CLI::App cli{"ro_bench: time ro's broad-phase techniques (and Box2D, Bullet, Chipmunk with --peers) on the "
                  "same frames, checking every answer.",
@@ -210,6 +212,10 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                    "(the lower middle one of an even K; default 1)")
         ->type_name("K");
     cli.add_option("--seed", seed, "seed of the scene (default 1)")->type_name("S");
+    cli.add_option("--threads", threadList,
+                   "comma list of thread counts: each technique with a threads parameter runs once per count, "
+                   "in rows named ID@Nt (0: the hardware's concurrency)")
+        ->type_name("T,T");
     cli.add_option("--cell-size", cellSize, "cell side for the grid, the hash and Chipmunk's hash (default: fit "
                                             "the boxes)")
         ->type_name("X");
@@ -357,6 +363,16 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
                                                s->name, s->kind == ScenarioKind::Orbit ? "rings" : "square"));
         }
         o.framesGiven = !frames.empty(), o.warmupGiven = !warmup.empty();
+        if (!threadList.empty()) {
+            for (std::string_view text : splitList(threadList)) {
+                const auto t = static_cast<std::uint32_t>(
+                    parseWhole(text, "--threads", 0, static_cast<std::uint64_t>(kThreadsParameter.offeredMax)));
+                if (std::find(o.threads.begin(), o.threads.end(), t) != o.threads.end())
+                    throw BadValue(fmt::format("--threads lists {} twice", t));
+                o.threads.push_back(t);
+            }
+            if (o.threads.empty()) throw BadValue("--threads was given an empty value");
+        }
         if (!frames.empty()) o.frames = static_cast<int>(parseWhole(frames, "--frames", 1, 100'000));
         if (!warmup.empty()) o.warmup = static_cast<int>(parseWhole(warmup, "--warmup", 0, 100'000));
         if (!passes.empty()) o.passes = static_cast<int>(parseWhole(passes, "--passes", 1, 20));
@@ -393,6 +409,10 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
         const bool sweeping = o.sweepN || !sweepParam.empty();
         if (cli.count("--trace") > 0) parseTraces(cli, traceList, sweeping, "--trace", o);
         if (sweeping && o.layers > 0) throw BadValue("--layers is for the table, not for a sweep");
+        if (sweeping && !o.threads.empty())
+            throw BadValue("--threads is for the table: a sweep takes --param threads=T or --sweep-param threads=...");
+        if (!o.threads.empty() && o.parameters.find(kThreadsParameter.key))
+            throw BadValue("--threads and --param threads=... both set the threads: pick one");
         if (o.sweepN && !sweepParam.empty()) throw BadValue("--sweep-n and --sweep-param are one sweep each: pick one");
         if (sweeping && (o.traces.empty() ? o.scenarios.size() : o.traces.size()) != 1)
             throw BadValue(o.traces.empty() ? "a sweep runs on one scenario: give --scenario one name"
@@ -587,23 +607,36 @@ void runScene(const Options& o, const RunSpec& spec, const SceneSetup& setup, Pr
                 shown.push_back(show);
             }
         };
+        // With --threads, a technique that has threads runs once per count, in rows ID@Nt.
+        const auto perThreadCount = [&](const TechniqueInfo& t) {
+            return !o.threads.empty() && findParameter(t.parameters, kThreadsParameter.key) != nullptr;
+        };
         if (o.check) {
             addLane(makeTechniqueContestant(referenceTechnique, settings), referenceTechnique.id, false,
-                    selected(o, referenceTechnique));
+                    selected(o, referenceTechnique) && !perThreadCount(referenceTechnique));
             if (!bruteReference)
                 addLane(makeTechniqueContestant(crossCheck, settings), crossCheck.id, false,
                         selected(o, crossCheck));
         }
         for (const TechniqueInfo* t : o.techniques) {
             // The reference (and the cross-check) have their lanes already.
-            if (o.check && (t == &referenceTechnique || (!bruteReference && t == &crossCheck))) continue;
+            if (o.check && !perThreadCount(*t) && (t == &referenceTechnique || (!bruteReference && t == &crossCheck)))
+                continue;
             if (overLimit(*t, n)) {  // only in "all": named, it was refused up front
                 if (first)
                     fmt::print(stderr, "ro_bench: {} left out at n={} (at most {}: {})\n", t->id, n,
                                t->maxEntities, t->guide.complexity);
                 continue;
             }
-            addLane(makeTechniqueContestant(*t, settings), t->id, false, true);
+            if (!perThreadCount(*t)) {
+                addLane(makeTechniqueContestant(*t, settings), t->id, false, true);
+                continue;
+            }
+            for (const std::uint32_t threads : o.threads) {
+                Settings withThreads = settings;
+                withThreads.set(kThreadsParameter.key, threads);
+                addLane(makeTechniqueContestant(*t, withThreads), fmt::format("{}@{}t", t->id, threads), false, true);
+            }
         }
         if (o.peers) {
             const PeerSetup peerSetup{setup.bounds, settings.real(kCellSizeParameter), n};

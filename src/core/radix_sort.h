@@ -4,6 +4,7 @@
 /// into large arrays for the (cell, entity) lists the grids sort every step. Keys of up to 24
 /// bits take two passes.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -39,6 +40,52 @@ void radixSort(std::vector<T>& items, std::vector<T>& scratch, std::uint32_t key
         if (oneDigit) continue;
         const std::uint32_t shift = p * digitBits;
         for (const T& item : items) scratch[counts[p][(keyOf(item) >> shift) & digitMask]++] = item;
+        items.swap(scratch);
+    }
+}
+
+/// radixSort on `chunks` parts of `items` at once: each pass counts every chunk's digits,
+/// then moves every chunk's items, through `run(chunks, task)`, which calls task(c) for each c
+/// (on any threads). A chunk's items go after those of the chunks before it with the same
+/// digit, so the order is exactly radixSort's. `counts` is reused between calls.
+template <typename T, typename KeyOf, typename Run>
+void radixSortChunks(std::vector<T>& items, std::vector<T>& scratch, std::vector<std::uint32_t>& counts,
+                     std::uint32_t keyBits, KeyOf keyOf, std::size_t chunks, Run run) {
+    constexpr std::uint32_t kMaxDigitBits = 12;
+    const std::uint32_t passes = (keyBits + kMaxDigitBits - 1) / kMaxDigitBits;
+    if (passes == 0) return;
+    const std::uint32_t digitBits = (keyBits + passes - 1) / passes;
+    const std::uint32_t digits = 1u << digitBits;
+    const std::uint32_t digitMask = digits - 1;
+    const std::size_t n = items.size();
+    resizeWithHeadroom(scratch, n);
+    resizeWithHeadroom(counts, chunks * digits);
+    for (std::uint32_t p = 0; p < passes; ++p) {
+        const std::uint32_t shift = p * digitBits;
+        run(chunks, [&](std::size_t c) {
+            std::uint32_t* count = counts.data() + c * digits;
+            std::fill(count, count + digits, 0u);
+            for (std::size_t i = n * c / chunks; i != n * (c + 1) / chunks; ++i)
+                ++count[(keyOf(items[i]) >> shift) & digitMask];
+        });
+        std::uint32_t offset = 0;
+        bool oneDigit = false;  // every key has the same digit here: the pass would move nothing
+        for (std::uint32_t d = 0; d < digits; ++d) {
+            const std::uint32_t digitStart = offset;
+            for (std::size_t c = 0; c < chunks; ++c) {
+                std::uint32_t& count = counts[c * digits + d];
+                const std::uint32_t k = count;
+                count = offset;
+                offset += k;
+            }
+            oneDigit = oneDigit || offset - digitStart == n;
+        }
+        if (oneDigit) continue;
+        run(chunks, [&](std::size_t c) {
+            std::uint32_t* next = counts.data() + c * digits;
+            for (std::size_t i = n * c / chunks; i != n * (c + 1) / chunks; ++i)
+                scratch[next[(keyOf(items[i]) >> shift) & digitMask]++] = items[i];
+        });
         items.swap(scratch);
     }
 }

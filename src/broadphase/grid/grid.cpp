@@ -7,6 +7,11 @@
 #include <stdexcept>
 #include <utility>
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include "broadphase/cell_walk.h"
 #include "broadphase/oversized.h"
 #include "core/box_helpers.h"
@@ -15,7 +20,37 @@
 
 namespace ro {
 
+// A task arena of its own rather than tbb::global_control: `threads` then bounds this grid's
+// work alone, and leaves the concurrency of a host's other TBB work (and of other
+// techniques) as it was.
+struct SpatialGrid::Parallel {
+    /// More chunks than threads, so a chunk holding a crowded cell does not leave the other
+    /// threads idle; each chunk at least this many entries, so a small step stays cheap.
+    static constexpr std::size_t kChunksPerThread = 8;
+    static constexpr std::size_t kMinEntriesPerChunk = 4096;
+
+    explicit Parallel(int threads) : threads(threads), arena(threads) {}
+    int threads;
+    tbb::task_arena arena;
+    std::vector<const Entry*> starts;         ///< chunk c scans [starts[c], starts[c + 1])
+    std::vector<std::vector<Pair>> pairs;     ///< by chunk, kept between steps
+    std::vector<std::uint64_t> tests, cells;  ///< by chunk
+    std::vector<std::size_t> offsets;         ///< where chunk c's pairs go in the output
+    std::vector<std::uint32_t> digitCounts;   ///< the sort's, by chunk and digit
+    std::vector<std::vector<std::uint32_t>> partOversized;  ///< the update's, by part of the entities
+    std::vector<std::size_t> partEntries;     ///< where each part's entries start
+};
+
+SpatialGrid::SpatialGrid() : Technique(kParameters) {}
+SpatialGrid::~SpatialGrid() = default;
+
 void SpatialGrid::applySettings(const Settings& settings) {
+    const std::uint32_t threads = settings.integer(kThreadsParameter);
+    const int concurrency = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(threads);
+    if (concurrency <= 1)
+        m_parallel.reset();
+    else if (!m_parallel || m_parallel->threads != concurrency)
+        m_parallel = std::make_unique<Parallel>(concurrency);
     m_bounds = settings.bounds;
     const double width = m_bounds.width();
     const double height = m_bounds.height();
@@ -41,49 +76,98 @@ void SpatialGrid::doUpdate(const BoxView& boxes) {
     resizeWithHeadroom(m_ranges, boxes.count);
     m_oversized.clear();
     resizeWithHeadroom(m_isOversized, boxes.count);  // a count that creeps up must not allocate each step
-    std::fill(m_isOversized.begin(), m_isOversized.end(), std::uint8_t{0});
-    std::size_t insertions = 0;
     // A box reaching more than a cell past the bounds would be clamped into an edge cell
     // together with every other such box: it skips the grid instead.
     const Aabb reach{m_bounds.minX - m_cellSize, m_bounds.minY - m_cellSize, m_bounds.maxX + m_cellSize,
                      m_bounds.maxY + m_cellSize};
-    for (std::uint32_t i = 0; i < boxes.count; ++i) {
-        const CellRange r{column(boxes.minX[i]), row(boxes.minY[i]), column(boxes.maxX[i]), row(boxes.maxY[i])};
-        m_ranges[i] = r;
-        const std::size_t cells = static_cast<std::size_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
-        const bool outside = boxes.minX[i] < reach.minX || boxes.minY[i] < reach.minY || boxes.maxX[i] > reach.maxX ||
-                             boxes.maxY[i] > reach.maxY;
-        if (cells > kMaxCellsPerEntity || outside) {
-            m_oversized.push_back(i);
-            m_isOversized[i] = 1;
-        } else {
-            insertions += cells;
+    // The cell ranges of entities [begin, end), the ones skipping the grid appended to
+    // `oversized`; returns how many entries the others make.
+    const auto rangesOf = [&](std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& oversized) {
+        std::size_t insertions = 0;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const CellRange r{column(boxes.minX[i]), row(boxes.minY[i]), column(boxes.maxX[i]), row(boxes.maxY[i])};
+            m_ranges[i] = r;
+            const std::size_t cells = static_cast<std::size_t>(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+            const bool outside = boxes.minX[i] < reach.minX || boxes.minY[i] < reach.minY ||
+                                 boxes.maxX[i] > reach.maxX || boxes.maxY[i] > reach.maxY;
+            const bool skips = cells > kMaxCellsPerEntity || outside;
+            m_isOversized[i] = skips ? 1 : 0;
+            if (skips)
+                oversized.push_back(i);
+            else
+                insertions += cells;
         }
-    }
-    resizeWithHeadroom(m_entries, insertions);
-    Entry* entry = m_entries.data();
-    for (std::uint32_t i = 0; i < boxes.count; ++i) {
-        if (m_isOversized[i]) continue;
-        const CellRange r = m_ranges[i];
-        for (std::uint32_t y = r.y0; y <= r.y1; ++y) {
-            const std::uint32_t rowFlag = y == r.y0 ? kFirstRow : 0;
-            *entry++ = {y * m_columns + r.x0, i | rowFlag | kFirstColumn};
-            for (std::uint32_t x = r.x0 + 1; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | rowFlag};
+        return insertions;
+    };
+    // The entries of entities [begin, end), from `entry` on.
+    const auto listEntries = [&](std::uint32_t begin, std::uint32_t end, Entry* entry) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            if (m_isOversized[i]) continue;
+            const CellRange r = m_ranges[i];
+            for (std::uint32_t y = r.y0; y <= r.y1; ++y) {
+                const std::uint32_t rowFlag = y == r.y0 ? kFirstRow : 0;
+                *entry++ = {y * m_columns + r.x0, i | rowFlag | kFirstColumn};
+                for (std::uint32_t x = r.x0 + 1; x <= r.x1; ++x) *entry++ = {y * m_columns + x, i | rowFlag};
+            }
         }
+    };
+    const std::size_t parts =
+        m_parallel ? std::min(static_cast<std::size_t>(m_parallel->threads), boxes.count / Parallel::kMinEntriesPerChunk)
+                   : 1;
+    std::size_t insertions = 0;
+    if (parts <= 1) {
+        insertions = rangesOf(0, boxes.count, m_oversized);
+        resizeWithHeadroom(m_entries, insertions);
+        listEntries(0, boxes.count, m_entries.data());
+    } else {
+        // Equal parts of the entities; each part's entries follow the parts before it, as
+        // in the serial loop.
+        Parallel& par = *m_parallel;
+        const auto first = [&](std::size_t c) { return static_cast<std::uint32_t>(boxes.count * c / parts); };
+        if (par.partOversized.size() < parts) par.partOversized.resize(parts);
+        par.partEntries.assign(parts + 1, 0);
+        par.arena.execute([&] {
+            tbb::parallel_for(std::size_t{0}, parts, [&](std::size_t c) {
+                par.partOversized[c].clear();
+                par.partEntries[c + 1] = rangesOf(first(c), first(c + 1), par.partOversized[c]);
+            });
+        });
+        for (std::size_t c = 0; c < parts; ++c) {
+            par.partEntries[c + 1] += par.partEntries[c];
+            m_oversized.insert(m_oversized.end(), par.partOversized[c].begin(), par.partOversized[c].end());
+        }
+        insertions = par.partEntries[parts];
+        resizeWithHeadroom(m_entries, insertions);
+        par.arena.execute([&] {
+            tbb::parallel_for(std::size_t{0}, parts, [&](std::size_t c) {
+                listEntries(first(c), first(c + 1), m_entries.data() + par.partEntries[c]);
+            });
+        });
     }
-    // Stable, so each cell keeps its entities in index order.
-    radixSort(m_entries, m_sortScratch, m_cellBits, [](const Entry& e) { return e.cell; });
+    // Stable, so each cell keeps its entities in index order; on several threads, in equal
+    // parts of the entries, to the same order.
+    const auto cellOf = [](const Entry& e) { return e.cell; };
+    const std::size_t sortChunks =
+        m_parallel ? std::min(static_cast<std::size_t>(m_parallel->threads), m_entries.size() / Parallel::kMinEntriesPerChunk)
+                   : 1;
+    if (sortChunks <= 1) {
+        radixSort(m_entries, m_sortScratch, m_cellBits, cellOf);
+    } else {
+        m_parallel->arena.execute([&] {
+            radixSortChunks(m_entries, m_sortScratch, m_parallel->digitCounts, m_cellBits, cellOf, sortChunks,
+                            [](std::size_t chunks, const auto& task) {
+                                tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) { task(c); });
+                            });
+        });
+    }
     m_counters.elementsVisited = insertions;
 }
 
-void SpatialGrid::findPairs(std::vector<Pair>& out) {
-    out.clear();
-    std::uint64_t tests = 0;
-    std::uint64_t occupiedCells = 0;
+void SpatialGrid::scanRuns(const Entry* begin, const Entry* end, std::vector<Pair>& out, std::uint64_t& tests,
+                           std::uint64_t& occupiedCells) const {
     const PairRule& rule = pairRule();
     const bool ruled = rule.active();
-    const Entry* const end = m_entries.data() + m_entries.size();
-    for (const Entry* run = m_entries.data(); run != end;) {
+    for (const Entry* run = begin; run != end;) {
         const std::uint32_t cell = run->cell;
         const Entry* runEnd = run + 1;
         while (runEnd != end && runEnd->cell == cell) ++runEnd;
@@ -106,6 +190,69 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
         }
         run = runEnd;
     }
+}
+
+void SpatialGrid::findPairs(std::vector<Pair>& out) {
+    out.clear();
+    std::uint64_t tests = 0;
+    std::uint64_t occupiedCells = 0;
+    const Entry* const begin = m_entries.data();
+    const Entry* const end = begin + m_entries.size();
+    const std::size_t chunks =
+        m_parallel ? std::min(static_cast<std::size_t>(m_parallel->threads) * Parallel::kChunksPerThread,
+                              m_entries.size() / Parallel::kMinEntriesPerChunk)
+                   : 1;
+    std::uint64_t parallelBytes = 0;
+    if (chunks <= 1) {
+        scanRuns(begin, end, out, tests, occupiedCells);
+    } else {
+        Parallel& par = *m_parallel;
+        // A static partition (it depends on the entries alone, never on timing): equal
+        // shares of entries, each start moved on to the next cell's first entry so that a
+        // cell is scanned whole by one chunk. Chunks in order then list the pairs in the
+        // serial scan's order.
+        par.starts.resize(chunks + 1);
+        par.starts[0] = begin;
+        for (std::size_t c = 1; c < chunks; ++c) {
+            const Entry* at = std::max(begin + m_entries.size() * c / chunks, par.starts[c - 1]);
+            while (at != begin && at != end && at->cell == (at - 1)->cell) ++at;
+            par.starts[c] = at;
+        }
+        par.starts[chunks] = end;
+        if (par.pairs.size() < chunks) par.pairs.resize(chunks);
+        par.tests.assign(chunks, 0);
+        par.cells.assign(chunks, 0);
+        par.offsets.resize(chunks + 1);
+        par.arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+                for (std::size_t c = r.begin(); c != r.end(); ++c) {
+                    par.pairs[c].clear();
+                    scanRuns(par.starts[c], par.starts[c + 1], par.pairs[c], par.tests[c], par.cells[c]);
+                }
+            });
+        });
+        par.offsets[0] = 0;
+        std::size_t largest = 0;
+        for (std::size_t c = 0; c < chunks; ++c) {
+            par.offsets[c + 1] = par.offsets[c] + par.pairs[c].size();
+            tests += par.tests[c];
+            occupiedCells += par.cells[c];
+            largest = std::max(largest, par.pairs[c].size());
+        }
+        // Room in every chunk for half again the largest: the pairs drifting between chunks
+        // from step to step then allocate nothing.
+        for (std::size_t c = 0; c < chunks; ++c) reserveWithHeadroom(par.pairs[c], largest);
+        resizeWithHeadroom(out, par.offsets[chunks]);
+        par.arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+                for (std::size_t c = r.begin(); c != r.end(); ++c)
+                    std::copy(par.pairs[c].begin(), par.pairs[c].end(), out.begin() + static_cast<std::ptrdiff_t>(par.offsets[c]));
+            });
+        });
+        for (const std::vector<Pair>& p : par.pairs) parallelBytes += bytesHeld(p);
+        parallelBytes += bytesHeld(par.digitCounts) + bytesHeld(par.starts) + bytesHeld(par.pairs) + bytesHeld(par.tests) + bytesHeld(par.cells) +
+                         bytesHeld(par.offsets);
+    }
     tests += pairOversized(m_boxes, m_oversized, m_isOversized, out, m_oversizedScratch);
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
@@ -113,7 +260,7 @@ void SpatialGrid::findPairs(std::vector<Pair>& out) {
     m_counters.extra.set("cell_size", m_cellSize);
     m_counters.bytesHeld = bytesHeld(m_ranges) + bytesHeld(m_entries) + bytesHeld(m_sortScratch) +
                            bytesHeld(m_oversized) + bytesHeld(m_isOversized) + m_oversizedScratch.bytesHeld() +
-                           m_copy.bytesHeld();
+                           m_copy.bytesHeld() + parallelBytes;
 }
 
 void SpatialGrid::forEachElement(const std::function<void(const StructureElement&)>& visit) const {

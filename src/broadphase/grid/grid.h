@@ -11,8 +11,13 @@
 /// column and first row.
 /// An entity covering more than kMaxCellsPerEntity cells, or reaching more than a cell beyond
 /// the bounds (where it would be clamped into an edge cell), skips the grid (oversized.h).
+///
+/// With more than one thread, pair finding splits the sorted entries into chunks at cell
+/// boundaries, scans them in parallel (oneTBB) into one buffer per chunk, and concatenates
+/// the buffers in chunk order: the pair array is the serial one, pair for pair.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -39,9 +44,10 @@ public:
     static constexpr std::uint32_t kMaxCells = 1u << 24;
     /// Entity indices share their word with two flags.
     static constexpr std::uint32_t kMaxEntities = 1u << 30;
-    /// Its one parameter; the grid covers Settings::bounds and clamps what lies outside.
-    static constexpr ParameterSpec kParameters[] = {kCellSizeParameter};
-    SpatialGrid() : Technique(kParameters) {}
+    /// The grid covers Settings::bounds and clamps what lies outside.
+    static constexpr ParameterSpec kParameters[] = {kCellSizeParameter, kThreadsParameter};
+    SpatialGrid();
+    ~SpatialGrid() override;
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void doUpdate(const BoxView& boxes) override;
@@ -66,6 +72,12 @@ private:
     static constexpr std::uint32_t kFirstRow = 1u << 30;     ///< the cell is in the entity's first row
     static constexpr std::uint32_t kIndexMask = kFirstRow - 1;
 
+    struct Parallel;  // the task arena and the chunks' buffers (grid.cpp): keeps TBB out of this header
+
+    /// Scans the cell runs of [begin, end), which starts and ends at run boundaries, appending
+    /// its pairs to `out` and adding to the counts.
+    void scanRuns(const Entry* begin, const Entry* end, std::vector<Pair>& out, std::uint64_t& tests,
+                  std::uint64_t& occupiedCells) const;
     [[nodiscard]] std::uint32_t column(float x) const;
     [[nodiscard]] std::uint32_t row(float y) const;
     /// Calls visit(entry) for the entries of cells [firstCell, lastCell] (one row's span);
@@ -93,6 +105,7 @@ private:
     OversizedScratch m_oversizedScratch;
     std::vector<std::uint32_t> m_queryMark;   ///< by entity: the last ray query that met it
     std::uint32_t m_queryStamp = 0;
+    std::unique_ptr<Parallel> m_parallel;  ///< null when the grid runs on one thread
 };
 
 }  // namespace ro
