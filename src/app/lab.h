@@ -22,6 +22,11 @@
 
 namespace ro::app {
 
+/// Whether the panel and the plots offer a parameter: the threads a technique may use are the
+/// host's to give, not part of the structure the lab shows, and the lab steps on one thread
+/// (--param threads=N still sets them).
+[[nodiscard]] inline bool labOffers(const ParameterSpec& spec) { return spec.key != kThreadsParameter.key; }
+
 class Lab {
 public:
     /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory

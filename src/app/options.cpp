@@ -11,6 +11,7 @@
 #include <vector>
 #include <algorithm>
 
+#include "app/lab.h"
 #include "files/safe_file.h"
 #include "ro/registry.h"
 #include "scenario/scenario.h"
@@ -332,14 +333,16 @@ ParseResult parseOptions(int argc, char** argv) {
                 o.plotParameter = tab.substr(10);
                 const bool numeric = std::any_of(technique->parameters.begin(), technique->parameters.end(),
                                                  [&](const ParameterSpec& p) {
-                                                     return p.key == o.plotParameter && p.kind != ParameterKind::Choice;
+                                                     return p.key == o.plotParameter && p.kind != ParameterKind::Choice &&
+                                                            labOffers(p);
                                                  });
                 // A file's technique is known only once it is read: main checks the key then.
                 const bool techniqueFromFile = (given("--load") || given("--replay")) && !given("--technique");
                 if (!numeric && !techniqueFromFile) {
                     std::string keys;
                     for (const ParameterSpec& p : technique->parameters)
-                        if (p.kind != ParameterKind::Choice) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", p.key);
+                        if (p.kind != ParameterKind::Choice && labOffers(p))
+                            keys += fmt::format("{}{}", keys.empty() ? "" : ", ", p.key);
                     throw BadValue(fmt::format("--plots parameter={}: '{}' has no such numeric parameter (it has: {})",
                                                o.plotParameter, technique->id, keys.empty() ? "none" : keys));
                 }

@@ -196,6 +196,7 @@ void techniqueSection(Lab& lab) {
     // The technique's parameters, as its folder declares them (registry row), each clamped to
     // the range it offers; the help line is the tooltip.
     for (const ParameterSpec& spec : lab.technique().parameters) {
+        if (!labOffers(spec)) continue;
         parameterWidget(lab, spec);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s (%.*s)", static_cast<int>(spec.help.size()), spec.help.data(),
                                                       static_cast<int>(spec.key.size()), spec.key.data());

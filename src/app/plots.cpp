@@ -370,7 +370,8 @@ struct NumericParameters {
     std::size_t count = 0;
     explicit NumericParameters(const TechniqueInfo& technique) {
         for (const ParameterSpec& spec : technique.parameters)
-            if (spec.kind != ParameterKind::Choice && spec.offeredMax > spec.offeredMin && count < specs.size())
+            if (spec.kind != ParameterKind::Choice && spec.offeredMax > spec.offeredMin && labOffers(spec) &&
+                count < specs.size())
                 specs[count++] = &spec;
     }
     [[nodiscard]] auto begin() const { return specs.begin(); }
