@@ -44,6 +44,7 @@ struct ParameterSpec {
     std::string_view help;  ///< one line: what it changes, and what 0 means where 0 is special
     std::span<const std::string_view> choices = {};  ///< Choice: the name of each value
     bool logarithmic = false;                         ///< the panel's slider moves in ratios
+    bool zeroIsAuto = false;                          ///< 0 asks the technique to pick (the panel shows "auto")
 };
 
 /// Parameter values by key, and the region the entities live in.
@@ -124,6 +125,7 @@ inline constexpr ParameterSpec kThreadsParameter{
     .defaultValue = 1.0,
     .unit = "threads",
     .help = "threads for the update and pair finding; 1 (the default) the serial path, 0 the hardware's concurrency",
+    .zeroIsAuto = true,
 };
 
 /// "between 1.5 and 16", "> 0", or for a choice "one of auto, x, y".

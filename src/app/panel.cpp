@@ -127,8 +127,10 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
     case ParameterKind::Real: {
         float value = static_cast<float>(current);
         const ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (spec.logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
+        // 0 where it asks the technique to pick reads as what it is, not as a length of 0.
+        const char* format = spec.zeroIsAuto && value == 0.0f ? "auto" : value < 10.0f ? "%.2f" : "%.1f";
         if (ImGui::SliderFloat(label.buffer, &value, static_cast<float>(spec.offeredMin),
-                               static_cast<float>(spec.offeredMax), value < 10.0f ? "%.2f" : "%.1f", flags))
+                               static_cast<float>(spec.offeredMax), format, flags))
             lab.setParameter(spec, value);
         break;
     }
@@ -141,6 +143,10 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
                 lab.setParameter(spec, value);
         } else if (ImGui::InputInt(label.buffer, &value, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue)) {
             lab.setParameter(spec, std::clamp(value, lo, hi));  // a wide range is typed, and applied on Enter
+        }
+        if (spec.zeroIsAuto && value == 0 && !ImGui::IsItemActive()) {
+            ImGui::SameLine(0.0f, 4.0f);
+            ImGui::TextDisabled("(auto)");
         }
         break;
     }

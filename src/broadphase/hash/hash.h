@@ -46,6 +46,7 @@ public:
         .defaultValue = 0,
         .unit = "buckets",
         .help = "size of the hash table, rounded up to a prime; 0 picks one near 10x the entity count",
+        .zeroIsAuto = true,
     };
     static constexpr ParameterSpec kParameters[] = {kCellSizeParameter, kTableSizeParameter};
     SpatialHash() : Technique(kParameters) {}

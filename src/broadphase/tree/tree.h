@@ -87,6 +87,7 @@ public:
         .unit = "world units",
         .help = "how far a leaf's fat box reaches beyond its box: larger moves the tree less, tests more pairs; "
                 "0 (the default) is auto: a tenth of the boxes' median side, measured by the tree",
+        .zeroIsAuto = true,
     };
     /// The automatic margin (fat_margin 0) as a share of the boxes' median side (the larger
     /// of width and height). 0 is the sentinel, as the hash's table size uses it, because a
