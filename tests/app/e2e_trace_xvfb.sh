@@ -89,6 +89,12 @@ pick=$(value verdict)
 [[ $pick != "$(value technique)" ]] || fail "the world runs the pick already after three Tabs: $(latest)"
 # The button sits in the Compare window's bottom-right corner (pinned there at 1280x800).
 click 1170 772 1
+# As Load trace above: about one walk in ten on a loaded machine this click left the button
+# hovered and nothing done (the saved window shows it so). A second click, said aloud.
+if [[ $(value technique) != "$pick" ]]; then
+    echo "note: Use $pick left technique=$(value technique); clicking it again" >&2
+    click 1170 772 1
+fi
 [[ $(value technique) == "$pick" ]] || fail "Use $pick: technique=$(value technique), verdict=$(value verdict)"
 echo "use: technique=$(value technique)"
 
