@@ -6,6 +6,7 @@
 
 #include "broadphase/auto/auto.h"
 #include "broadphase/brute/brute.h"
+#include "broadphase/coherent/coherent.h"
 #include "broadphase/tree/tree.h"
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/quadtree/quadtree.h"
@@ -24,13 +25,13 @@ std::unique_ptr<BroadPhase> make() {
 
 constexpr std::array kTechniques{
     TechniqueInfo{"brute", "Brute force", BruteForce::kGuide, BruteForce::kParameters, &make<BruteForce>, 20'000},
-    TechniqueInfo{"grid", "Spatial grid", SpatialGrid::kGuide, SpatialGrid::kParameters, &make<SpatialGrid>},
-    TechniqueInfo{"hash", "Spatial hash", SpatialHash::kGuide, SpatialHash::kParameters, &make<SpatialHash>},
-    TechniqueInfo{"hshg", "Hierarchical spatial hash grid", HierarchicalGrid::kGuide, HierarchicalGrid::kParameters, &make<HierarchicalGrid>},
-    TechniqueInfo{"sap", "Sweep and prune (delimiters)", SweepAndPrune::kGuide, SweepAndPrune::kParameters, &make<SweepAndPrune>},
-    TechniqueInfo{"sweep", "Single-axis sweep (insertion sort)", SingleAxisSweep::kGuide, SingleAxisSweep::kParameters, &make<SingleAxisSweep>},
+    TechniqueInfo{"grid", "Spatial grid", SpatialGrid::kGuide, Coherent<SpatialGrid>::kParameters, &make<Coherent<SpatialGrid>>},
+    TechniqueInfo{"hash", "Spatial hash", SpatialHash::kGuide, Coherent<SpatialHash>::kParameters, &make<Coherent<SpatialHash>>},
+    TechniqueInfo{"hshg", "Hierarchical spatial hash grid", HierarchicalGrid::kGuide, Coherent<HierarchicalGrid>::kParameters, &make<Coherent<HierarchicalGrid>>},
+    TechniqueInfo{"sap", "Sweep and prune (delimiters)", SweepAndPrune::kGuide, Coherent<SweepAndPrune>::kParameters, &make<Coherent<SweepAndPrune>>},
+    TechniqueInfo{"sweep", "Single-axis sweep (insertion sort)", SingleAxisSweep::kGuide, Coherent<SingleAxisSweep>::kParameters, &make<Coherent<SingleAxisSweep>>},
     TechniqueInfo{"tree", "Dynamic AABB tree", DynamicTree::kGuide, DynamicTree::kParameters, &make<DynamicTree>},
-    TechniqueInfo{"quadtree", "Quadtree", Quadtree::kGuide, Quadtree::kParameters, &make<Quadtree>},
+    TechniqueInfo{"quadtree", "Quadtree", Quadtree::kGuide, Coherent<Quadtree>::kParameters, &make<Coherent<Quadtree>>},
     TechniqueInfo{"auto", "Auto: HSHG or tree, timed", AutoPick::kGuide, AutoPick::kParameters, &make<AutoPick>},
 };
 

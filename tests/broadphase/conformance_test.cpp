@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "ro/registry.h"
 #include "ro/rng.h"
@@ -89,6 +91,119 @@ TEST_P(Conformance, EveryStepOfFastIncoherentMotion) {
         const BoxView view = boxes.view();
         ASSERT_EQ(test::techniqueOverlaps(*technique, view), test::referenceOverlaps(view));
         ASSERT_EQ(technique->validate(), "");
+    }
+}
+
+/// The pairs of the last update as a set, after the same checks as techniqueOverlaps.
+std::set<Pair> pairsOf(BroadPhase& technique, const BoxView& boxes) {
+    std::vector<Pair> candidates;
+    technique.findPairs(candidates);
+    std::set<Pair> result;
+    for (const Pair& p : candidates) {
+        EXPECT_LT(p.a, p.b);
+        EXPECT_LT(p.b, boxes.count);
+        if (p.b >= boxes.count) continue;
+        const bool overlap = overlaps(boxes.box(p.a), boxes.box(p.b));
+        EXPECT_TRUE(overlap || !technique.pairsAreExact()) << "(" << p.a << ", " << p.b << ") does not overlap";
+        EXPECT_TRUE(!overlap || result.insert(p).second) << "(" << p.a << ", " << p.b << ") reported twice";
+    }
+    return result;
+}
+
+// Coherent motion, as a physics engine's frames: most boxes creep inside their fat boxes, a
+// few jump, statics are added, removed and moved, filters and static flags change, ids churn,
+// and now and then everything jumps at once. Half the steps come as moved lists. Pairs (with
+// the rule) and queries are compared with brute force on every step.
+TEST_P(Conformance, EveryStepOfCoherentMotionWithChurnStaticsAndFilters) {
+    const Aabb area{0, 0, 200, 150};
+    Rng rng(2024);
+    test::Population population;
+    std::vector<std::uint8_t> isStatic;
+    std::vector<std::uint32_t> category, mask;
+    std::vector<float> velocity;  // x then y, by dense index
+    const auto add = [&](bool still) {
+        const float x = rng.range(0, 196), y = rng.range(0, 146), side = rng.range(1.0f, 4.0f);
+        population.add({x, y, x + side, y + side});
+        isStatic.push_back(still ? 1 : 0);
+        category.push_back(1u << (population.nextId % 3));
+        mask.push_back(population.nextId % 5 == 0 ? 1u : 0xFFFFFFFFu);
+        velocity.push_back(rng.range(-0.04f, 0.04f));
+        velocity.push_back(rng.range(-0.04f, 0.04f));
+    };
+    const auto removeAt = [&](std::uint32_t i) {
+        population.removeAt(i);
+        isStatic[i] = isStatic.back(), isStatic.pop_back();
+        category[i] = category.back(), category.pop_back();
+        mask[i] = mask.back(), mask.pop_back();
+        velocity[2 * i] = velocity[velocity.size() - 2], velocity[2 * i + 1] = velocity.back();
+        velocity.resize(velocity.size() - 2);
+    };
+    const auto shiftBy = [&](std::uint32_t i, float dx, float dy) {
+        population.set(i, {population.boxes.minX[i] + dx, population.boxes.minY[i] + dy, population.boxes.maxX[i] + dx,
+                           population.boxes.maxY[i] + dy});
+    };
+    for (int i = 0; i < 500; ++i) add(i % 6 == 0);
+
+    auto technique = create();
+    auto reference = findTechnique("brute")->create();
+    technique->configure(test::withCell(6.0f, area));
+    std::vector<std::uint32_t> moved, found, expectedFound;
+    std::vector<RayHit> hits, expectedHits;
+    for (int step = 0; step < 240; ++step) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        bool entitiesChanged = step == 0;
+        moved.clear();
+        for (std::uint32_t i = 0; i < population.size(); ++i) {
+            if (isStatic[i] != 0) continue;
+            const bool jumps = rng.below(100) == 0 || (step >= 100 && step < 104);
+            shiftBy(i, jumps ? rng.range(-6.0f, 6.0f) : velocity[2 * i], jumps ? rng.range(-6.0f, 6.0f) : velocity[2 * i + 1]);
+            moved.push_back(i);
+        }
+        if (step % 13 == 5) {  // a static moves
+            for (std::uint32_t i = 0; i < population.size(); ++i)
+                if (isStatic[i] != 0 && rng.below(10) == 0) shiftBy(i, 1.5f, 0.0f), moved.push_back(i);
+        }
+        if (step % 9 == 4) {  // entities come and go, statics among them
+            for (int k = 0; k < 4; ++k) removeAt(rng.below(population.size()));
+            for (int k = 0; k < 4; ++k) add(k == 0);
+            entitiesChanged = true;
+        }
+        if (step % 17 == 8) {  // filters change
+            for (int k = 0; k < 5; ++k) category[rng.below(population.size())] = 1u << rng.below(3);
+            entitiesChanged = true;
+        }
+        if (step % 23 == 11) {  // static flags change
+            for (int k = 0; k < 2; ++k) isStatic[rng.below(population.size())] ^= 1;
+            entitiesChanged = true;
+        }
+        BoxView view = population.boxes.view();
+        view.isStatic = isStatic.data(), view.category = category.data(), view.mask = mask.data();
+        std::sort(moved.begin(), moved.end());
+        if (!entitiesChanged && step % 2 == 0)
+            technique->updateMoved(view, moved);
+        else
+            technique->update(view);
+        reference->update(view);
+        ASSERT_EQ(technique->validate(), "");
+        std::vector<Pair> expected;
+        reference->findPairs(expected);
+        ASSERT_EQ(pairsOf(*technique, view), std::set<Pair>(expected.begin(), expected.end()));
+
+        const float x = rng.range(0, 190), y = rng.range(0, 140);
+        const Aabb query{x, y, x + rng.range(0.0f, 10.0f), y + rng.range(0.0f, 10.0f)};
+        technique->queryBox(query, found);
+        reference->queryBox(query, expectedFound);
+        std::sort(found.begin(), found.end());
+        std::sort(expectedFound.begin(), expectedFound.end());
+        EXPECT_EQ(found, expectedFound);
+        const Segment ray{{x, y}, {rng.range(0, 200), rng.range(0, 150)}};
+        technique->queryRay(ray, hits);
+        reference->queryRay(ray, expectedHits);
+        EXPECT_EQ(hits, expectedHits);
+        std::optional<RayHit> first, expectedFirst;
+        technique->raycastFirst(ray, first);
+        reference->raycastFirst(ray, expectedFirst);
+        EXPECT_EQ(first, expectedFirst);
     }
 }
 

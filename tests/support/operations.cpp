@@ -4,11 +4,13 @@
 #include <array>
 #include <exception>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <sstream>
 
 #include "broadphase/brute/brute.h"
+#include "broadphase/coherent/coherent.h"
 #include "broadphase/hash/hash.h"
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/quadtree/quadtree.h"
@@ -20,6 +22,9 @@ namespace ro::test {
 namespace {
 
 using Kind = Operation::Kind;
+
+/// A move before which every box creeps a little (a quarter of them).
+bool isCreep(const Operation& op) { return op.kind == Kind::Move && op.pick % 4 == 2; }
 
 // ---- Generating ----------------------------------------------------------------------------
 
@@ -94,6 +99,9 @@ struct Generator {
         // Set without a draw: these scenes are far below the grid's parallel threshold (the
         // grid's own tests cover the threads), and a draw would reshuffle every sequence.
         s.set(kThreadsParameter.key, kThreadsParameter.defaultValue);
+        // The coherence layer off in a third of the sequences, read off a draw made above (a
+        // draw of its own would reshuffle every sequence).
+        s.set(kCoherentParameter.key, s.find(SpatialHash::kTableSizeParameter.key) == 7.0 ? 0.0 : 1.0);
         // Every other parameter (one added since): its default or an end of its offered range.
         for (const TechniqueInfo& t : techniques())
             for (const ParameterSpec& spec : t.parameters)
@@ -183,6 +191,16 @@ struct Population {
         isStatic.pop_back();
     }
     void move(std::uint32_t i, const Aabb& b) { minX[i] = b.minX, minY[i] = b.minY, maxX[i] = b.maxX, maxY[i] = b.maxY; }
+    /// Every box creeps by a 4096th of the way from box `from` to b's corner, one way, the
+    /// other or not at all by its index: as bodies resting in a pile do, most stay inside a
+    /// fat box. Box `from` is then moved to b, as a plain move.
+    void creepAll(std::uint32_t from, const Aabb& b) {
+        const float dx = (b.minX - minX[from]) / 4096.0f, dy = (b.minY - minY[from]) / 4096.0f;
+        for (std::uint32_t i = 0; i < size(); ++i) {
+            const auto way = static_cast<float>(static_cast<int>(i % 3) - 1);
+            minX[i] += way * dx, maxX[i] += way * dx, minY[i] += way * dy, maxY[i] += way * dy;
+        }
+    }
     [[nodiscard]] BoxView view() const {
         BoxView v{minX.data(), minY.data(), maxX.data(), maxY.data(), ids.data(), size()};
         if (withRules) {
@@ -298,11 +316,17 @@ std::string runChecked(const Sequence& sequence, const TechniqueFactory& create)
     Population population;
     population.withRules = sequence.withRules;
     bool sameEntities = false;  // the technique's last update saw these entities, in this order
+    std::vector<std::uint32_t> everyIndex;
     for (std::size_t k = 0; k < sequence.operations.size(); ++k) {
         const Operation& op = sequence.operations[k];
         const std::uint32_t n = population.size();
         if (op.kind == Kind::Insert) population.insert(op.box);
         if (op.kind == Kind::Remove && n > 0) population.remove(op.pick % n);
+        // With rules, in a quarter of the moves every box creeps first (isCreep): coherent
+        // motion, as a physics engine's frames. (Without, boxes stay on the lattice, where
+        // edges touch often.)
+        const bool creeps = sequence.withRules && isCreep(op) && n > 0;
+        if (creeps) population.creepAll(op.pick % n, op.box);
         if (op.kind == Kind::Move && n > 0) population.move(op.pick % n, op.box);
         if (op.kind == Kind::Configure) technique->configure(op.settings);
 
@@ -311,7 +335,13 @@ std::string runChecked(const Sequence& sequence, const TechniqueFactory& create)
         if (sequence.withRules && sameEntities && !entitiesChanged) {
             // Only the moved box changed: the moved list says so (empty when nothing moved).
             const std::uint32_t moved[] = {n > 0 ? op.pick % n : 0};
-            technique->updateMoved(view, std::span(moved, op.kind == Kind::Move && n > 0 ? 1 : 0));
+            if (creeps) {
+                everyIndex.resize(n);
+                std::iota(everyIndex.begin(), everyIndex.end(), 0u);
+                technique->updateMoved(view, everyIndex);
+            } else {
+                technique->updateMoved(view, std::span(moved, op.kind == Kind::Move && n > 0 ? 1 : 0));
+            }
         } else {
             technique->update(view);
         }
@@ -339,7 +369,10 @@ std::string describe(const Operation& op) {
     switch (op.kind) {
         case Kind::Insert: s << "insert [" << b.minX << ", " << b.minY << ", " << b.maxX << ", " << b.maxY << "]"; break;
         case Kind::Remove: s << "remove #" << op.pick; break;
-        case Kind::Move: s << "move #" << op.pick << " to [" << b.minX << ", " << b.minY << ", " << b.maxX << ", " << b.maxY << "]"; break;
+        case Kind::Move:
+            s << (isCreep(op) ? "(with rules: creep all) move #" : "move #") << op.pick << " to [" << b.minX << ", " << b.minY << ", "
+              << b.maxX << ", " << b.maxY << "]";
+            break;
         case Kind::FindPairs: s << "find-pairs"; break;
         case Kind::QueryPoint: s << "query-point (" << b.minX << ", " << b.minY << ")"; break;
         case Kind::QueryBox: s << "query-box [" << b.minX << ", " << b.minY << ", " << b.maxX << ", " << b.maxY << "]"; break;

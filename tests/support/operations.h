@@ -37,7 +37,8 @@ struct Sequence {
     std::vector<Operation> operations;
     /// Each entity gets a static flag and a filter drawn from its id (a quarter static, four
     /// layers), and a move that follows a move or a query reaches the technique as a moved
-    /// list (updateMoved): half the sequences.
+    /// list (updateMoved), and before a quarter of the moves every box creeps a little (moved
+    /// lists of every box): half the sequences.
     bool withRules = false;
 };
 
