@@ -25,7 +25,7 @@ void AutoPick::startTrial() {
     m_hshgBestMs = 0.0;
     m_watchedMs = 0.0;
     m_watchedSteps = 0;
-    if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<HierarchicalGrid>();
+    if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<Coherent<HierarchicalGrid>>();
     if (!m_techniques[kTree]) m_techniques[kTree] = std::make_unique<DynamicTree>();
     for (const auto& technique : m_techniques) technique->configure(m_settings);
 }
@@ -87,7 +87,7 @@ void AutoPick::preferHshg() {
     // are theirs again once update() returns), so queries before the next update find what
     // the tree would have found. A one-off copy, at the hand-over.
     if (!m_techniques[kHshg]) {
-        m_techniques[kHshg] = std::make_unique<HierarchicalGrid>();
+        m_techniques[kHshg] = std::make_unique<Coherent<HierarchicalGrid>>();
         m_techniques[kHshg]->configure(m_settings);
         if (m_updated && m_techniques[kTree]) {
             const auto& tree = static_cast<const DynamicTree&>(*m_techniques[kTree]);

@@ -30,6 +30,7 @@
 
 #include "broadphase/box_copy.h"
 #include "broadphase/technique_base.h"
+#include "broadphase/coherent/coherent.h"
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/tree/tree.h"
 
@@ -47,7 +48,8 @@ public:
         .suits = "A scene you have not measured: static fields, sparse mixes of sizes and crowds of movers alike.",
         .source = "ro's own: the measurements of the mixed family and the static field (README, Performance)",
     };
-    static constexpr ParameterSpec kParameters[] = {HierarchicalGrid::kFactorParameter, DynamicTree::kMarginParameter};
+    static constexpr ParameterSpec kParameters[] = {HierarchicalGrid::kFactorParameter, DynamicTree::kMarginParameter,
+                                                    kCoherentParameter};
     /// Steps of a scene run by both: the first builds, the others are timed.
     static constexpr std::uint32_t kTrialSteps = 3;
     /// A new scene (most entities new in one update) starts a trial from this many entities.

@@ -134,6 +134,9 @@ TEST(AutoPick, AHandOverAfterTheCallersArraysWereFreedBuildsOnTheTreesBoxes) {
     std::vector<std::uint32_t> moved;
     for (std::uint32_t i = 0; i < population.size(); i += 100) isStatic[i] = 0, moved.push_back(i);
     AutoPick autoPick;
+    // The plain HSHG: under the coherence layer it rests on this field and wins the trial, and
+    // this tests the hand-over from a kept tree.
+    autoPick.configure(Settings(Settings{}.bounds, {{kCoherentParameter.key, 0.0}}));
     BruteForce brute;
     auto arrays = std::make_unique<test::BoxSet>(population.boxes);
     const auto viewOf = [&](const test::BoxSet& boxes) {
