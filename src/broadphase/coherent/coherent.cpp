@@ -17,6 +17,7 @@ void Coherent<Inner>::applySettings(const Settings& settings) {
     m_autoMargin = m_setMargin == 0.0f;
     m_margin = m_autoMargin ? 0.0f : m_setMargin;
     m_churnSinceFit = m_countAtFit = 0;
+    m_queryWork = m_listWork = 0.0;
     m_inner.configure(settings);  // checked by our configure (the inner's keys are ours); applied at its next update
     m_mode = m_enabled ? Mode::Coherent : Mode::Off;
     m_reset = true;
@@ -187,11 +188,18 @@ template <typename Inner>
 void Coherent<Inner>::step(const BoxView& boxes, std::span<const std::uint32_t> moved, bool sameEntities) {
     const std::uint32_t n = boxes.count;
     const auto changedCount = static_cast<float>(m_changedList.size() + m_gone);
-    if (m_mode == Mode::PassThrough && changedCount <= kLeavePassThrough * static_cast<float>(n)) {
+    // Queries dearer than the inner technique's own pair search (a sweep's query in a pile
+    // with no gap on its axis walks back to its start) pass through too, and the way back
+    // asks for half that work, the same hysteresis as the shares.
+    const double refindWork = m_queryWork * static_cast<double>(m_changedList.size());
+    if (m_mode == Mode::PassThrough && changedCount <= kLeavePassThrough * static_cast<float>(n) &&
+        2.0 * refindWork <= m_listWork) {
         relist(boxes);
         return;
     }
-    if (m_mode == Mode::Coherent && changedCount > kEnterPassThrough * static_cast<float>(n)) m_mode = Mode::PassThrough;
+    if (m_mode == Mode::Coherent &&
+        (changedCount > kEnterPassThrough * static_cast<float>(n) || (m_listWork > 0.0 && refindWork > m_listWork)))
+        m_mode = Mode::PassThrough;
     if (m_mode == Mode::PassThrough) {
         // Fat boxes stay current, to see when few leave them again.
         refatten(boxes, m_changedList);
@@ -236,7 +244,9 @@ void Coherent<Inner>::relist(const BoxView& boxes) {
     m_holds = Holds::Fat;
     m_innerRan = true;
     m_inner.findPairs(m_innerPairs);
-    m_tests += m_inner.counters().pairTests;
+    const Counters listed = m_inner.counters();
+    m_tests += listed.pairTests;
+    m_listWork = static_cast<double>(listed.pairTests + listed.elementsVisited);
     const bool exact = m_inner.pairsAreExact();
     m_kept.clear();
     reserveWithHeadroom(m_kept, m_innerPairs.size());
@@ -273,6 +283,7 @@ void Coherent<Inner>::refind(const BoxView& boxes) {
         }
     }
     m_refound = m_changedList.size();
+    if (!m_changedList.empty()) m_queryWork = static_cast<double>(m_visited + m_tests) / static_cast<double>(m_changedList.size());
     (void)boxes;
 }
 
@@ -282,6 +293,8 @@ void Coherent<Inner>::findPairs(std::vector<Pair>& out) {
         m_inner.findPairs(out);
         const std::uint64_t allocations = this->m_counters.heapAllocations;
         this->m_counters = m_inner.counters();
+        if (m_mode == Mode::PassThrough)
+            m_listWork = static_cast<double>(this->m_counters.pairTests + this->m_counters.elementsVisited);
         this->m_counters.heapAllocations = allocations;
         if (m_mode == Mode::PassThrough) {
             this->m_counters.extra.set("refound", 0.0);

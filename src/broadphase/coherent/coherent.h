@@ -23,12 +23,15 @@
 ///   the changed indices when no entity came, went or changed rule since its last update),
 ///   the kept pairs of changed entities are dropped, and each changed entity queries the inner
 ///   technique with its fat box for its pairs anew (a pair of two changed ones once).
-/// - Many changed (more than kEnterPassThrough of them: rain, a tumbling drum, teleports): the
-///   layer passes through, the inner technique runs on the tight boxes with its own findPairs,
-///   as without the layer, since re-querying most entities costs more than its pair search.
+/// - Many changed (more than kEnterPassThrough of them: rain, a tumbling drum, teleports), or
+///   their queries would cost more work than the inner technique's pair search (a sweep's
+///   query walks back through a pile that leaves no gap on its axis): the layer passes
+///   through, the inner technique runs on the tight boxes with its own findPairs, as without
+///   the layer.
 ///   The pass still keeps the fat boxes current (cheap) to see when the share falls below
-///   kLeavePassThrough, when the pairs are listed afresh from the inner technique on the fat
-///   boxes and the layer is coherent again. The gap between the two is the hysteresis.
+///   kLeavePassThrough (and the queries' work below half the pair search's), when the pairs
+///   are listed afresh from the inner technique on the fat boxes and the layer is coherent
+///   again. The gap between the two is the hysteresis.
 /// Queries stay exact: the inner technique's answers on fat boxes are filtered by the tight
 /// boxes (a ray's t is recomputed on the tight box). With "coherent" 0 the layer is absent:
 /// every call goes to the inner technique on the tight boxes.
@@ -145,6 +148,10 @@ private:
     std::uint32_t m_gone = 0;     ///< entities fewer than the update before (the last indices went)
     std::uint64_t m_visited = 0, m_tests = 0;  ///< the layer's queries of this step
     std::uint64_t m_refound = 0;
+    /// Work (elements visited and tests) of the last step's queries, per changed entity, and
+    /// of the inner technique's last pair search: refinding m entities is chosen while
+    /// m * m_queryWork is below m_listWork (half of it to come back from passing through).
+    double m_queryWork = 0.0, m_listWork = 0.0;
 
     // By dense index of the last update.
     std::vector<float> m_fatMinX, m_fatMinY, m_fatMaxX, m_fatMaxY;
