@@ -302,10 +302,16 @@ void Coherent<Inner>::findPairs(std::vector<Pair>& out) {
             this->m_counters.extra.set("pass_through", 1.0);
         }
     } else {
-        out.clear();
+        // Branch-free: whether a kept pair overlaps is a coin toss the predictor cannot learn.
+        out.resize(m_kept.size());
         const Aabb* tight = m_tight.data();
-        for (const IndexPair p : m_kept)
-            if (touches(tight[p.a], tight[p.b])) out.push_back({p.a, p.b});
+        Pair* to = out.data();
+        std::size_t w = 0;
+        for (const IndexPair p : m_kept) {
+            to[w] = {p.a, p.b};
+            w += touches(tight[p.a], tight[p.b]) ? 1 : 0;
+        }
+        out.resize(w);
         Counters counters;
         const Counters inner = m_inner.counters();
         counters.extra = inner.extra;  // its settings in use (a cell size) hold while it rests
