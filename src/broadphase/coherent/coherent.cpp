@@ -18,6 +18,7 @@ void Coherent<Inner>::applySettings(const Settings& settings) {
     m_margin = m_autoMargin ? 0.0f : m_setMargin;
     m_churnSinceFit = m_countAtFit = 0;
     m_queryWork = m_listWork = 0.0;
+    m_calmSteps = 0;
     m_inner.configure(settings);  // checked by our configure (the inner's keys are ours); applied at its next update
     m_mode = m_enabled ? Mode::Coherent : Mode::Off;
     m_reset = true;
@@ -192,10 +193,17 @@ void Coherent<Inner>::step(const BoxView& boxes, std::span<const std::uint32_t> 
     // with no gap on its axis walks back to its start) pass through too, and the way back
     // asks for half that work, the same hysteresis as the shares.
     const double refindWork = m_queryWork * static_cast<double>(m_changedList.size());
-    if (m_mode == Mode::PassThrough && changedCount <= kLeavePassThrough * static_cast<float>(n) &&
-        2.0 * refindWork <= m_listWork) {
-        relist(boxes);
-        return;
+    if (m_mode == Mode::PassThrough) {
+        // Calm for kCalmSteps in a row: a crowd moving at a steady speed leaves its fat boxes in
+        // waves (all fattened at once, they leave together), and one calm step between two
+        // waves would list everything anew for nothing.
+        const bool calm = changedCount <= kLeavePassThrough * static_cast<float>(n) && 2.0 * refindWork <= m_listWork;
+        m_calmSteps = calm ? m_calmSteps + 1 : 0;
+        if (m_calmSteps >= kCalmSteps) {
+            m_calmSteps = 0;
+            relist(boxes);
+            return;
+        }
     }
     if (m_mode == Mode::Coherent &&
         (changedCount > kEnterPassThrough * static_cast<float>(n) || (m_listWork > 0.0 && refindWork > m_listWork)))

@@ -28,8 +28,9 @@
 ///   query walks back through a pile that leaves no gap on its axis): the layer passes
 ///   through, the inner technique runs on the tight boxes with its own findPairs, as without
 ///   the layer.
-///   The pass still keeps the fat boxes current (cheap) to see when the share falls below
-///   kLeavePassThrough (and the queries' work below half the pair search's), when the pairs
+///   The pass still keeps the fat boxes current (cheap) to see when the share stays below
+///   kLeavePassThrough for kCalmSteps steps (and the queries' work below half the pair
+///   search's; a crowd at a steady speed leaves its fat boxes in waves), when the pairs
 ///   are listed afresh from the inner technique on the fat boxes and the layer is coherent
 ///   again. The gap between the two is the hysteresis.
 /// Queries stay exact: the inner technique's answers on fat boxes are filtered by the tight
@@ -85,6 +86,8 @@ public:
     /// Pass through above this share of entities changed in a step, and be coherent again
     /// below the lower one (see docs/coherence.md for the measurements behind them).
     static constexpr float kEnterPassThrough = 0.25f, kLeavePassThrough = 0.125f;
+    /// Steps in a row at or below kLeavePassThrough before the layer is coherent again.
+    static constexpr std::uint32_t kCalmSteps = 4;
     /// Kept pairs are checked against brute force by validate() up to this many entities.
     static constexpr std::uint32_t kValidatePairsMax = 2000;
 
@@ -152,6 +155,7 @@ private:
     /// of the inner technique's last pair search: refinding m entities is chosen while
     /// m * m_queryWork is below m_listWork (half of it to come back from passing through).
     double m_queryWork = 0.0, m_listWork = 0.0;
+    std::uint32_t m_calmSteps = 0;  ///< passing through: steps in a row that were calm enough to come back
 
     // By dense index of the last update.
     std::vector<float> m_fatMinX, m_fatMinY, m_fatMaxX, m_fatMaxY;
