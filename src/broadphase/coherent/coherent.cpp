@@ -115,8 +115,7 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
     }
     std::fill(changed + common, changed + span, std::uint8_t{1});  // came, or went (kept pairs there drop)
 
-    // Keep this update's boxes, slots and rules for the tests and for the next update's marks.
-    for (std::uint32_t i = 0; i < n; ++i) m_tight[i] = {boxes.minX[i], boxes.minY[i], boxes.maxX[i], boxes.maxY[i]};
+    // Keep this update's slots and rules for the next update's marks (and its boxes, below).
     std::copy_n(boxes.ids, n, m_slots.data());
     const auto keep = [n](auto& copy, const auto* from) {
         if (from == nullptr) {
@@ -132,13 +131,20 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
     m_count = n;
     m_gone = old > n ? old - n : 0;  // their pairs drop: a change even when no index holds a new one
 
+    std::uint32_t count = 0;
+    for (std::uint32_t i = 0; i < n; ++i) count += changed[i];
     if (m_reset || rulesCameOrWent) {
         m_reset = false;
         m_changedList.clear();
         relist(boxes);
+    } else if (m_mode == Mode::PassThrough) {
+        m_changedList.clear();
+        if (calmAgain(n, count, count))
+            relist(boxes);
+        else
+            passThrough(boxes, {}, false, changed);
     } else {
-        std::uint32_t count = 0;
-        for (std::uint32_t i = 0; i < n; ++i) count += changed[i];
+        copyTight(boxes);
         m_changedList.resize(count);
         if (count > 0) {
             std::uint32_t* list = m_changedList.data();
@@ -170,6 +176,7 @@ void Coherent<Inner>::doUpdateMoved(const BoxView& boxes, std::span<const std::u
     }
     // The same entities and rules (the caller vouches): only the moved boxes can have left.
     m_gone = 0;
+    if (m_mode == Mode::PassThrough && m_tightStale) copyTight(boxes);
     std::uint8_t* changed = m_changed.data();
     m_changedList.clear();
     for (const std::uint32_t i : moved) {
@@ -186,37 +193,72 @@ void Coherent<Inner>::doUpdateMoved(const BoxView& boxes, std::span<const std::u
 }
 
 template <typename Inner>
+bool Coherent<Inner>::calmAgain(std::uint32_t n, std::uint32_t changed, std::uint32_t refinding) {
+    // Calm for kCalmSteps in a row: a crowd moving at a steady speed leaves its fat boxes in
+    // waves (all fattened at once, they leave together), and one calm step between two waves
+    // would list everything anew for nothing. The queries' work must be at most half the pair
+    // search's, the same hysteresis as the shares.
+    const bool calm = static_cast<float>(changed + m_gone) <= kLeavePassThrough * static_cast<float>(n) &&
+                      2.0 * m_queryWork * static_cast<double>(refinding) <= m_listWork;
+    m_calmSteps = calm ? m_calmSteps + 1 : 0;
+    if (m_calmSteps < kCalmSteps) return false;
+    m_calmSteps = 0;
+    return true;
+}
+
+template <typename Inner>
+void Coherent<Inner>::copyTight(const BoxView& boxes) {
+    for (std::uint32_t i = 0; i < boxes.count; ++i) m_tight[i] = {boxes.minX[i], boxes.minY[i], boxes.maxX[i], boxes.maxY[i]};
+    m_tightStale = false;
+}
+
+template <typename Inner>
+void Coherent<Inner>::passThrough(const BoxView& boxes, std::span<const std::uint32_t> moved, bool sameEntities,
+                                  const std::uint8_t* changed) {
+    // Fat boxes stay current, to see when few leave them again: with the marks of a full
+    // update, in one branch-free pass over every box (the tight copies wait until the layer
+    // is coherent again); with a list, by it.
+    if (changed != nullptr) {
+        const std::uint32_t n = boxes.count;
+        const float *x0 = boxes.minX, *y0 = boxes.minY, *x1 = boxes.maxX, *y1 = boxes.maxY;
+        float *f0 = m_fatMinX.data(), *f1 = m_fatMinY.data(), *f2 = m_fatMaxX.data(), *f3 = m_fatMaxY.data();
+        const std::uint8_t* still = boxes.isStatic;
+        const float margin = m_margin;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const float m = still != nullptr && still[i] != 0 ? 0.0f : margin;
+            const bool c = changed[i] != 0;
+            f0[i] = c ? x0[i] - m : f0[i], f1[i] = c ? y0[i] - m : f1[i];
+            f2[i] = c ? x1[i] + m : f2[i], f3[i] = c ? y1[i] + m : f3[i];
+        }
+        m_tightStale = true;
+    } else {
+        refatten(boxes, m_changedList);
+    }
+    if (m_holds == Holds::Tight && sameEntities && !moved.empty())
+        Base::updateMovedChecked(m_inner, boxes, moved);
+    else
+        Base::updateChecked(m_inner, boxes);
+    m_holds = Holds::Tight;
+    m_innerRan = true;
+}
+
+template <typename Inner>
 void Coherent<Inner>::step(const BoxView& boxes, std::span<const std::uint32_t> moved, bool sameEntities) {
     const std::uint32_t n = boxes.count;
     const auto changedCount = static_cast<float>(m_changedList.size() + m_gone);
-    // Queries dearer than the inner technique's own pair search (a sweep's query in a pile
-    // with no gap on its axis walks back to its start) pass through too, and the way back
-    // asks for half that work, the same hysteresis as the shares.
-    const double refindWork = m_queryWork * static_cast<double>(m_changedList.size());
-    if (m_mode == Mode::PassThrough) {
-        // Calm for kCalmSteps in a row: a crowd moving at a steady speed leaves its fat boxes in
-        // waves (all fattened at once, they leave together), and one calm step between two
-        // waves would list everything anew for nothing.
-        const bool calm = changedCount <= kLeavePassThrough * static_cast<float>(n) && 2.0 * refindWork <= m_listWork;
-        m_calmSteps = calm ? m_calmSteps + 1 : 0;
-        if (m_calmSteps >= kCalmSteps) {
-            m_calmSteps = 0;
-            relist(boxes);
-            return;
-        }
+    const auto listed = static_cast<std::uint32_t>(m_changedList.size());
+    if (m_mode == Mode::PassThrough && calmAgain(n, listed, listed)) {
+        relist(boxes);
+        return;
     }
+    // Queries dearer than the inner technique's own pair search (a sweep's query in a pile
+    // with no gap on its axis walks back to its start) pass through too.
+    const double refindWork = m_queryWork * static_cast<double>(m_changedList.size());
     if (m_mode == Mode::Coherent &&
         (changedCount > kEnterPassThrough * static_cast<float>(n) || (m_listWork > 0.0 && refindWork > m_listWork)))
         m_mode = Mode::PassThrough;
     if (m_mode == Mode::PassThrough) {
-        // Fat boxes stay current, to see when few leave them again.
-        refatten(boxes, m_changedList);
-        if (m_holds == Holds::Tight && sameEntities && !moved.empty())
-            Base::updateMovedChecked(m_inner, boxes, moved);
-        else
-            Base::updateChecked(m_inner, boxes);
-        m_holds = Holds::Tight;
-        m_innerRan = true;
+        passThrough(boxes, moved, sameEntities, nullptr);
         return;
     }
     if (m_changedList.empty() && m_gone == 0) return;  // the inner technique is not touched
@@ -243,6 +285,7 @@ void Coherent<Inner>::refatten(const BoxView& boxes, std::span<const std::uint32
 template <typename Inner>
 void Coherent<Inner>::relist(const BoxView& boxes) {
     const std::uint32_t n = boxes.count;
+    copyTight(boxes);
     for (std::uint32_t i = 0; i < n; ++i) {
         const float m = boxes.isStatic != nullptr && boxes.isStatic[i] != 0 ? 0.0f : m_margin;
         m_fatMinX[i] = boxes.minX[i] - m, m_fatMinY[i] = boxes.minY[i] - m;
@@ -379,12 +422,13 @@ QueryCost Coherent<Inner>::doRaycastFirst(const Segment& segment, std::optional<
 template <typename Inner>
 std::string Coherent<Inner>::validate() const {
     if (std::string broken = m_inner.validate(); !broken.empty()) return broken;
-    if (m_mode == Mode::Off) return {};
+    // Passing through, the fat boxes only steer the mode, and the tight copies may wait.
+    if (m_mode != Mode::Coherent) return {};
     for (std::uint32_t i = 0; i < m_count; ++i) {
         const Aabb fat{m_fatMinX[i], m_fatMinY[i], m_fatMaxX[i], m_fatMaxY[i]};
         if (!containsBox(fat, m_tight[i])) return "coherent: box " + std::to_string(i) + " is not inside its fat box";
     }
-    if (m_mode != Mode::Coherent || m_count > kValidatePairsMax) return {};
+    if (m_count > kValidatePairsMax) return {};
     std::vector<Pair> kept, fat;
     for (const IndexPair p : m_kept) {
         if (p.a >= p.b || p.b >= m_count) return "coherent: kept pair (" + std::to_string(p.a) + ", " + std::to_string(p.b) + ") is malformed";

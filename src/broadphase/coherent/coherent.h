@@ -126,6 +126,14 @@ private:
 
     /// The step after the boxes were marked: picks the mode and does its work.
     void step(const BoxView& boxes, std::span<const std::uint32_t> moved, bool sameEntities);
+    /// Passing through: whether this step is the last of kCalmSteps calm ones in a row
+    /// (`changed` entities of `n`, `refinding` of them would query).
+    [[nodiscard]] bool calmAgain(std::uint32_t n, std::uint32_t changed, std::uint32_t refinding);
+    /// The inner technique on the tight boxes; the fat boxes refattened where `changed` (by
+    /// index, a full update's marks) or the changed list (null) says.
+    void passThrough(const BoxView& boxes, std::span<const std::uint32_t> moved, bool sameEntities,
+                     const std::uint8_t* changed);
+    void copyTight(const BoxView& boxes);
     /// Fattens the entities at the listed indices.
     void refatten(const BoxView& boxes, std::span<const std::uint32_t> indices);
     /// Every fat box from its tight box, the inner technique updated on them, the pairs listed anew.
@@ -160,6 +168,7 @@ private:
     // By dense index of the last update.
     std::vector<float> m_fatMinX, m_fatMinY, m_fatMaxX, m_fatMaxY;
     std::vector<Aabb> m_tight;             ///< the caller's boxes, for the exact tests
+    bool m_tightStale = false;             ///< passing through, m_tight was not copied (relist copies it)
     std::vector<std::uint32_t> m_slots;    ///< the slot at each index (a new one: the entity changed)
     std::vector<std::uint8_t> m_static;    ///< the last update's flags and filters, to see them change
     std::vector<std::uint32_t> m_category, m_mask;
