@@ -255,8 +255,10 @@ void Coherent<Inner>::step(const BoxView& boxes, std::span<const std::uint32_t> 
     // with no gap on its axis walks back to its start) pass through too.
     const double refindWork = m_queryWork * static_cast<double>(m_changedList.size());
     if (m_mode == Mode::Coherent &&
-        (changedCount > kEnterPassThrough * static_cast<float>(n) || (m_listWork > 0.0 && refindWork > m_listWork)))
+        (changedCount > kEnterPassThrough * static_cast<float>(n) || (m_listWork > 0.0 && refindWork > m_listWork))) {
         m_mode = Mode::PassThrough;
+        m_calmSteps = 0;
+    }
     if (m_mode == Mode::PassThrough) {
         passThrough(boxes, moved, sameEntities, nullptr);
         return;
