@@ -19,6 +19,7 @@ void Coherent<Inner>::applySettings(const Settings& settings) {
     m_churnSinceFit = m_countAtFit = 0;
     m_queryWork = m_listWork = 0.0;
     m_calmSteps = 0;
+    m_warmedTight = false;
     m_inner.configure(settings);  // checked by our configure (the inner's keys are ours); applied at its next update
     m_mode = m_enabled ? Mode::Coherent : Mode::Off;
     m_reset = true;
@@ -288,6 +289,14 @@ template <typename Inner>
 void Coherent<Inner>::relist(const BoxView& boxes) {
     const std::uint32_t n = boxes.count;
     copyTight(boxes);
+    if (!m_warmedTight) {
+        // Once per scene, the inner technique's step on the tight boxes too: its buffers then
+        // fit a pass-through step, and the first one does not allocate.
+        m_warmedTight = true;
+        Base::updateChecked(m_inner, boxes);
+        m_inner.findPairs(m_innerPairs);
+        m_passCandidates = m_innerPairs.size();
+    }
     for (std::uint32_t i = 0; i < n; ++i) {
         const float m = boxes.isStatic != nullptr && boxes.isStatic[i] != 0 ? 0.0f : m_margin;
         m_fatMinX[i] = boxes.minX[i] - m, m_fatMinY[i] = boxes.minY[i] - m;
@@ -302,12 +311,13 @@ void Coherent<Inner>::relist(const BoxView& boxes) {
     m_listWork = static_cast<double>(listed.pairTests + listed.elementsVisited);
     const bool exact = m_inner.pairsAreExact();
     m_kept.clear();
-    reserveWithHeadroom(m_kept, m_innerPairs.size());
+    reserveWithHeadroom(m_found, 64);
     for (const Pair p : m_innerPairs) {
         const Aabb a{m_fatMinX[p.a], m_fatMinY[p.a], m_fatMaxX[p.a], m_fatMaxY[p.a]};
         const Aabb b{m_fatMinX[p.b], m_fatMinY[p.b], m_fatMaxX[p.b], m_fatMaxY[p.b]};
         if (exact || touches(a, b)) m_kept.push_back({p.a, p.b});
     }
+    reserveWithHeadroom(m_kept, 2 * m_kept.size());  // room for the pairs refinds add
     m_refound = n;
     m_mode = Mode::Coherent;
 }
@@ -356,6 +366,9 @@ void Coherent<Inner>::findPairs(std::vector<Pair>& out) {
         }
     } else {
         // Branch-free: whether a kept pair overlaps is a coin toss the predictor cannot learn.
+        // The caller's array gets room for a pass-through step's candidates too (inexact ones
+        // can be many more than the kept pairs), so passing through does not grow it.
+        reserveWithHeadroom(out, std::max(m_kept.size(), m_passCandidates));
         out.resize(m_kept.size());
         const Aabb* tight = m_tight.data();
         Pair* to = out.data();

@@ -168,6 +168,8 @@ private:
     // By dense index of the last update.
     std::vector<float> m_fatMinX, m_fatMinY, m_fatMaxX, m_fatMaxY;
     std::vector<Aabb> m_tight;             ///< the caller's boxes, for the exact tests
+    bool m_warmedTight = false;            ///< the inner technique ran once on the tight boxes (relist)
+    std::size_t m_passCandidates = 0;      ///< its candidates then
     bool m_tightStale = false;             ///< passing through, m_tight was not copied (relist copies it)
     std::vector<std::uint32_t> m_slots;    ///< the slot at each index (a new one: the entity changed)
     std::vector<std::uint8_t> m_static;    ///< the last update's flags and filters, to see them change
