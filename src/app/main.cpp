@@ -19,6 +19,7 @@
 #include "app/gui.h"
 #include "app/input.h"
 #include "app/lab.h"
+#include "app/layout.h"
 #include "app/options.h"
 #include "app/overlays.h"
 #include "app/panel.h"
@@ -228,6 +229,26 @@ int run(const ro::app::Options& options) {
     startWith(sceneFileUi.tracePath, options.trace);
     QueryTool queries;
     PlotsWindow plots;
+    Hud hud;
+    // What the layout depends on, read afresh each time it is computed (the window's size, what
+    // is open or folded, what the windows' contents asked for the frame before).
+    LayoutInputs layoutInputs;
+    const auto layoutFor = [&](const LayoutInputs& inputs) {
+        int width = 0, height = 0;
+        SDL_GetWindowSize(screen.window(), &width, &height);
+        return computeLayout(static_cast<float>(width), static_cast<float>(height), inputs);
+    };
+    const auto layoutNow = [&] {
+        const ImGuiStyle& style = ImGui::GetStyle();
+        layoutInputs.uiHidden = input.uiHidden();
+        layoutInputs.columnCollapsed = windowFit("Counters").collapsed;
+        layoutInputs.compareOpen = !lab.compare().empty();
+        layoutInputs.plotsOpen = plots.open();
+        layoutInputs.titleHeight = ImGui::GetFontSize() + 2.0f * style.FramePadding.y;
+        layoutInputs.compareHeight = windowFit("Compare").height;
+        layoutInputs.plotsHeight = windowFit("Plots").height;
+        return layoutFor(layoutInputs);
+    };
     if (options.queryPoint) queries.pinPoint(*options.queryPoint);
     if (options.queryBox) {
         const ro::Aabb& b = *options.queryBox;
@@ -286,9 +307,12 @@ int run(const ro::app::Options& options) {
         //----------------------------------------------------------------------------------------
         // Update
         //----------------------------------------------------------------------------------------
-        screen.fitView(lab.world().config().bounds);
         input.poll();
         gui.beginFrame(input.pointer());
+        // The world's rectangle as the frame the person clicked on had it.
+        Layout layout = layoutNow();
+        screen.setWorldView(layout.world);
+        screen.fitView(lab.world().config().bounds);
         input.apply(lab, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
         // A headless replay ends with the replay, or after --frames, whichever comes first; a
         // sweep started from the command line runs to its end.
@@ -303,8 +327,13 @@ int run(const ro::app::Options& options) {
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
             PlotsUi plotsUi{.open = plots.open(), .sweepRunning = plots.sweep().running()};
             if (input.uiHidden()) uiRects = {};
-            else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsUi);  // may respawn or switch technique: queries run after it
+            else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsUi, layout.panel);  // may respawn or switch technique: queries run after it
             plots.setOpen(plotsUi.open);
+            // The panel may have opened the Plots or picked a technique to compare: this frame's
+            // world keeps clear of the windows it draws.
+            layout = layoutNow();
+            screen.setWorldView(layout.world);
+            screen.fitView(lab.world().config().bounds);
             if (plotsUi.scalingRequested) plots.startScaling(lab);
             if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
                 sceneFileUi.replayRequested) {
@@ -323,10 +352,7 @@ int run(const ro::app::Options& options) {
                 fmt::print("{}\n", sceneFileUi.traceMessage);  // for the log a walk reads
                 std::fflush(stdout);
             }
-            if (!input.uiHidden()) {
-                drawCompare(lab, uiRects, compareUi);
-                plots.draw(lab, uiRects, lastFrame && !options.plotsScreenshot.empty());
-            }
+            if (!input.uiHidden()) plots.draw(lab, uiRects, layout.plots);
             if (std::string said = plots.takeMessage(); !said.empty()) {
                 say(std::move(said), 8);
             }
@@ -376,6 +402,7 @@ int run(const ro::app::Options& options) {
         overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
         if (const auto& alarm = lab.compareAlarm())
             overlayRenderer.drawMismatch(screen.renderer(), screen.view(), lab.world(), alarm->mismatch.pair);
+        screen.endWorld();
         // SDL queues draw calls; flushing makes the timing include the rasterisation itself.
         SDL_RenderFlush(screen.renderer());
         msDraw = msSince(drawStart);
@@ -386,6 +413,7 @@ int run(const ro::app::Options& options) {
         report.msLastTicks = 1000.0 * lab.lastTicksSeconds();
         report.zoom = screen.zoom();
         report.view = screen.view();
+        report.worldView = screen.worldView();
         report.sweepPoints = plots.sweep().points().size();
         report.sweepPlanned = plots.sweep().planned();
         report.sweepRunning = plots.sweep().running();
@@ -394,13 +422,22 @@ int run(const ro::app::Options& options) {
             report.traceFrame = trace->frame() + 1;
             report.traceFrames = trace->frames();
         }
+        // The verdict as last ranked (twice a second): the Compare window is built after the HUD.
         if (!lab.compare().empty() && compareUi.verdict.winner) report.verdictPick = compareUi.verdict.winner->id;
         history.add(report);
         if (std::chrono::steady_clock::now() < messageUntil || messageFrames > 0) {
             report.message = message;
             messageFrames = std::max(messageFrames - 1, 0);
         }
-        if (!input.uiHidden()) drawHud(report, uiRects);
+        if (!input.uiHidden()) {
+            // The HUD as tall as this frame's rows; Compare and the legend below it.
+            layoutInputs.hudHeight = hud.prepare(report, layout.hud.w);
+            layout = layoutFor(layoutInputs);
+            hud.draw(uiRects, layout.hud);
+            drawCompare(lab, uiRects, compareUi, layout.compare);
+            drawLegend(uiRects, layout.legend);
+        }
+        report.ui = uiRects;
         Gui::render();
         // F12: the window as the person sees it (H first for the world alone).
         if (input.takeScreenshotRequest()) {
@@ -423,7 +460,7 @@ int run(const ro::app::Options& options) {
             exitCode = 1;
         }
         if (lastFrame && !options.plotsScreenshot.empty()) {
-            const UiRects::Rect& r = uiRects.plots;
+            const Rect& r = uiRects.plots;
             const SDL_Rect area{static_cast<int>(r.x), static_cast<int>(r.y), static_cast<int>(r.w), static_cast<int>(r.h)};
             if (r.w <= 0.0f || !screen.saveScreenshot(options.plotsScreenshot, &area)) {
                 fmt::print(stderr, "ro_demo: could not write the Plots window to '{}'\n", options.plotsScreenshot);

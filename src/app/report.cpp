@@ -103,6 +103,17 @@ void printReport(const FrameReport& r) {
                r.drawn.rasterized, r.drawn.geometry, r.drawn.offScreen, r.overlayCounts.cellsShown, r.overlayCounts.cells,
                r.overlayCounts.linesShown, r.overlayCounts.lines, r.overlayCounts.pairsShown, r.overlayCounts.pairs,
                r.overlayCounts.boundsShown, r.overlayCounts.bounds);
+    // Where the world and the windows are, so that a test can check that none covers another.
+    const auto rect = [](const Rect& a) { return fmt::format("{:.0f},{:.0f},{:.0f},{:.0f}", a.x, a.y, a.w, a.h); };
+    fmt::print(" world_view={} ui_rects=", rect(r.worldView));
+    bool first = true;
+    for (const auto& [windowName, area] : {std::pair{"panel", &r.ui.panel}, {"hud", &r.ui.hud}, {"compare", &r.ui.compare},
+                                           {"legend", &r.ui.legend}, {"plots", &r.ui.plots}}) {
+        if (area->empty()) continue;
+        fmt::print("{}{}:{}", first ? "" : ";", windowName, rect(*area));
+        first = false;
+    }
+    if (first) fmt::print("none");
     if (r.pointActive)
         fmt::print(" point_hits={} point_visited={} point_tests={}", r.pointHits, r.pointCost.visited, r.pointCost.tests);
     if (!r.shape.empty())

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "app/lab.h"
+#include "app/layout.h"
 #include "app/overlays.h"
 #include "app/queries.h"
 #include "app/rolling.h"
@@ -48,6 +49,8 @@ struct FrameReport {
     double msLastTicks = 0.0;     ///< wall time of the last frame that ran ticks
     float zoom = 1.0f;
     ViewTransform view;           ///< world to window pixels this frame (the camera)
+    Rect worldView;               ///< the window's rectangle the world is drawn in (the layout's)
+    UiRects ui;                   ///< the ImGui windows as drawn this frame (empty: not shown)
     float speed = 1.0f;           ///< the world's speed setting
     std::string_view message;     ///< a line for the person (where a screenshot went)
     std::uint64_t bytes = 0;
