@@ -46,7 +46,7 @@ struct LayoutInputs {
 
 struct Layout {
     /// Widths at a window of 1280 or more; narrower windows get a share of their width.
-    static constexpr float kPanelWidth = 350.0f;
+    static constexpr float kPanelWidth = 364.0f;  // its texts (330) and a scrollbar
     static constexpr float kColumnWidth = 300.0f;
     static constexpr float kCollapsedWidth = 110.0f;  ///< the column folded: the HUD's title bar
     /// The legend keeps at least this height under Compare: its header (it scrolls inside).
