@@ -759,6 +759,24 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui, const Rect& area) {
     placeWindow(area);
     ImGui::Begin("Compare", nullptr, kDockedFlags | ImGuiWindowFlags_NoFocusOnAppearing);
     const float textWidth = ImGui::GetContentRegionAvail().x;
+    // The verdict's button first, at the top right, where it stays whatever the texts below
+    // say (the window scrolls when they are long).
+    {
+        const bool inUse = verdict.winner == &lab.technique();
+        fmt::memory_buffer label;
+        if (verdict.winner)
+            fmt::format_to(std::back_inserter(label), "{} {}###use-this", inUse ? "In use:" : "Use", verdict.winner->id);
+        else
+            fmt::format_to(std::back_inserter(label), "Use (no verdict yet)###use-this");
+        label.push_back('\0');
+        constexpr float kWidth = 180.0f;
+        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
+        ImGui::BeginDisabled(inUse || !verdict.winner);
+        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.setTechnique(*verdict.winner);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("Make the verdict's pick the world's technique");
+    }
     if (const auto& alarm = lab.compareAlarm()) {
         const Mismatch& m = alarm->mismatch;
         withText([&](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), textWidth); },
@@ -863,21 +881,6 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui, const Rect& area) {
     if (compare.referenceDisagreements() > 0)
         withText([&](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), textWidth); },
                  "the HSHG and the grid disagreed at {} ticks", compare.referenceDisagreements());
-    // The verdict's button, in the window's bottom-right corner, where it stays while the
-    // sentence above grows and shrinks (the window is pinned by that corner).
-    if (verdict.winner) {
-        const bool inUse = verdict.winner == &lab.technique();
-        fmt::memory_buffer label;
-        fmt::format_to(std::back_inserter(label), "{} {}###use-this", inUse ? "In use:" : "Use", verdict.winner->id);
-        label.push_back('\0');
-        constexpr float kWidth = 180.0f;
-        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
-        ImGui::BeginDisabled(inUse);
-        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.setTechnique(*verdict.winner);
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("Make the verdict's pick the world's technique");
-    }
     rects.compare = windowRect();
     ImGui::End();
 }
