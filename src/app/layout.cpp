@@ -19,21 +19,20 @@ Layout computeLayout(float width, float height, const LayoutInputs& in) {
     const float columnX = width - columnWidth;
     layout.panel = {0.0f, 0.0f, panelWidth, height};
 
-    // The right column: the HUD as tall as its rows, then Compare, then the legend in what is left.
+    // The right column: the HUD as tall as its rows, the legend, Compare.
     if (in.columnCollapsed) {
         layout.hud = {columnX, 0.0f, columnWidth, std::min(in.titleHeight, height)};
     } else {
         const float hud = std::clamp(in.hudHeight, in.titleHeight, height);
         layout.hud = {columnX, 0.0f, columnWidth, hud};
-        float below = height - hud;
-        if (in.compareOpen && below > 0.0f) {
-            // Compare first (its verdict and Use button); the legend keeps at least its header.
-            const float least = std::min(in.titleHeight, below);
-            const float compare = std::clamp(in.compareHeight, least, std::max(below - Layout::kMinLegend, least));
-            layout.compare = {columnX, hud, columnWidth, compare};
-            below -= compare;
+        // Compare at the bottom, its height a share of the window's: its top (and its Use
+        // button) stays put while the HUD's rows come and go; the legend takes what is between.
+        float compareTop = height;
+        if (in.compareOpen) {
+            compareTop = std::max(height - Layout::kCompareShare * height, hud);
+            if (compareTop < height) layout.compare = {columnX, compareTop, columnWidth, height - compareTop};
         }
-        if (below > 0.0f) layout.legend = {columnX, height - below, columnWidth, below};
+        if (compareTop - hud >= Layout::kMinLegend) layout.legend = {columnX, hud, columnWidth, compareTop - hud};
     }
 
     // The Plots strip spans the world's width, at the bottom.

@@ -3,6 +3,9 @@
 /// from the window's size and what is open: the panel a column on the left, the HUD, Compare
 /// and the legend a column on the right, the Plots a strip along the bottom between them. The
 /// world is drawn, fitted and clicked only inside the rectangle that is left.
+///
+/// At 1280 x 800 the world's rectangle is 616 x 800 (the world, 1600 x 1000, fills its
+/// width); the HUD's arrow folds the right column and gives the world 190 pixels more.
 
 namespace ro::app {
 
@@ -40,7 +43,6 @@ struct LayoutInputs {
     bool plotsOpen = false;
     float titleHeight = 19.0f;     ///< an ImGui title bar (a collapsed window)
     float hudHeight = 0.0f;        ///< what the HUD's rows need, title bar and padding included
-    float compareHeight = 0.0f;    ///< what the Compare window's content asked for
     float plotsHeight = 0.0f;      ///< what the Plots window's content asked for
 };
 
@@ -49,7 +51,9 @@ struct Layout {
     static constexpr float kPanelWidth = 364.0f;  // its texts (330) and a scrollbar
     static constexpr float kColumnWidth = 300.0f;
     static constexpr float kCollapsedWidth = 110.0f;  ///< the column folded: the HUD's title bar
-    /// The legend keeps at least this height under Compare: its header (it scrolls inside).
+    /// Compare, when open, takes this share of the column's height, at its bottom.
+    static constexpr float kCompareShare = 0.45f;
+    /// Less room than this between the HUD and Compare, and the legend is not shown.
     static constexpr float kMinLegend = 40.0f;
     /// The Plots strip takes at most this share of the window's height.
     static constexpr float kMaxPlotsShare = 0.6f;

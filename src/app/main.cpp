@@ -245,7 +245,6 @@ int run(const ro::app::Options& options) {
         layoutInputs.compareOpen = !lab.compare().empty();
         layoutInputs.plotsOpen = plots.open();
         layoutInputs.titleHeight = ImGui::GetFontSize() + 2.0f * style.FramePadding.y;
-        layoutInputs.compareHeight = windowFit("Compare").height;
         layoutInputs.plotsHeight = windowFit("Plots").height;
         return layoutFor(layoutInputs);
     };
