@@ -13,7 +13,6 @@
 #include <string_view>
 
 #include "app/palette.h"
-#include "app/rolling.h"
 
 namespace ro::app {
 namespace {

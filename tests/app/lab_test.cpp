@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "app/lab.h"
-#include "app/rolling.h"
 #include "core/box_helpers.h"
 #include "ro/registry.h"
 #include "scenario/scenario.h"
@@ -332,25 +331,6 @@ TEST(Lab, APausedPresetSwitchShowsTheNewScenesPairs) {
     lab.refreshIfChanged();
     EXPECT_EQ(sorted(lab.world().overlapPairs()), sorted(bruteOverlaps(lab.world())));
     EXPECT_FALSE(lab.world().overlapPairs().empty());
-}
-
-TEST(Hud, KeepsTheLargestSizeItsContentAskedForOverTheLastSecond) {
-    // A HUD whose numbers change width every frame takes the widest of the last second, so a
-    // narrower frame does not shrink it (and clip the next wider one); a second later it may.
-    ro::app::RecentLargestSize sizes;
-    EXPECT_EQ(sizes.largest(0.0).width, 0.0f);
-    double now = 10.0;
-    for (int frame = 0; frame < 30; ++frame, now += 0.125) {  // 8 frames a second
-        const bool wide = frame % 3 == 0;
-        sizes.add({wide ? 330.0f : 300.0f, frame == 5 ? 480.0f : 450.0f}, now);
-        EXPECT_EQ(sizes.largest(now).width, 330.0f) << "frame " << frame;
-    }
-    EXPECT_EQ(sizes.largest(now).height, 450.0f);  // the tall frame was 3 seconds ago
-    sizes.add({300.0f, 450.0f}, now + 0.5);
-    EXPECT_EQ(sizes.largest(now + 2.0).width, 0.0f);  // nothing in the last second
-    // At more frames than it holds in a second, the oldest go first.
-    for (std::size_t frame = 0; frame < ro::app::RecentLargestSize::kFrames; ++frame) sizes.add({100.0f, 100.0f}, now + 3.0);
-    EXPECT_EQ(sizes.largest(now + 3.0).width, 100.0f);
 }
 
 }  // namespace
