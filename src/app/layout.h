@@ -55,6 +55,8 @@ struct Layout {
     static constexpr float kCompareShare = 0.45f;
     /// Less room than this between the HUD and Compare, and the legend is not shown.
     static constexpr float kMinLegend = 40.0f;
+    /// A window narrower than this opens with the right column folded: the world keeps room.
+    static constexpr float kFoldBelow = 1100.0f;
     /// The Plots strip takes at most this share of the window's height.
     static constexpr float kMaxPlotsShare = 0.6f;
 

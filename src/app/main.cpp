@@ -241,7 +241,10 @@ int run(const ro::app::Options& options) {
     const auto layoutNow = [&] {
         const ImGuiStyle& style = ImGui::GetStyle();
         layoutInputs.uiHidden = input.uiHidden();
-        layoutInputs.columnCollapsed = windowFit("Counters").collapsed;
+        int width = 0, height = 0;
+        SDL_GetWindowSize(screen.window(), &width, &height);
+        const WindowFit hudFit = windowFit("Counters");
+        layoutInputs.columnCollapsed = hudFit.known ? hudFit.collapsed : static_cast<float>(width) < Layout::kFoldBelow;
         layoutInputs.compareOpen = !lab.compare().empty();
         layoutInputs.plotsOpen = plots.open();
         layoutInputs.titleHeight = ImGui::GetFontSize() + 2.0f * style.FramePadding.y;
@@ -432,7 +435,7 @@ int run(const ro::app::Options& options) {
             // The HUD as tall as this frame's rows; Compare and the legend below it.
             layoutInputs.hudHeight = hud.prepare(report, layout.hud.w);
             layout = layoutFor(layoutInputs);
-            hud.draw(uiRects, layout.hud);
+            hud.draw(uiRects, layout.hud, layoutInputs.columnCollapsed);
             drawCompare(lab, uiRects, compareUi, layout.compare);
             drawLegend(uiRects, layout.legend);
         }

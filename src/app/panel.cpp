@@ -681,7 +681,7 @@ WindowFit windowFit(const char* name) {
     // that the layout of this frame already has it.
     const bool collapsed = window->Collapsed != window->WantCollapseToggle;
     const float scrollbar = window->ScrollbarX ? style.ScrollbarSize : 0.0f;
-    return {collapsed, window->ContentSizeIdeal.y + 2.0f * style.WindowPadding.y + window->TitleBarHeight() + scrollbar};
+    return {true, collapsed, window->ContentSizeIdeal.y + 2.0f * style.WindowPadding.y + window->TitleBarHeight() + scrollbar};
 }
 
 void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area) {
@@ -987,8 +987,9 @@ float Hud::prepare(const FrameReport& r, float width) {
     return title + 2.0f * style.WindowPadding.y + content - rowSpacing;
 }
 
-bool Hud::draw(UiRects& rects, const Rect& area) {
+bool Hud::draw(UiRects& rects, const Rect& area, bool collapsed) {
     placeWindow(area);
+    ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
     // Collapsing it (its title bar's arrow) folds the whole right column.
     constexpr ImGuiWindowFlags kFlags = kDockedFlags & ~ImGuiWindowFlags_NoCollapse;
     const bool open = ImGui::Begin("Counters", nullptr, kFlags | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);

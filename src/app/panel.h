@@ -59,6 +59,7 @@ void placeWindow(const Rect& area);
 
 /// What ImGui knows of a window from the frames before, for the layout of this one.
 struct WindowFit {
+    bool known = false;      ///< the window was built before
     bool collapsed = false;  ///< folded by its title bar's arrow (a click made last frame counts)
     float height = 0.0f;     ///< what its content asked for, title bar and padding included
 };
@@ -83,8 +84,9 @@ public:
     /// Takes the rows of `report` for a window `width` pixels wide; returns the height they
     /// need, title bar and padding included.
     float prepare(const FrameReport& report, float width);
-    /// Builds the window in `area`; false when it is collapsed.
-    bool draw(UiRects& rects, const Rect& area);
+    /// Builds the window in `area`, folded the first time when `collapsed` (the layout's
+    /// choice for a narrow window); false when it is collapsed.
+    bool draw(UiRects& rects, const Rect& area, bool collapsed);
 
 private:
     struct Row {
