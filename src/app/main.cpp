@@ -176,13 +176,20 @@ int run(const ro::app::Options& options) {
     // 3. Window and renderer (SDL video).
     Screen screen(kTitle, options.width, options.height);
     screen.setDrawPath(options.drawPath);
+    {
+        // The world's rectangle before ImGui has drawn a window: the zoom given and the overdraw
+        // limit below are reckoned for it, not for the whole window.
+        LayoutInputs first;
+        first.columnCollapsed = static_cast<float>(options.width) < Layout::kFoldBelow;
+        first.compareOpen = !options.compare.empty();
+        screen.setWorldView(computeLayout(static_cast<float>(options.width), static_cast<float>(options.height), first).world);
+    }
     if (loaded) screen.setCamera(loaded->camera, lab.world().config().bounds);
     if (replay) screen.setCamera(replay->camera, lab.world().config().bounds);
     if (options.zoom != 1.0f) {
         screen.fitView(lab.world().config().bounds);
-        int width = 0, height = 0;
-        SDL_GetRendererOutputSize(screen.renderer(), &width, &height);
-        screen.zoomAt(0.5f * static_cast<float>(width), 0.5f * static_cast<float>(height), options.zoom);
+        const Rect& area = screen.worldView();
+        screen.zoomAt(area.x + 0.5f * area.w, area.y + 0.5f * area.h, options.zoom);
     }
     // A camera given at start is kept; else a scene whose boxes would cover the window many
     // times over opens zoomed out. A recording starts from the camera the run starts with.
