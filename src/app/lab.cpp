@@ -32,10 +32,8 @@ double steadySeconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-/// One cell per largest entity: every box then spans at most 2 x 2 cells.
-double fittedCellSize(const World& world) {
-    return std::max(2.0f * world.largestHalfExtent(), Lab::kMinAutoCellSize);
-}
+/// Auto's cell, by the rule ro_bench and the plots use too.
+double fittedCellSize(const World& world) { return autoCellSize(world.boxes()); }
 
 /// The world settings a preset brings: a scenario is ro_bench's workload (its own walls, set
 /// by the scene, and no response); the random mix is the lab's (its walls, bouncing).

@@ -29,9 +29,6 @@ namespace ro::app {
 
 class Lab {
 public:
-    /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory
-    /// (the panel's tooltip names it: at 1,000,000 random entities the largest is 0.69 wide).
-    static constexpr float kMinAutoCellSize = 1.0f;
     /// A cell set by hand is unfit once it is this many times smaller than the smallest box's
     /// side (each box then spans hundreds of cells) or larger than the largest's (each cell
     /// holds a crowd): a cell of 0.05 under boxes of 1 to 40, or of 30 under boxes of 0.5.

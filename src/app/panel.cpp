@@ -209,8 +209,9 @@ void techniqueSection(Lab& lab) {
         if (spec.key == kCellSizeParameter.key) {
             ImGui::SameLine();
             if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size, at least %.0f world unit (follows the population)",
-                                                          static_cast<double>(Lab::kMinAutoCellSize));
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Cell = the largest entity's side, at most 4 median sides (follows the population; "
+                                  "the plots' Auto marker is the same)");
         }
     }
 }
