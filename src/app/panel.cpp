@@ -872,7 +872,9 @@ void drawHud(const FrameReport& r, UiRects& rects) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("pairs whose shapes touch: a circle's AABB can overlap another's while the circle does not");
         if (r.statics > 0) row("static", "{} of {}", r.statics, r.entities);
-        if (r.missed) row("missed collisions", "{}   counting {:.2f} ms", *r.missed, r.msMissedCount);
+        if (r.missed || r.missedTotal > 0)
+            row("missed collisions", "{}   in all {}   counting {:.2f} ms", r.missed.value_or(0), r.missedTotal,
+                r.msMissedCount);
         if (r.sweptExtra) row("swept extra pairs", "{}", *r.sweptExtra);
         if (r.impacts) row("impacts (TOI)", "{}", *r.impacts);
         row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());

@@ -26,6 +26,7 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     r.contacts = stats.contacts;
     r.statics = world.staticCount();
     if (world.config().countMissed) r.missed = stats.missed;
+    r.missedTotal = lab.missedTotal();
     r.msMissedCount = stats.msMissedCount;
     if (world.config().sweptBoxes) r.sweptExtra = stats.sweptExtra;
     if (world.config().timeOfImpact) r.impacts = stats.impacts;
@@ -86,7 +87,7 @@ void printReport(const FrameReport& r) {
     if (r.statics > 0) fmt::print(" static={}", r.statics);
     if (!r.traceLabel.empty()) fmt::print(" trace_frame={} trace_frames={}", r.traceFrame, r.traceFrames);
     if (!r.verdictPick.empty()) fmt::print(" verdict={}", r.verdictPick);
-    if (r.missed) fmt::print(" missed={}", *r.missed);
+    if (r.missed || r.missedTotal > 0) fmt::print(" missed={} missed_total={}", r.missed.value_or(0), r.missedTotal);
     if (r.sweptExtra) fmt::print(" swept_extra={}", *r.sweptExtra);
     if (r.impacts) fmt::print(" impacts={}", *r.impacts);
     // The technique's own counters, by key: cell_size=, sort_swaps=, hash_false_positives=.
