@@ -207,21 +207,21 @@ void OverlayRenderer::drawQueries(SDL_Renderer* renderer, const ViewTransform& v
                                   const QueryTool& queries) {
     m_outlines.clear();
     m_lines.clear();
-    for (const std::uint32_t i : queries.pointHits()) addEntityOutline(view, world, i, 2.0f, palette::kPointHit);
+    for (const std::uint32_t i : queries.pointHits()) addEntityOutline(view, world, i, 2.0f, palette::kQuery);
     if (queries.shape() == QueryTool::Shape::Box) {
-        addOutline(view, queries.box(), 1.5f, palette::kQueryShape);
-        for (const std::uint32_t i : queries.boxHits()) addEntityOutline(view, world, i, 2.0f, palette::kQueryHit);
+        addOutline(view, queries.box(), 1.5f, palette::kQuery);
+        for (const std::uint32_t i : queries.boxHits()) addEntityOutline(view, world, i, 2.0f, palette::kQuery);
     }
     if (queries.shape() == QueryTool::Shape::Ray) {
         const Vec2 a = queries.from(), b = queries.to();
         m_lines.addLine(view.toScreenX(a.x), view.toScreenY(a.y), view.toScreenX(b.x), view.toScreenY(b.y), 1.5f,
-                        palette::kQueryShape);
-        for (const RayHit& hit : queries.rayHits()) addEntityOutline(view, world, hit.index, 2.0f, palette::kQueryHit);
+                        palette::kQuery);
+        for (const RayHit& hit : queries.rayHits()) addEntityOutline(view, world, hit.index, 2.0f, palette::kQuery);
         if (const auto& first = queries.firstHit()) {
-            addEntityOutline(view, world, first->index, 3.0f, palette::kFirstHit);
+            addEntityOutline(view, world, first->index, 4.0f, palette::kQuery);
             const float x = view.toScreenX(a.x + (b.x - a.x) * first->t);
             const float y = view.toScreenY(a.y + (b.y - a.y) * first->t);
-            m_outlines.addRect(x - 4.0f, y - 4.0f, x + 4.0f, y + 4.0f, palette::kFirstHit);
+            m_outlines.addRect(x - 4.0f, y - 4.0f, x + 4.0f, y + 4.0f, palette::kQuery);
         }
     }
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
