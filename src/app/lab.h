@@ -173,8 +173,9 @@ public:
         Vec2 where;
         std::uint64_t tick = 0;
     };
-    /// Ticks a miss stays marked: 1.5 s at 60 Hz, long enough to find it; paused, it stays.
-    static constexpr std::uint64_t kMissMarkTicks = 90;
+    /// Ticks a miss stays marked: 1 s at 60 Hz, long enough to find it, short enough that a
+    /// bullet's trail of misses stays short; paused, it stays.
+    static constexpr std::uint64_t kMissMarkTicks = 60;
     /// Missed collisions since the scene was made (a preset, a count, a respawn, a file), with
     /// the world's missed count on: the per-tick count is often 0 between two misses.
     [[nodiscard]] std::uint64_t missedTotal() const { return m_missedTotal; }

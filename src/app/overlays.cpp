@@ -229,6 +229,59 @@ void OverlayRenderer::drawQueries(SDL_Renderer* renderer, const ViewTransform& v
     m_outlines.draw(renderer);
 }
 
+bool OverlayRenderer::isFastMover(const World& world, std::uint32_t i) {
+    const float vx = world.posX()[i] - world.prevX()[i], vy = world.posY()[i] - world.prevY()[i];
+    const float quarter = 0.5f * std::min(world.halfW()[i], world.halfH()[i]);
+    return vx * vx + vy * vy >= quarter * quarter;
+}
+
+void OverlayRenderer::drawFastMovers(SDL_Renderer* renderer, const ViewTransform& view, const Lab& lab) {
+    const World& world = lab.world();
+    const bool swept = world.config().sweptBoxes;
+    if (!world.config().countMissed && !swept && lab.missMarks().empty()) return;
+    readOutputSize(renderer);
+    m_outlines.clear();
+    m_lines.clear();
+    // Paths first (what the broad phase was given), then the movers over them.
+    const BoxView paths = world.broadPhaseBoxes();
+    const auto posX = world.posX(), posY = world.posY(), halfW = world.halfW(), halfH = world.halfH();
+    for (std::uint32_t i = 0; i < world.size(); ++i) {
+        if (world.isStatic()[i] != 0 || !isFastMover(world, i)) continue;
+        ++m_counts.fast;
+        if (m_counts.fastShown >= kLineBudget) continue;
+        const Aabb path = swept ? paths.box(i) : Aabb{posX[i] - halfW[i], posY[i] - halfH[i], posX[i] + halfW[i], posY[i] + halfH[i]};
+        if (!onScreen(view, path, m_width, m_height)) continue;
+        ++m_counts.fastShown;
+        if (swept) addOutline(view, path, 1.0f, palette::kSweptBox);
+        // At least 3 pixels across each way: a bullet is usually a speck at whole-world zoom.
+        const float x = view.toScreenX(posX[i]), y = view.toScreenY(posY[i]);
+        const float hw = std::max(halfW[i] * view.scale, 2.5f), hh = std::max(halfH[i] * view.scale, 2.5f);
+        m_lines.addRect(x - hw, y - hh, x + hw, y + hh, palette::kFastMover);
+    }
+    // A ring of fixed size where each missed pair passed: it must be found at any zoom.
+    const std::uint64_t now = world.tickCount();
+    for (const Lab::MissMark& mark : lab.missMarks()) {
+        const std::uint64_t age = now >= mark.tick ? now - mark.tick : 0;
+        constexpr std::uint64_t kFull = Lab::kMissMarkTicks / 3;
+        SDL_Color c = palette::kMissMark;
+        if (age > kFull)
+            c.a = static_cast<Uint8>(255 * (Lab::kMissMarkTicks - std::min(age, Lab::kMissMarkTicks)) /
+                                     (Lab::kMissMarkTicks - kFull));
+        const float x = view.toScreenX(mark.where.x), y = view.toScreenY(mark.where.y);
+        // Small: a bullet's misses line its path, one every box it crossed.
+        constexpr float kRing = 5.0f;
+        if (x < -kRing || y < -kRing || x > m_width + kRing || y > m_height + kRing) continue;
+        ++m_counts.missMarks;
+        addOutline(view, {mark.where.x - kRing / view.scale, mark.where.y - kRing / view.scale,
+                          mark.where.x + kRing / view.scale, mark.where.y + kRing / view.scale},
+                   1.0f, c);
+        m_outlines.addRect(x - 1.0f, y - 1.0f, x + 1.0f, y + 1.0f, c);
+    }
+    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+    m_lines.draw(renderer);
+    m_outlines.draw(renderer);
+}
+
 void OverlayRenderer::drawMismatch(SDL_Renderer* renderer, const ViewTransform& view, const World& world, Pair pair) {
     if (pair.a >= world.size() || pair.b >= world.size()) return;  // the population changed since
     m_outlines.clear();
