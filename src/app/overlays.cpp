@@ -305,6 +305,10 @@ void OverlayRenderer::drawPairs(Screen& screen, const World& world) {
     SDL_Renderer* renderer = screen.renderer();
     readOutputSize(renderer);
     m_counts.pairs = candidates.size();
+    // Thousands of lines over one another are a hairball that hides the entities: past about
+    // a thousand, each line fades, down to a fifth of its colour at the budget.
+    const double lines = static_cast<double>(std::min<std::uint64_t>(kLineBudget, std::max<std::size_t>(candidates.size(), 1)));
+    m_pairFade = static_cast<float>(std::clamp(std::sqrt(1000.0 / lines), 0.2, 1.0));
     m_overlapLines.clear();
     m_lines.clear();
     m_longLines.clear();
@@ -364,8 +368,10 @@ void OverlayRenderer::addPairLines(Screen& screen, const World& world, const std
         const float gap = std::max(std::abs(posX[p.a] - posX[p.b]) - halfW[p.a] - halfW[p.b],
                                    std::abs(posY[p.a] - posY[p.b]) - halfH[p.a] - halfH[p.b]);
         const float size = 2.0f * std::max({halfW[p.a], halfH[p.a], halfW[p.b], halfH[p.b]});
-        const SDL_Color color = overlapping ? palette::kOverlap
-                                            : (gap > size ? palette::kLongCandidate : palette::kCandidate);
+        SDL_Color color = overlapping ? palette::kOverlap : (gap > size ? palette::kLongCandidate : palette::kCandidate);
+        // Long lines stay opaque (blending them is slow in software): they fade toward the floor.
+        if (color.a == 255 && !overlapping) color = palette::lerpColour(palette::kWorldFloor, color, m_pairFade);
+        else color.a = static_cast<Uint8>(static_cast<float>(color.a) * m_pairFade);
         if (raster) {
             screen.raster().addLine(x0, y0, x1, y1, overlapping ? 2 : 1, color, overlapping);
         } else if ((std::abs(x1 - x0) + width) * (std::abs(y1 - y0) + width) <= kMaxQuadBoxArea) {

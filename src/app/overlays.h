@@ -109,6 +109,7 @@ private:
     std::vector<Column> m_columns;  ///< the sweep strip, per pixel along its edge
     GeometryBatch m_lines;         ///< candidate pair lines, and the query tools' ray
     GeometryBatch m_overlapLines;  ///< overlap pair lines, drawn over the candidates
+    float m_pairFade = 1.0f;       ///< pair lines' share of their colour: many lines fade
     float m_width = 0.0f;          ///< output size in pixels, read at each draw call
     float m_height = 0.0f;
     struct LongLine {
