@@ -607,7 +607,7 @@ void legendSection() {
                               palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.66f), palette::kDensityHigh};
     swatches(ramp, "density view, shown where most entities are under 2 pixels (100k and more): entities "
                    "per pixel over squares of a few pixels, from one in the square to 8+ a pixel "
-                   "; bigger entities outlined in their shape's colour (counters line: view=density)");
+                   "; entities 4 pixels across or more outlined in their shape's colour (counters line: view=density)");
     ImGui::Spacing();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_None, ImVec2(kTextWidth, 0.0f))) {
         ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);

@@ -99,6 +99,7 @@ void printReport(const FrameReport& r) {
         fmt::print(" sweep_points={} sweep_planned={} sweep_running={}", r.sweepPoints, r.sweepPlanned, r.sweepRunning ? 1 : 0);
     fmt::print(" ms_draw_median={:.3f} sim_rate={:.3f} speed={:.3f} zoom={:.4f} view_scale={:.6f} view_x={:.3f} view_y={:.3f}",
                r.median.msDraw, r.simulationRate, r.speed, r.zoom, r.view.scale, r.view.offsetX, r.view.offsetY);
+    fmt::print(" view={}", r.drawn.density ? "density" : "shapes");
     fmt::print(" drawn_raster={} drawn_geometry={} off_screen={} cells_shown={} cells={} lines_shown={} lines={} "
                "pairs_shown={} pairs={} bounds_shown={} bounds={}",
                r.drawn.rasterized, r.drawn.geometry, r.drawn.offScreen, r.overlayCounts.cellsShown, r.overlayCounts.cells,
