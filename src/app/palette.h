@@ -42,9 +42,9 @@ inline constexpr SDL_Color kVoidMark{255, 190, 60, 255};  ///< a delimiter that 
 inline constexpr SDL_Color kQuery{245, 245, 245, 235};
 inline constexpr SDL_Color kMismatch{0, 255, 255, 255};  ///< a pair a compared technique got wrong
 /// The density view (entities under a pixel): entities per pixel, averaged over a few pixels,
-/// from one (dark) to kDensityTop or more (white), in the box's hue.
+/// from one (dark) to kDensityTop or more (pale), in the box's hue.
 inline constexpr SDL_Color kDensityLow{24, 70, 92, 255};
-inline constexpr SDL_Color kDensityHigh{255, 255, 255, 255};
+inline constexpr SDL_Color kDensityHigh{205, 245, 255, 255};  ///< tinted: white is the query tool's
 
 /// `a` moved toward `b` by `t` in [0, 1] (a colour ramp's steps).
 constexpr SDL_Color lerpColour(SDL_Color a, SDL_Color b, float t) {

@@ -605,9 +605,10 @@ void legendSection() {
     swatches(palette::kLayers, "layers 0-3: the layers preset colours by layer, not shape");
     const SDL_Color ramp[] = {palette::kDensityLow, palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.33f),
                               palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.66f), palette::kDensityHigh};
-    swatches(ramp, "density view, shown where most entities are under 2 pixels (100k and more): entities "
-                   "per pixel over squares of a few pixels, from one in the square to 8+ a pixel "
-                   "; entities 4 pixels across or more outlined in their shape's colour (counters line: view=density)");
+    wrapped("Shapes view: a pixel that several entities share is lighter.", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    swatches(ramp, "density view, where most entities are under 2 pixels (100k and more): entities per "
+                   "pixel, from one in a square of a few pixels to 8+ a pixel; entities 4 pixels across or "
+                   "more outlined in their shape's colour (counters line: view=density)");
     ImGui::Spacing();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_None, ImVec2(kTextWidth, 0.0f))) {
         ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
