@@ -242,7 +242,7 @@ void OverlayRenderer::drawFastMovers(SDL_Renderer* renderer, const ViewTransform
     readOutputSize(renderer);
     m_outlines.clear();
     m_lines.clear();
-    // Paths first (what the broad phase was given), then the movers over them.
+    // The movers (m_lines), then over them their swept boxes and the miss marks (m_outlines).
     const BoxView paths = world.broadPhaseBoxes();
     const auto posX = world.posX(), posY = world.posY(), halfW = world.halfW(), halfH = world.halfH();
     for (std::uint32_t i = 0; i < world.size(); ++i) {
@@ -253,12 +253,12 @@ void OverlayRenderer::drawFastMovers(SDL_Renderer* renderer, const ViewTransform
         if (!onScreen(view, path, m_width, m_height)) continue;
         ++m_counts.fastShown;
         if (swept) addOutline(view, path, 1.0f, palette::kSweptBox);
-        // At least 3 pixels across each way: a bullet is usually a speck at whole-world zoom.
+        // At least 5 pixels across each way: a bullet is usually a speck at whole-world zoom.
         const float x = view.toScreenX(posX[i]), y = view.toScreenY(posY[i]);
         const float hw = std::max(halfW[i] * view.scale, 2.5f), hh = std::max(halfH[i] * view.scale, 2.5f);
         m_lines.addRect(x - hw, y - hh, x + hw, y + hh, palette::kFastMover);
     }
-    // A ring of fixed size where each missed pair passed: it must be found at any zoom.
+    // A square of fixed size where each missed pair passed: it must be found at any zoom.
     const std::uint64_t now = world.tickCount();
     for (const Lab::MissMark& mark : lab.missMarks()) {
         const std::uint64_t age = now >= mark.tick ? now - mark.tick : 0;

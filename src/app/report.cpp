@@ -105,6 +105,9 @@ void printReport(const FrameReport& r) {
                r.drawn.rasterized, r.drawn.geometry, r.drawn.offScreen, r.overlayCounts.cellsShown, r.overlayCounts.cells,
                r.overlayCounts.linesShown, r.overlayCounts.lines, r.overlayCounts.pairsShown, r.overlayCounts.pairs,
                r.overlayCounts.boundsShown, r.overlayCounts.bounds);
+    if (r.overlayCounts.fast > 0 || r.overlayCounts.missMarks > 0)
+        fmt::print(" fast_shown={} fast={} miss_marks={}", r.overlayCounts.fastShown, r.overlayCounts.fast,
+                   r.overlayCounts.missMarks);
     if (r.pointActive)
         fmt::print(" point_hits={} point_visited={} point_tests={}", r.pointHits, r.pointCost.visited, r.pointCost.tests);
     if (!r.shape.empty())

@@ -47,6 +47,7 @@ start_app --scenario bullets --entities 10000 --overlays grid --report-every 2
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 [[ $(value video_driver) == x11 ]] || fail "video_driver=$(value video_driver), expected x11"
 wait_until missed_total 'v > 100' "the bullets should tunnel through boxes"
+(( $(value miss_marks) > 0 )) || fail "missed_total=$(value missed_total) but no miss marked: $(latest)"
 png=$(screenshot)
 marks=$(pixels "$png" $miss) movers=$(pixels "$png" $mover)
 (( marks > swatch )) || fail "missed_total=$(value missed_total) but $marks pixels of the miss colour in $png"
@@ -60,6 +61,7 @@ start_app --scenario bullets --entities 10000 --overlays grid --swept-boxes --re
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_until steps 'v >= 60' "the bullets scene should run"
 [[ $(value missed_total) == 0 ]] || fail "swept boxes on, still missed_total=$(value missed_total)"
+[[ $(value miss_marks) == 0 ]] || fail "swept boxes on, nothing missed, yet miss_marks=$(value miss_marks)"
 png=$(screenshot)
 marks=$(pixels "$png" $miss) movers=$(pixels "$png" $mover)
 (( marks <= swatch )) || fail "swept boxes on: nothing missed, yet $marks pixels of the miss colour in $png"
