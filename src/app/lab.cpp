@@ -169,6 +169,7 @@ void Lab::restore(const LabState& state) {
     m_alarm.reset();
     m_trace.reset();
     resetMeasurements();
+    forgetMisses();
     m_world.refreshPairs();
 }
 
@@ -192,6 +193,24 @@ void Lab::compareTick(const BoxView& boxes, std::uint64_t tick) {
 }
 
 void Lab::setTechnique(const TechniqueInfo& technique) { setTechnique(indexOf(technique)); }
+
+void Lab::collectMisses() {
+    const std::uint64_t tick = m_world.tickCount();
+    if (tick == m_missesCollectedTick) return;
+    m_missesCollectedTick = tick;
+    const std::span<const MissedPair> missed = m_world.missedPairs();
+    m_missedTotal += missed.size();
+    for (const MissedPair& m : missed) m_missMarks.push_back({m.where, tick});
+    const auto live = std::find_if(m_missMarks.begin(), m_missMarks.end(),
+                                   [&](const MissMark& m) { return m.tick + kMissMarkTicks > tick; });
+    m_missMarks.erase(m_missMarks.begin(), live);
+}
+
+void Lab::forgetMisses() {
+    m_missedTotal = 0;
+    m_missMarks.clear();
+    m_missesCollectedTick = m_world.tickCount();  // the last tick's list is the old scene's
+}
 
 void Lab::resetMeasurements() {
     m_compare.resetHistory();
@@ -227,6 +246,7 @@ void Lab::loadTrace(const std::string& path) {
     m_trace->show(m_world, 0);
     m_alarm.reset();
     resetMeasurements();
+    forgetMisses();
     populationChanged();
     m_world.refreshPairs();
 }
@@ -379,6 +399,7 @@ void Lab::loadScenario(const ScenarioInfo* scenario) {
     m_scenario = scenario;
     m_origin = SceneOrigin::Preset;
     m_notice.clear();
+    forgetMisses();
     m_world.setConfig(presetConfig(m_world.config(), scenario));
     if (scenario) {
         makeScenarioScene(std::min(count, scenario->maxCount));
@@ -394,6 +415,7 @@ void Lab::makeScenarioScene(std::uint32_t count) {
     m_origin = SceneOrigin::Preset;
     m_sizes = kScenarioSizes;
     resetMeasurements();  // the figures describe the scene on screen
+    forgetMisses();
     Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
     scene.setMovingFraction(m_movingFraction);
     if (m_scenario->kind == ScenarioKind::Layers) scene.setLayers(m_layers);
@@ -401,6 +423,7 @@ void Lab::makeScenarioScene(std::uint32_t count) {
 }
 
 void Lab::beforeTick(World& world) {
+    collectMisses();  // the tick about to run clears the last one's
     rain(world);
     if (m_tickListener) m_tickListener(world);
 }
@@ -476,6 +499,7 @@ void Lab::setEntityCount(std::uint32_t count) {
     }
     resizePopulation(m_world, m_rng, count, m_sizes);
     resetMeasurements();  // medians of 100 entities' ticks do not describe a million's
+    forgetMisses();
     populationChanged();
 }
 
@@ -503,6 +527,7 @@ void Lab::respawn() {
 void Lab::respawnPopulation() {
     const std::uint32_t count = m_world.size();
     m_origin = SceneOrigin::Preset;
+    forgetMisses();
     if (m_scenario) {
         ++m_sceneSeed;
         makeScenarioScene(count);
@@ -600,6 +625,7 @@ void Lab::update(double realSeconds, bool virtualClock) {
         ticks = m_world.advance(realSeconds, kTickBudgetSeconds);
     }
     m_stepRequested = false;
+    collectMisses();
     if (ticks > 0) {
         m_addedOverlaps = 0;  // the ticks listed them
         m_lastTicksSeconds = m_lastUpdateTicksSeconds = m_wallClock() - start;

@@ -373,6 +373,7 @@ int run(const ro::app::Options& options) {
         screen.drawEntities(lab.world());
         if (!rasterFrame) drawLineOverlays();
         if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view());
+        overlayRenderer.drawFastMovers(screen.renderer(), screen.view(), lab);
         overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
         if (const auto& alarm = lab.compareAlarm())
             overlayRenderer.drawMismatch(screen.renderer(), screen.view(), lab.world(), alarm->mismatch.pair);

@@ -182,6 +182,8 @@ void Screen::beginFrame(const World& world, bool linesOver) {
     m_everyOneRasterized = m_drawPath == DrawPath::Raster || (m_rasterFrame && linesOver);
     if (m_rasterFrame) {
         m_raster.begin(m_outputWidth, m_outputHeight, m_floor, palette::kBackground, palette::kWorldFloor);
+        // The density view outlines the larger entities in the raster: filled geometry would hide it.
+        m_everyOneRasterized |= m_raster.densityView();
         return;
     }
     // Floor and entities are opaque: without blending the software renderer copies pixels.
@@ -252,6 +254,7 @@ void Screen::drawEntities(const World& world) {
         }
     }
     if (m_rasterFrame) m_raster.draw(m_renderer);
+    m_drawn.density = m_rasterFrame && m_raster.densityView();
     SDL_SetRenderDrawBlendMode(m_renderer, SDL_BLENDMODE_NONE);
     m_entities.draw(m_renderer);
 }
