@@ -407,7 +407,8 @@ int run(const ro::app::Options& options) {
         if (rasterFrame) drawLineOverlays();
         screen.drawEntities(lab.world());
         if (!rasterFrame) drawLineOverlays();
-        if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view());
+        if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view(), screen.worldView());
+        overlayRenderer.drawFastMovers(screen.renderer(), screen.view(), lab);
         overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
         if (const auto& alarm = lab.compareAlarm())
             overlayRenderer.drawMismatch(screen.renderer(), screen.view(), lab.world(), alarm->mismatch.pair);

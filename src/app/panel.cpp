@@ -225,8 +225,9 @@ void techniqueSection(Lab& lab) {
         if (spec.key == kCellSizeParameter.key) {
             ImGui::SameLine();
             if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size, at least %.0f world unit (follows the population)",
-                                                          static_cast<double>(Lab::kMinAutoCellSize));
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Cell = the largest entity's side, at most 4 median sides (follows the population; "
+                                  "the plots' Auto marker is the same)");
         }
     }
     const float parametersEnd =
@@ -606,28 +607,35 @@ void swatch(SDL_Color c, std::string_view meaning) { swatches(std::span(&c, 1), 
 
 void legendSection() {
     if (!ImGui::CollapsingHeader("Legend and keys", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    // One colour, one meaning: entities first, then each overlay's own.
     swatch(palette::kBox, "box");
     swatch(palette::kBoxOverlap, "box whose AABB overlaps another's");
     swatch(palette::kCircle, "circle");
     swatch(palette::kCircleOverlap, "circle whose AABB overlaps another's");
+    swatch(palette::kFastMover, "fast mover (a quarter of its size a tick or more), with Count misses or "
+                                "swept boxes on; with swept boxes, its swept box outlined");
+    swatch(palette::kMissMark, "a missed pair, where it passed through (fades within a second)");
     swatch(palette::kCandidate, "candidate pair (P) that does not overlap");
     swatch(palette::kLongCandidate, "far candidate pair (hash collision)");
     swatch(palette::kOverlap, "candidate pair whose AABBs overlap");
     wrapped("Running, a tick finds its pairs before its response moves the entities: a line can "
-            "join two that no longer overlap on screen. Paused, they agree.",
+            "join two that no longer overlap on screen. Paused, they agree. Many lines fade.",
             ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    swatches(std::span(palette::kLevels).first(4), "cell (G) per level; brighter holds more");
+    swatches(palette::kLevels, "structure (G): cells per level, brighter holds more; tree nodes per depth");
     swatch(palette::kFatBox, "fat box of the AABB tree (G)");
     swatch(palette::kStripDepth, "sweep strip: intervals open along the axis");
     swatch(palette::kVoidMark, "strip mark: a delimiter that touches void");
     swatch(palette::kBounds, "entity AABB (B)");
-    swatch(palette::kPointHit, "point query hit (hover)");
-    swatch(palette::kQueryShape, "box or ray query (Shift / Ctrl + drag)");
-    swatch(palette::kQueryHit, "box or ray query hit");
-    swatch(palette::kFirstHit, "the ray's first hit and its entry point");
+    swatch(palette::kQuery, "query: hover point, Shift / Ctrl + drag box or ray, and what it hit "
+                            "(the ray's first hit thicker)");
     swatch(palette::kMismatch, "a pair a compared technique got wrong");
-    swatches(palette::kLayers, "layers 0-3 (the layers preset)");
-    wrapped("A pixel that several entities share is lighter (density).", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    swatches(palette::kLayers, "layers 0-3: the layers preset colours by layer, not shape");
+    const SDL_Color ramp[] = {palette::kDensityLow, palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.33f),
+                              palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.66f), palette::kDensityHigh};
+    wrapped("Shapes view: a pixel that several entities share is lighter.", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    swatches(ramp, "density view, where most entities are under 2 pixels (100k and more): entities per "
+                   "pixel, from one in a square of a few pixels to 8+ a pixel; entities 4 pixels across or "
+                   "more outlined in their shape's colour (counters line: view=density)");
     ImGui::Spacing();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_None, ImVec2(std::min(kTextWidth, ImGui::GetContentRegionAvail().x), 0.0f))) {
         ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
@@ -911,7 +919,9 @@ float Hud::prepare(const FrameReport& r, float width) {
     row("contacts", "{}", r.contacts);
     m_rows[m_count - 1].tooltip = "pairs whose shapes touch: a circle's AABB can overlap another's while the circle does not";
     if (r.statics > 0) row("static", "{} of {}", r.statics, r.entities);
-    if (r.missed) row("missed collisions", "{}   counting {:.2f} ms", *r.missed, r.msMissedCount);
+    if (r.missed || r.missedTotal > 0)
+        row("missed collisions", "{}   in all {}   counting {:.2f} ms", r.missed.value_or(0), r.missedTotal,
+            r.msMissedCount);
     if (r.sweptExtra) row("swept extra pairs", "{}", *r.sweptExtra);
     if (r.impacts) row("impacts (TOI)", "{}", *r.impacts);
     row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());

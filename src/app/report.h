@@ -33,6 +33,7 @@ struct FrameReport {
     std::uint64_t contacts = 0;
     std::uint32_t statics = 0;                ///< static entities
     std::optional<std::uint64_t> missed;      ///< with the world's missed count on
+    std::uint64_t missedTotal = 0;            ///< since the scene was made (Lab::missedTotal)
     double msMissedCount = 0.0;               ///< what counting them cost
     std::optional<std::uint64_t> sweptExtra;  ///< with swept boxes on
     std::optional<std::uint64_t> impacts;     ///< with time of impact on

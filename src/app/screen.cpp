@@ -198,6 +198,8 @@ void Screen::beginFrame(const World& world, bool linesOver) {
     SDL_RenderSetClipRect(m_renderer, &clip);
     if (m_rasterFrame) {
         m_raster.begin(m_outputWidth, m_outputHeight, m_floor, palette::kBackground, palette::kWorldFloor);
+        // The density view outlines the larger entities in the raster: filled geometry would hide it.
+        m_everyOneRasterized |= m_raster.densityView();
         return;
     }
     // The world's floor, a shade lighter than the margins, shows where the walls are.
@@ -265,6 +267,7 @@ void Screen::drawEntities(const World& world) {
         }
     }
     if (m_rasterFrame) m_raster.draw(m_renderer);
+    m_drawn.density = m_rasterFrame && m_raster.densityView();
     SDL_SetRenderDrawBlendMode(m_renderer, SDL_BLENDMODE_NONE);
     m_entities.draw(m_renderer);
 }

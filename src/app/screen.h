@@ -40,6 +40,7 @@ struct DrawnEntities {
     std::uint32_t rasterized = 0;
     std::uint32_t geometry = 0;
     std::uint32_t offScreen = 0;
+    bool density = false;  ///< the raster's density view (EntityRaster::densityView)
 };
 
 class Screen {
