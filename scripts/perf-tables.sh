@@ -25,6 +25,11 @@
 #                                           to pick it, scenario) and its mean ms per frame in that scenario
 #   view=traces                             every contestant (rows) on every trace (columns, motion=trace):
 #                                           mean ms per frame and the ratio to the fastest on that trace
+#   view=suite_targets                      per trace: ro's best against the best peer, the tree against
+#                                           Box2D's, auto against ro's best, each with its target
+#   view=static_targets [moving=M]          per technique: 1 % moving (steady) against every box moving
+#                                           (motion M, default varied) in scenario static
+#   view=thread_targets                     per technique@Nt row: its mean against the same technique @1t
 #
 # Needs bash and python3 (standard library only).
 set -euo pipefail
@@ -275,6 +280,83 @@ def view_traces(rows, opts):
             "left out.")
     return what, lines, chosen
 
+RO_TECHNIQUES = ("grid", "hash", "hshg", "sap", "sweep", "tree", "quadtree")
+
+
+def target_cell(ratio, limit):
+    return f"{fmt_ratio(ratio)} ({'met' if ratio <= limit else '**not met**'})"
+
+
+def view_suite_targets(rows, opts):
+    chosen = [r for r in rows if r.get("motion") == "trace" and r.get("check") != "failed"]
+    if not chosen:
+        raise Bad("no rows of traces (motion trace)")
+    scenes = []
+    for r in chosen:
+        if r["scenario"] not in scenes:
+            scenes.append(r["scenario"])
+    lines = header(["scene", "n", "ro's best", "best peer", "ro / peer (target 0.5x)",
+                    "tree / box2d-tree (target 1.0x)", "auto / ro's best (target 1.2x)"], right_from=1)
+    for s in scenes:
+        here = [r for r in chosen if r["scenario"] == s]
+        ro = [r for r in here if not r.get("peer") and r["technique"] in RO_TECHNIQUES]
+        peers = [r for r in here if r.get("peer")]
+        by = {contestant(r): r for r in here}
+        if not ro or not peers:
+            raise Bad(f"{s}: the targets need ro's techniques and the peers (--peers)")
+        best = min(ro, key=lambda r: r["mean_ms"])
+        peer = min(peers, key=lambda r: r["mean_ms"])
+        tree, box2d, auto = by.get("tree"), by.get("box2d-tree (peer)"), by.get("auto")
+        lines.append("| " + " | ".join([
+            s, f"{int(here[0]['n']):,}",
+            f"{best['technique']} {fmt_ms(best['mean_ms'])}", f"{peer['technique']} {fmt_ms(peer['mean_ms'])}",
+            target_cell(best["mean_ms"] / peer["mean_ms"], 0.5),
+            target_cell(tree["mean_ms"] / box2d["mean_ms"], 1.0) if tree and box2d else "-",
+            target_cell(auto["mean_ms"] / best["mean_ms"], 1.2) if auto else "-"]) + " |")
+    what = ("Each scene of the suite against the three targets of the real-physics suite: ro's best technique "
+            "(brute force and auto aside) against the best peer, ro's tree against Box2D's, and auto against ro's "
+            "best; mean ms per frame in the same run.")
+    return what, lines, chosen
+
+
+def view_static_targets(rows, opts):
+    chosen = [r for r in rows if r["scenario"] == opts.get("scenario", "static") and not r.get("peer")
+              and r.get("check") != "failed" and r["technique"] != "brute"]
+    moving = opts.get("moving", "varied")
+    few = {r["technique"]: r for r in chosen if r.get("motion") == "steady"}
+    every = {r["technique"]: r for r in chosen if r.get("motion") == moving}
+    names = [t for t in few if t in every]
+    if not names:
+        raise Bad(f"the static targets need rows of motion steady and {moving} for the same techniques")
+    lines = header(["technique", "1 % moving, statics declared", f"every box moving ({moving})",
+                    "ratio (target 0.15x)"])
+    for t in names:
+        ratio = few[t]["mean_ms"] / every[t]["mean_ms"]
+        lines.append(f"| {t} | {fmt_ms(few[t]['mean_ms'])} | {fmt_ms(every[t]['mean_ms'])} | {target_cell(ratio, 0.15)} |")
+    n = int(next(iter(few.values()))["n"])
+    what = (f"The static field at n = {n:,}: each technique's mean ms per frame with 1 % of the boxes moving and "
+            f"the rest declared static, against its own with every box moving, in the same run.")
+    return what, lines, [r for r in chosen if r["technique"] in names]
+
+
+def view_thread_targets(rows, opts):
+    chosen = [r for r in rows if "@" in r["technique"] and r.get("check") != "failed"]
+    if not chosen:
+        raise Bad("no rows of --threads (technique@Nt)")
+    one = {r["technique"].split("@")[0]: r for r in chosen if r["technique"].endswith("@1t")}
+    lines = header(["technique", "1 thread", "threads", "ratio (target 0.6x)"])
+    for r in chosen:
+        base, threads = r["technique"].split("@")
+        if threads == "1t" or base not in one:
+            continue
+        ratio = r["mean_ms"] / one[base]["mean_ms"]
+        lines.append(f"| {base} | {fmt_ms(one[base]['mean_ms'])} | {threads[:-1]}: {fmt_ms(r['mean_ms'])} | "
+                     f"{target_cell(ratio, 0.6)} |")
+    n = int(chosen[0]["n"])
+    what = (f"{chosen[0]['scenario']} at n = {n:,}: mean ms per frame on one thread and on more, the same pairs "
+            f"(checked), in the same run.")
+    return what, lines, chosen
+
 
 def render(spec, page):
     m = OPEN.match(spec)
@@ -294,8 +376,15 @@ def render(spec, page):
         what, table, used = view_techniques(rows, opts, opts["rows"])
     elif view == "traces":
         what, table, used = view_traces(rows, opts)
+    elif view == "suite_targets":
+        what, table, used = view_suite_targets(rows, opts)
+    elif view == "static_targets":
+        what, table, used = view_static_targets(rows, opts)
+    elif view == "thread_targets":
+        what, table, used = view_thread_targets(rows, opts)
     else:
-        raise Bad(f"unknown view '{view}' (detail, scaling, scenes, techniques, traces)")
+        raise Bad(f"unknown view '{view}' (detail, scaling, scenes, techniques, traces, suite_targets, "
+                  f"static_targets, thread_targets)")
     link = os.path.relpath(json_path, os.path.dirname(page) or ".")
     provenance = (f"*Generated by `scripts/perf-tables.sh` from [{os.path.basename(json_path)}]({link}); do not edit. "
                   f"Measured at commit `{meta['commit'][:7]}` on {meta['machine']}; {passes_text(used)}; "

@@ -48,6 +48,10 @@ struct BoxView {
     }
 };
 
+/// autoCellSize(largest side, median side) of these boxes (a side: the larger of a box's width
+/// and height). O(n); for a change of scene, not for every step.
+[[nodiscard]] float autoCellSize(const BoxView& boxes);
+
 /// A counter that only some techniques keep, by key.
 struct NamedCounter {
     std::string_view key;  ///< e.g. "sort_swaps"; the HUD shows it with spaces for underscores

@@ -9,6 +9,7 @@
 /// technique, so a cell size chosen for the grid carries to the hash): each technique reads
 /// the keys it declares and ignores the rest.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -96,6 +97,15 @@ private:
 
 /// The cell side of the techniques with uniform cells (grid, hash). Far outside the offered
 /// range the grid and the hash still answer exactly, through their paths for crowded cells.
+/// Auto's cell size, the one rule the app's panel, its plots, ro_bench and the sweeps share: the
+/// largest box's side, but at most four median sides, so that a few big boxes (which the grid
+/// and the hash list apart) do not make every cell big; the largest side, at least 1, when most
+/// boxes are points. It follows the scene's scale, not the world's units.
+[[nodiscard]] inline float autoCellSize(float largestSide, float medianSide) {
+    const float fitted = std::min(largestSide, 4.0f * medianSide);
+    return fitted > 0.0f ? fitted : std::max(largestSide, 1.0f);
+}
+
 inline constexpr ParameterSpec kCellSizeParameter{
     .key = "cell_size",
     .label = "Cell size",
@@ -106,7 +116,7 @@ inline constexpr ParameterSpec kCellSizeParameter{
     .offeredMax = 10'000.0,
     .defaultValue = 16.0,
     .unit = "world units",
-    .help = "side of a cell; fits best at the largest entity's size (the app's Auto)",
+    .help = "side of a cell; Auto: the largest box's side, at most 4 median sides",
     .logarithmic = true,
 };
 

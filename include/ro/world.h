@@ -167,6 +167,13 @@ struct StepStats {
     Counters broadPhase;         ///< the technique's counters right after the last pair finding
 };
 
+/// A pair that passed through each other within a tick and that the broad phase did not report
+/// (WorldConfig::countMissed): what the count counts, by entity and place.
+struct MissedPair {
+    EntityId a = 0, b = 0;
+    Vec2 where;  ///< midway between their centres when their shapes first touched
+};
+
 class World {
 public:
     /// Throws std::invalid_argument for settings outside WorldLimits.
@@ -272,6 +279,10 @@ public:
     /// Candidate and overlap pairs of the last tick's final sub-step, canonical order.
     [[nodiscard]] const std::vector<Pair>& candidatePairs() const { return m_candidates; }
     [[nodiscard]] const std::vector<Pair>& overlapPairs() const { return m_overlaps; }
+    /// With countMissed: the pairs the last tick missed (all its sub-steps) and where they
+    /// passed. Kept until the next tick's sub-steps begin, so the before-tick hook still reads
+    /// them; a refresh counts the coming tick's misses (lastStats) but lists none.
+    [[nodiscard]] std::span<const MissedPair> missedPairs() const { return m_missedPairs; }
 
     // ---- clock --------------------------------------------------------------------------------
     /// Adds real elapsed time (scaled by speed) and runs the whole ticks it covers, at most
@@ -331,7 +342,8 @@ private:
     void updateSweptBoxes();
     /// Moves pairs that meet within the tick to their first contact and responds there.
     void resolveImpacts();
-    void countMissed();
+    /// Counts the missed pairs into m_stats.missed; with `list`, appends them to m_missedPairs.
+    void countMissed(bool list);
 
     WorldConfig m_config;
     Settings m_settings;
@@ -358,6 +370,7 @@ private:
     bool m_moversKnown = false;  ///< the technique's last update saw these entities in this order
     std::unique_ptr<BroadPhase> m_missedFinder;  ///< countMissed's own broad phase (an HSHG)
     std::vector<Pair> m_sweptPairs;
+    std::vector<MissedPair> m_missedPairs;  ///< see missedPairs()
     std::vector<std::uint8_t> m_overlapping;
     /// The id map and the swept boxes: types of the library's own, kept out of this header.
     struct Internals;

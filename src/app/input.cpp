@@ -137,6 +137,11 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
     // A Tab right behind a Return was lost.
     bool typing = io.WantTextInput && !m_editJustEnded;
     m_editJustEnded = false;
+    // The world takes clicks and the wheel only in its own rectangle, and never through a
+    // window or a popup of ImGui's.
+    const auto inWorld = [&](float x, float y) {
+        return !io.WantCaptureMouse && !ui.contains(x, y) && screen.worldView().contains(x, y);
+    };
     for (const SDL_Event& event : m_events) {
         if (isKey(event)) m_mods = event.key.keysym.mod;  // as of this event, for the clicks after it
         switch (event.type) {
@@ -156,8 +161,7 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
                 break;
             }
             case SDL_MOUSEBUTTONDOWN: {
-                const bool onUi = io.WantCaptureMouse ||
-                                  ui.contains(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
+                const bool onUi = !inWorld(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
                 onMouse(event, lab, queries, screen, onUi);
                 break;
             }
@@ -168,7 +172,7 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
                 onMouse(event, lab, queries, screen, false);
                 break;
             case SDL_MOUSEWHEEL: {
-                if (io.WantCaptureMouse || ui.contains(m_pointer.x, m_pointer.y)) break;
+                if (!inWorld(m_pointer.x, m_pointer.y)) break;
                 const auto notches = static_cast<float>(event.wheel.y);
                 if (notches != 0.0f) screen.zoomAt(m_pointer.x, m_pointer.y, std::pow(kZoomPerNotch, notches));
                 break;
@@ -182,8 +186,7 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
     // under a still pointer moves the world under it).
     const float x = m_pointer.x, y = m_pointer.y;
     const Vec2 p = screen.view().toWorld(x, y);
-    const bool overWorld = m_pointer.known && m_pointer.inWindow && !io.WantCaptureMouse && !ui.contains(x, y) &&
-                           lab.world().config().bounds.contains(p);
+    const bool overWorld = m_pointer.known && m_pointer.inWindow && inWorld(x, y) && lab.world().config().bounds.contains(p);
     queries.hover(overWorld ? std::optional<Vec2>(p) : std::nullopt);
 }
 

@@ -32,10 +32,8 @@ double steadySeconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-/// One cell per largest entity: every box then spans at most 2 x 2 cells.
-double fittedCellSize(const World& world) {
-    return std::max(2.0f * world.largestHalfExtent(), Lab::kMinAutoCellSize);
-}
+/// Auto's cell, by the rule ro_bench and the plots use too.
+double fittedCellSize(const World& world) { return autoCellSize(world.boxes()); }
 
 /// The world settings a preset brings: a scenario is ro_bench's workload (its own walls, set
 /// by the scene, and no response); the random mix is the lab's (its walls, bouncing).
@@ -171,6 +169,7 @@ void Lab::restore(const LabState& state) {
     m_alarm.reset();
     m_trace.reset();
     resetMeasurements();
+    forgetMisses();
     m_world.refreshPairs();
 }
 
@@ -194,6 +193,24 @@ void Lab::compareTick(const BoxView& boxes, std::uint64_t tick) {
 }
 
 void Lab::setTechnique(const TechniqueInfo& technique) { setTechnique(indexOf(technique)); }
+
+void Lab::collectMisses() {
+    const std::uint64_t tick = m_world.tickCount();
+    if (tick == m_missesCollectedTick) return;
+    m_missesCollectedTick = tick;
+    const std::span<const MissedPair> missed = m_world.missedPairs();
+    m_missedTotal += missed.size();
+    for (const MissedPair& m : missed) m_missMarks.push_back({m.where, tick});
+    const auto live = std::find_if(m_missMarks.begin(), m_missMarks.end(),
+                                   [&](const MissMark& m) { return m.tick + kMissMarkTicks > tick; });
+    m_missMarks.erase(m_missMarks.begin(), live);
+}
+
+void Lab::forgetMisses() {
+    m_missedTotal = 0;
+    m_missMarks.clear();
+    m_missesCollectedTick = m_world.tickCount();  // the last tick's list is the old scene's
+}
 
 void Lab::resetMeasurements() {
     m_compare.resetHistory();
@@ -229,6 +246,7 @@ void Lab::loadTrace(const std::string& path) {
     m_trace->show(m_world, 0);
     m_alarm.reset();
     resetMeasurements();
+    forgetMisses();
     populationChanged();
     m_world.refreshPairs();
 }
@@ -381,6 +399,7 @@ void Lab::loadScenario(const ScenarioInfo* scenario) {
     m_scenario = scenario;
     m_origin = SceneOrigin::Preset;
     m_notice.clear();
+    forgetMisses();
     m_world.setConfig(presetConfig(m_world.config(), scenario));
     if (scenario) {
         makeScenarioScene(std::min(count, scenario->maxCount));
@@ -396,6 +415,7 @@ void Lab::makeScenarioScene(std::uint32_t count) {
     m_origin = SceneOrigin::Preset;
     m_sizes = kScenarioSizes;
     resetMeasurements();  // the figures describe the scene on screen
+    forgetMisses();
     Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
     scene.setMovingFraction(m_movingFraction);
     if (m_scenario->kind == ScenarioKind::Layers) scene.setLayers(m_layers);
@@ -403,6 +423,7 @@ void Lab::makeScenarioScene(std::uint32_t count) {
 }
 
 void Lab::beforeTick(World& world) {
+    collectMisses();  // the tick about to run clears the last one's
     rain(world);
     if (m_tickListener) m_tickListener(world);
 }
@@ -478,6 +499,7 @@ void Lab::setEntityCount(std::uint32_t count) {
     }
     resizePopulation(m_world, m_rng, count, m_sizes);
     resetMeasurements();  // medians of 100 entities' ticks do not describe a million's
+    forgetMisses();
     populationChanged();
 }
 
@@ -505,6 +527,7 @@ void Lab::respawn() {
 void Lab::respawnPopulation() {
     const std::uint32_t count = m_world.size();
     m_origin = SceneOrigin::Preset;
+    forgetMisses();
     if (m_scenario) {
         ++m_sceneSeed;
         makeScenarioScene(count);
@@ -602,6 +625,7 @@ void Lab::update(double realSeconds, bool virtualClock) {
         ticks = m_world.advance(realSeconds, kTickBudgetSeconds);
     }
     m_stepRequested = false;
+    collectMisses();
     if (ticks > 0) {
         m_addedOverlaps = 0;  // the ticks listed them
         m_lastTicksSeconds = m_lastUpdateTicksSeconds = m_wallClock() - start;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,9 +30,6 @@ namespace ro::app {
 
 class Lab {
 public:
-    /// Smallest cell size "Auto" picks: below it cells hold too little to be worth their memory
-    /// (the panel's tooltip names it: at 1,000,000 random entities the largest is 0.69 wide).
-    static constexpr float kMinAutoCellSize = 1.0f;
     /// A cell set by hand is unfit once it is this many times smaller than the smallest box's
     /// side (each box then spans hundreds of cells) or larger than the largest's (each cell
     /// holds a crowd): a cell of 0.05 under boxes of 1 to 40, or of 30 under boxes of 0.5.
@@ -165,6 +163,22 @@ public:
     /// What the frames compared since the scene last changed are made of (the verdict's "why").
     [[nodiscard]] SceneProfile comparedSceneProfile() const { return m_profiler.profile(); }
 
+    // ---- fast movers -------------------------------------------------------------------------------
+    /// Where a missed pair passed (World::missedPairs) and the tick it passed in: the window
+    /// flashes a mark there that fades over kMissMarkTicks.
+    struct MissMark {
+        Vec2 where;
+        std::uint64_t tick = 0;
+    };
+    /// Ticks a miss stays marked: 1 s at 60 Hz, long enough to find it, short enough that a
+    /// bullet's trail of misses stays short; paused, it stays.
+    static constexpr std::uint64_t kMissMarkTicks = 60;
+    /// Missed collisions since the scene was made (a preset, a count, a respawn, a file), with
+    /// the world's missed count on: the per-tick count is often 0 between two misses.
+    [[nodiscard]] std::uint64_t missedTotal() const { return m_missedTotal; }
+    /// The misses of the last kMissMarkTicks ticks, oldest first.
+    [[nodiscard]] std::span<const MissMark> missMarks() const { return m_missMarks; }
+
     // ---- population -----------------------------------------------------------------------------
     /// Adds or removes entities to reach `count`. When the current sizes would cover the world
     /// more than kMaxCoverage times over at that count, or less than kMinCoverage of it, the
@@ -249,6 +263,11 @@ private:
     void applyDueInputs();
     void apply(const RecordedInput& input);
     void compareTick(const BoxView& boxes, std::uint64_t tick);
+    /// Takes the last tick's missed pairs into the total and the marks, once per tick (before
+    /// the next tick, which clears them, and after an update's last).
+    void collectMisses();
+    /// A new scene: its misses start from 0 and the old marks go.
+    void forgetMisses();
     /// Forgets the compared figures and the scene's profile: they describe another scene.
     void resetMeasurements();
     /// Runs the trace's due frames (speed frames per tick); returns how many ticks ran.
@@ -301,6 +320,9 @@ private:
     std::optional<Replay> m_replay;
     bool m_applyingReplay = false;
     std::optional<CompareAlarm> m_alarm;
+    std::uint64_t m_missedTotal = 0;
+    std::uint64_t m_missesCollectedTick = 0;  ///< the tick whose missed pairs were taken last
+    std::vector<MissMark> m_missMarks;        ///< reused: oldest first, faded ones dropped
     WallClock m_wallClock;
     double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
     double m_lastTicksSeconds = 0.0;

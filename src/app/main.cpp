@@ -19,6 +19,7 @@
 #include "app/gui.h"
 #include "app/input.h"
 #include "app/lab.h"
+#include "app/layout.h"
 #include "app/options.h"
 #include "app/overlays.h"
 #include "app/panel.h"
@@ -175,13 +176,20 @@ int run(const ro::app::Options& options) {
     // 3. Window and renderer (SDL video).
     Screen screen(kTitle, options.width, options.height);
     screen.setDrawPath(options.drawPath);
+    {
+        // The world's rectangle before ImGui has drawn a window: the zoom given and the overdraw
+        // limit below are reckoned for it, not for the whole window.
+        LayoutInputs first;
+        first.columnCollapsed = static_cast<float>(options.width) < Layout::kFoldBelow;
+        first.compareOpen = !options.compare.empty();
+        screen.setWorldView(computeLayout(static_cast<float>(options.width), static_cast<float>(options.height), first).world);
+    }
     if (loaded) screen.setCamera(loaded->camera, lab.world().config().bounds);
     if (replay) screen.setCamera(replay->camera, lab.world().config().bounds);
     if (options.zoom != 1.0f) {
         screen.fitView(lab.world().config().bounds);
-        int width = 0, height = 0;
-        SDL_GetRendererOutputSize(screen.renderer(), &width, &height);
-        screen.zoomAt(0.5f * static_cast<float>(width), 0.5f * static_cast<float>(height), options.zoom);
+        const Rect& area = screen.worldView();
+        screen.zoomAt(area.x + 0.5f * area.w, area.y + 0.5f * area.h, options.zoom);
     }
     // A camera given at start is kept; else a scene whose boxes would cover the window many
     // times over opens zoomed out. A recording starts from the camera the run starts with.
@@ -228,6 +236,28 @@ int run(const ro::app::Options& options) {
     startWith(sceneFileUi.tracePath, options.trace);
     QueryTool queries;
     PlotsWindow plots;
+    Hud hud;
+    // What the layout depends on, read afresh each time it is computed (the window's size, what
+    // is open or folded, what the windows' contents asked for the frame before).
+    LayoutInputs layoutInputs;
+    const auto layoutFor = [&](const LayoutInputs& inputs) {
+        int width = 0, height = 0;
+        SDL_GetWindowSize(screen.window(), &width, &height);
+        return computeLayout(static_cast<float>(width), static_cast<float>(height), inputs);
+    };
+    const auto layoutNow = [&] {
+        const ImGuiStyle& style = ImGui::GetStyle();
+        layoutInputs.uiHidden = input.uiHidden();
+        int width = 0, height = 0;
+        SDL_GetWindowSize(screen.window(), &width, &height);
+        const WindowFit hudFit = windowFit("Counters");
+        layoutInputs.columnCollapsed = hudFit.known ? hudFit.collapsed : static_cast<float>(width) < Layout::kFoldBelow;
+        layoutInputs.compareOpen = !lab.compare().empty();
+        layoutInputs.plotsOpen = plots.open();
+        layoutInputs.titleHeight = ImGui::GetFontSize() + 2.0f * style.FramePadding.y;
+        layoutInputs.plotsHeight = windowFit("Plots").height;
+        return layoutFor(layoutInputs);
+    };
     if (options.queryPoint) queries.pinPoint(*options.queryPoint);
     if (options.queryBox) {
         const ro::Aabb& b = *options.queryBox;
@@ -286,9 +316,12 @@ int run(const ro::app::Options& options) {
         //----------------------------------------------------------------------------------------
         // Update
         //----------------------------------------------------------------------------------------
-        screen.fitView(lab.world().config().bounds);
         input.poll();
         gui.beginFrame(input.pointer());
+        // The world's rectangle as the frame the person clicked on had it.
+        Layout layout = layoutNow();
+        screen.setWorldView(layout.world);
+        screen.fitView(lab.world().config().bounds);
         input.apply(lab, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
         // A headless replay ends with the replay, or after --frames, whichever comes first; a
         // sweep started from the command line runs to its end.
@@ -303,8 +336,13 @@ int run(const ro::app::Options& options) {
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
             PlotsUi plotsUi{.open = plots.open(), .sweepRunning = plots.sweep().running()};
             if (input.uiHidden()) uiRects = {};
-            else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsUi);  // may respawn or switch technique: queries run after it
+            else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsUi, layout.panel);  // may respawn or switch technique: queries run after it
             plots.setOpen(plotsUi.open);
+            // The panel may have opened the Plots or picked a technique to compare: this frame's
+            // world keeps clear of the windows it draws.
+            layout = layoutNow();
+            screen.setWorldView(layout.world);
+            screen.fitView(lab.world().config().bounds);
             if (plotsUi.scalingRequested) plots.startScaling(lab);
             if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
                 sceneFileUi.replayRequested) {
@@ -323,10 +361,7 @@ int run(const ro::app::Options& options) {
                 fmt::print("{}\n", sceneFileUi.traceMessage);  // for the log a walk reads
                 std::fflush(stdout);
             }
-            if (!input.uiHidden()) {
-                drawCompare(lab, uiRects, compareUi);
-                plots.draw(lab, uiRects, lastFrame && !options.plotsScreenshot.empty());
-            }
+            if (!input.uiHidden()) plots.draw(lab, uiRects, layout.plots);
             if (std::string said = plots.takeMessage(); !said.empty()) {
                 say(std::move(said), 8);
             }
@@ -372,10 +407,12 @@ int run(const ro::app::Options& options) {
         if (rasterFrame) drawLineOverlays();
         screen.drawEntities(lab.world());
         if (!rasterFrame) drawLineOverlays();
-        if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view());
+        if (overlays.grid) overlayRenderer.drawSweepStrip(screen.renderer(), screen.view(), screen.worldView());
+        overlayRenderer.drawFastMovers(screen.renderer(), screen.view(), lab);
         overlayRenderer.drawQueries(screen.renderer(), screen.view(), lab.world(), queries);
         if (const auto& alarm = lab.compareAlarm())
             overlayRenderer.drawMismatch(screen.renderer(), screen.view(), lab.world(), alarm->mismatch.pair);
+        screen.endWorld();
         // SDL queues draw calls; flushing makes the timing include the rasterisation itself.
         SDL_RenderFlush(screen.renderer());
         msDraw = msSince(drawStart);
@@ -386,6 +423,7 @@ int run(const ro::app::Options& options) {
         report.msLastTicks = 1000.0 * lab.lastTicksSeconds();
         report.zoom = screen.zoom();
         report.view = screen.view();
+        report.worldView = screen.worldView();
         report.sweepPoints = plots.sweep().points().size();
         report.sweepPlanned = plots.sweep().planned();
         report.sweepRunning = plots.sweep().running();
@@ -394,13 +432,22 @@ int run(const ro::app::Options& options) {
             report.traceFrame = trace->frame() + 1;
             report.traceFrames = trace->frames();
         }
+        // The verdict as last ranked (twice a second): the Compare window is built after the HUD.
         if (!lab.compare().empty() && compareUi.verdict.winner) report.verdictPick = compareUi.verdict.winner->id;
         history.add(report);
         if (std::chrono::steady_clock::now() < messageUntil || messageFrames > 0) {
             report.message = message;
             messageFrames = std::max(messageFrames - 1, 0);
         }
-        if (!input.uiHidden()) drawHud(report, uiRects);
+        if (!input.uiHidden()) {
+            // The HUD as tall as this frame's rows; Compare and the legend below it.
+            layoutInputs.hudHeight = hud.prepare(report, layout.hud.w);
+            layout = layoutFor(layoutInputs);
+            hud.draw(uiRects, layout.hud, layoutInputs.columnCollapsed);
+            drawCompare(lab, uiRects, compareUi, layout.compare);
+            drawLegend(uiRects, layout.legend);
+        }
+        report.ui = uiRects;
         Gui::render();
         // F12: the window as the person sees it (H first for the world alone).
         if (input.takeScreenshotRequest()) {
@@ -423,7 +470,7 @@ int run(const ro::app::Options& options) {
             exitCode = 1;
         }
         if (lastFrame && !options.plotsScreenshot.empty()) {
-            const UiRects::Rect& r = uiRects.plots;
+            const Rect& r = uiRects.plots;
             const SDL_Rect area{static_cast<int>(r.x), static_cast<int>(r.y), static_cast<int>(r.w), static_cast<int>(r.h)};
             if (r.w <= 0.0f || !screen.saveScreenshot(options.plotsScreenshot, &area)) {
                 fmt::print(stderr, "ro_demo: could not write the Plots window to '{}'\n", options.plotsScreenshot);

@@ -36,7 +36,7 @@ Mouse:
   wheel             zoom around the cursor
   hover             point query: the entities under the cursor are outlined
   shift + drag      box query from the press point to the cursor
-  ctrl + drag       ray query from the press point to the cursor (first hit in white)
+  ctrl + drag       ray query from the press point to the cursor (first hit outlined thicker)
 
 Keys (wherever the focus is, except while typing in a text field):
   Esc               pause / resume

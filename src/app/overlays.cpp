@@ -132,20 +132,19 @@ void OverlayRenderer::drawStructureLines(Screen& screen) {
     m_outlines.draw(screen.renderer());
 }
 
-void OverlayRenderer::drawSweepStrip(SDL_Renderer* renderer, const ViewTransform& view) {
-    if (m_delimiters.empty()) return;
-    // Along the bottom edge for a sweep on x, along the right edge for y. Per pixel along the
-    // edge a bar as high as the most intervals open there; the seed's "touches void" marks sit
-    // where a delimiter leaves no interval open. Per pixel, not per delimiter: two million
-    // delimiters still make at most one bar per column.
+void OverlayRenderer::drawSweepStrip(SDL_Renderer* renderer, const ViewTransform& view, const Rect& area) {
+    if (m_delimiters.empty() || area.empty()) return;
+    // Along the world view's bottom edge for a sweep on x, along its right edge for y (never
+    // under a window). Per pixel along the edge a bar as high as the most intervals open
+    // there; the seed's "touches void" marks sit where a delimiter leaves no interval open.
+    // Per pixel, not per delimiter: two million delimiters still make at most one bar per column.
     constexpr float kStrip = 44.0f;
-    int width = 0, height = 0;
-    SDL_GetRendererOutputSize(renderer, &width, &height);
     const bool alongX = m_delimiters.front().level == 0;
-    const float base = alongX ? static_cast<float>(height) : static_cast<float>(width);
-    const int length = std::max(alongX ? width : height, 1);
+    const float base = alongX ? area.bottom() : area.right();
+    const float start = alongX ? area.x : area.y;  // the screen coordinate of column 0
+    const int length = std::max(static_cast<int>(alongX ? area.w : area.h), 1);
     m_columns.assign(static_cast<std::size_t>(length), Column{});
-    const auto toScreen = [&](float v) { return alongX ? view.toScreenX(v) : view.toScreenY(v); };
+    const auto toScreen = [&](float v) { return (alongX ? view.toScreenX(v) : view.toScreenY(v)) - start; };
     const auto column = [&](float at) {
         return static_cast<int>(std::clamp(std::floor(at), -1.0f, static_cast<float>(length)));
     };
@@ -166,11 +165,11 @@ void OverlayRenderer::drawSweepStrip(SDL_Renderer* renderer, const ViewTransform
     // Bars scale to the deepest point, so a crowded axis fills the strip and a sparse one shows its gaps.
     const float pixelsPerInterval = (kStrip - 8.0f) / static_cast<float>(deepest);
     m_strip.clear();
-    if (alongX) m_strip.addRect(0, base - kStrip, static_cast<float>(width), base, palette::kStripBackground);
-    else m_strip.addRect(base - kStrip, 0, base, static_cast<float>(height), palette::kStripBackground);
+    if (alongX) m_strip.addRect(area.x, base - kStrip, area.right(), base, palette::kStripBackground);
+    else m_strip.addRect(base - kStrip, area.y, base, area.bottom(), palette::kStripBackground);
     for (int c = 0; c < length; ++c) {
         const Column& col = m_columns[static_cast<std::size_t>(c)];
-        const auto at = static_cast<float>(c);
+        const auto at = start + static_cast<float>(c);
         if (col.depth > 0) {
             const float bar = std::max(1.0f, pixelsPerInterval * static_cast<float>(col.depth));
             if (alongX) m_strip.addRect(at, base - bar, at + 1.0f, base, palette::kStripDepth);
@@ -207,22 +206,75 @@ void OverlayRenderer::drawQueries(SDL_Renderer* renderer, const ViewTransform& v
                                   const QueryTool& queries) {
     m_outlines.clear();
     m_lines.clear();
-    for (const std::uint32_t i : queries.pointHits()) addEntityOutline(view, world, i, 2.0f, palette::kPointHit);
+    for (const std::uint32_t i : queries.pointHits()) addEntityOutline(view, world, i, 2.0f, palette::kQuery);
     if (queries.shape() == QueryTool::Shape::Box) {
-        addOutline(view, queries.box(), 1.5f, palette::kQueryShape);
-        for (const std::uint32_t i : queries.boxHits()) addEntityOutline(view, world, i, 2.0f, palette::kQueryHit);
+        addOutline(view, queries.box(), 1.5f, palette::kQuery);
+        for (const std::uint32_t i : queries.boxHits()) addEntityOutline(view, world, i, 2.0f, palette::kQuery);
     }
     if (queries.shape() == QueryTool::Shape::Ray) {
         const Vec2 a = queries.from(), b = queries.to();
         m_lines.addLine(view.toScreenX(a.x), view.toScreenY(a.y), view.toScreenX(b.x), view.toScreenY(b.y), 1.5f,
-                        palette::kQueryShape);
-        for (const RayHit& hit : queries.rayHits()) addEntityOutline(view, world, hit.index, 2.0f, palette::kQueryHit);
+                        palette::kQuery);
+        for (const RayHit& hit : queries.rayHits()) addEntityOutline(view, world, hit.index, 2.0f, palette::kQuery);
         if (const auto& first = queries.firstHit()) {
-            addEntityOutline(view, world, first->index, 3.0f, palette::kFirstHit);
+            addEntityOutline(view, world, first->index, 4.0f, palette::kQuery);
             const float x = view.toScreenX(a.x + (b.x - a.x) * first->t);
             const float y = view.toScreenY(a.y + (b.y - a.y) * first->t);
-            m_outlines.addRect(x - 4.0f, y - 4.0f, x + 4.0f, y + 4.0f, palette::kFirstHit);
+            m_outlines.addRect(x - 4.0f, y - 4.0f, x + 4.0f, y + 4.0f, palette::kQuery);
         }
+    }
+    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+    m_lines.draw(renderer);
+    m_outlines.draw(renderer);
+}
+
+bool OverlayRenderer::isFastMover(const World& world, std::uint32_t i) {
+    const float vx = world.posX()[i] - world.prevX()[i], vy = world.posY()[i] - world.prevY()[i];
+    const float quarter = 0.5f * std::min(world.halfW()[i], world.halfH()[i]);
+    return vx * vx + vy * vy >= quarter * quarter;
+}
+
+void OverlayRenderer::drawFastMovers(SDL_Renderer* renderer, const ViewTransform& view, const Lab& lab) {
+    const World& world = lab.world();
+    const bool swept = world.config().sweptBoxes;
+    if (!world.config().countMissed && !swept && lab.missMarks().empty()) return;
+    readOutputSize(renderer);
+    m_outlines.clear();
+    m_lines.clear();
+    // The movers (m_lines), then over them their swept boxes and the miss marks (m_outlines).
+    const BoxView paths = world.broadPhaseBoxes();
+    const auto posX = world.posX(), posY = world.posY(), halfW = world.halfW(), halfH = world.halfH();
+    for (std::uint32_t i = 0; i < world.size(); ++i) {
+        if (world.isStatic()[i] != 0 || !isFastMover(world, i)) continue;
+        ++m_counts.fast;
+        if (m_counts.fastShown >= kLineBudget) continue;
+        const Aabb path = swept ? paths.box(i) : Aabb{posX[i] - halfW[i], posY[i] - halfH[i], posX[i] + halfW[i], posY[i] + halfH[i]};
+        if (!onScreen(view, path, m_width, m_height)) continue;
+        ++m_counts.fastShown;
+        if (swept) addOutline(view, path, 1.0f, palette::kSweptBox);
+        // At least 5 pixels across each way: a bullet is usually a speck at whole-world zoom.
+        const float x = view.toScreenX(posX[i]), y = view.toScreenY(posY[i]);
+        const float hw = std::max(halfW[i] * view.scale, 2.5f), hh = std::max(halfH[i] * view.scale, 2.5f);
+        m_lines.addRect(x - hw, y - hh, x + hw, y + hh, palette::kFastMover);
+    }
+    // A square of fixed size where each missed pair passed: it must be found at any zoom.
+    const std::uint64_t now = world.tickCount();
+    for (const Lab::MissMark& mark : lab.missMarks()) {
+        const std::uint64_t age = now >= mark.tick ? now - mark.tick : 0;
+        constexpr std::uint64_t kFull = Lab::kMissMarkTicks / 3;
+        SDL_Color c = palette::kMissMark;
+        if (age > kFull)
+            c.a = static_cast<Uint8>(255 * (Lab::kMissMarkTicks - std::min(age, Lab::kMissMarkTicks)) /
+                                     (Lab::kMissMarkTicks - kFull));
+        const float x = view.toScreenX(mark.where.x), y = view.toScreenY(mark.where.y);
+        // Small: a bullet's misses line its path, one every box it crossed.
+        constexpr float kRing = 5.0f;
+        if (x < -kRing || y < -kRing || x > m_width + kRing || y > m_height + kRing) continue;
+        ++m_counts.missMarks;
+        addOutline(view, {mark.where.x - kRing / view.scale, mark.where.y - kRing / view.scale,
+                          mark.where.x + kRing / view.scale, mark.where.y + kRing / view.scale},
+                   1.0f, c);
+        m_outlines.addRect(x - 1.0f, y - 1.0f, x + 1.0f, y + 1.0f, c);
     }
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
     m_lines.draw(renderer);
@@ -252,6 +304,10 @@ void OverlayRenderer::drawPairs(Screen& screen, const World& world) {
     SDL_Renderer* renderer = screen.renderer();
     readOutputSize(renderer);
     m_counts.pairs = candidates.size();
+    // Thousands of lines over one another are a hairball that hides the entities: past about
+    // a thousand, each line fades, down to a fifth of its colour at the budget.
+    const double lines = static_cast<double>(std::min<std::uint64_t>(kLineBudget, std::max<std::size_t>(candidates.size(), 1)));
+    m_pairFade = static_cast<float>(std::clamp(std::sqrt(1000.0 / lines), 0.2, 1.0));
     m_overlapLines.clear();
     m_lines.clear();
     m_longLines.clear();
@@ -311,8 +367,10 @@ void OverlayRenderer::addPairLines(Screen& screen, const World& world, const std
         const float gap = std::max(std::abs(posX[p.a] - posX[p.b]) - halfW[p.a] - halfW[p.b],
                                    std::abs(posY[p.a] - posY[p.b]) - halfH[p.a] - halfH[p.b]);
         const float size = 2.0f * std::max({halfW[p.a], halfH[p.a], halfW[p.b], halfH[p.b]});
-        const SDL_Color color = overlapping ? palette::kOverlap
-                                            : (gap > size ? palette::kLongCandidate : palette::kCandidate);
+        SDL_Color color = overlapping ? palette::kOverlap : (gap > size ? palette::kLongCandidate : palette::kCandidate);
+        // Long lines stay opaque (blending them is slow in software): they fade toward the floor.
+        if (color.a == 255 && !overlapping) color = palette::lerpColour(palette::kWorldFloor, color, m_pairFade);
+        else color.a = static_cast<Uint8>(static_cast<float>(color.a) * m_pairFade);
         if (raster) {
             screen.raster().addLine(x0, y0, x1, y1, overlapping ? 2 : 1, color, overlapping);
         } else if ((std::abs(x1 - x0) + width) * (std::abs(y1 - y0) + width) <= kMaxQuadBoxArea) {

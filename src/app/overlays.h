@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/batch.h"
+#include "app/lab.h"
 #include "app/options.h"
 #include "app/queries.h"
 #include "app/screen.h"
@@ -24,6 +25,8 @@ struct OverlayCounts {
     std::uint64_t linesShown = 0, lines = 0;    ///< structure outlines (tree nodes, fat boxes)
     std::uint64_t pairsShown = 0, pairs = 0;    ///< pair lines: overlaps first, then candidates
     std::uint64_t boundsShown = 0, bounds = 0;  ///< AABB outlines
+    std::uint64_t fastShown = 0, fast = 0;      ///< fast movers marked, of those there are
+    std::uint64_t missMarks = 0;                ///< missed pairs marked where they passed
 };
 
 class OverlayRenderer {
@@ -46,10 +49,18 @@ public:
     void drawStructureLines(Screen& screen);
     /// Part three, along the window's edge: a sweep's delimiters as a strip, per pixel column
     /// the depth of open intervals, with a mark where one touches void. Call after the entities.
-    void drawSweepStrip(SDL_Renderer* renderer, const ViewTransform& view);
+    void drawSweepStrip(SDL_Renderer* renderer, const ViewTransform& view, const Rect& area);
     /// The query tools' shapes and hits: point hits outlined, the box and its hits, the ray,
     /// its hits and its first hit with the entry point.
     void drawQueries(SDL_Renderer* renderer, const ViewTransform& view, const World& world, const QueryTool& queries);
+    /// Fast movers, once the lab's fast-mover tools are on (missed count or swept boxes): each
+    /// one marked in its own colour (at least a few pixels across), its swept box outlined with
+    /// swept boxes on, and a mark where a missed pair passed, full for a third of its life, then
+    /// fading. Over the entities, as geometry; at most kLineBudget movers, counted.
+    void drawFastMovers(SDL_Renderer* renderer, const ViewTransform& view, const Lab& lab);
+    /// Whether entity i moves a quarter of its smaller side or more per tick: it can cross a box
+    /// of its size between two ticks of a discrete broad phase.
+    [[nodiscard]] static bool isFastMover(const World& world, std::uint32_t i);
     /// The pair a compared technique got wrong: both entities outlined and marked, joined by a line.
     void drawMismatch(SDL_Renderer* renderer, const ViewTransform& view, const World& world, Pair pair);
     /// A line between the centres of each candidate pair of the last tick, red over the
@@ -98,6 +109,7 @@ private:
     std::vector<Column> m_columns;  ///< the sweep strip, per pixel along its edge
     GeometryBatch m_lines;         ///< candidate pair lines, and the query tools' ray
     GeometryBatch m_overlapLines;  ///< overlap pair lines, drawn over the candidates
+    float m_pairFade = 1.0f;       ///< pair lines' share of their colour: many lines fade
     float m_width = 0.0f;          ///< output size in pixels, read at each draw call
     float m_height = 0.0f;
     struct LongLine {

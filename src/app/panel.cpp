@@ -13,12 +13,10 @@
 #include <string_view>
 
 #include "app/palette.h"
-#include "app/rolling.h"
 
 namespace ro::app {
 namespace {
 
-constexpr float kMargin = 10.0f;
 /// The slider's top: the count the window draws within its frame budget (README, draw table).
 constexpr int kMaxPanelEntities = 1'000'000;
 constexpr int kMinPanelEntities = 10;
@@ -100,10 +98,10 @@ bool overLimit(const TechniqueInfo& technique, std::uint32_t count) {
 /// wrap there, so that opening a section of them does not widen the panel.
 constexpr float kTextWidth = 330.0f;
 
-/// Wrapped text in a colour, at most `width` pixels wide.
+/// Wrapped text in a colour, at most `width` pixels wide (and no wider than the window leaves).
 void wrapped(std::string_view line, ImVec4 color, float width = kTextWidth) {
     ImGui::PushStyleColor(ImGuiCol_Text, color);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(width, ImGui::GetContentRegionAvail().x));
     ImGui::TextUnformatted(line.data(), line.data() + line.size());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
@@ -186,21 +184,39 @@ void techniqueSection(Lab& lab) {
         }
         ImGui::EndCombo();
     }
+    // The guide and the parameters sit in a block as tall as the tallest technique's: switching
+    // technique never moves a row below it (a click meant for Stop once hit Save).
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float wrapWidth = std::min(kTextWidth, ImGui::GetContentRegionAvail().x);
+    float complexityHeight = 0.0f;
+    std::size_t mostParameters = 0;
+    for (const TechniqueInfo& t : techniques()) {
+        const std::string_view c = t.guide.complexity;
+        complexityHeight = std::max(complexityHeight, ImGui::CalcTextSize(c.data(), c.data() + c.size(), false, wrapWidth).y);
+        mostParameters = std::max<std::size_t>(mostParameters, static_cast<std::size_t>(std::count_if(
+            t.parameters.begin(), t.parameters.end(), [](const ParameterSpec& spec) { return labOffers(spec); })));
+    }
     const TechniqueGuide& guide = lab.technique().guide;
     if (ImGui::TreeNode("How it works, what it costs, when to pick it")) {
+        // In a frame of fixed height that scrolls: the guides differ in length.
+        ImGui::BeginChild("guide", ImVec2(0.0f, 8.0f * ImGui::GetTextLineHeightWithSpacing()), true);
         const ImVec4 plain = ImGui::GetStyle().Colors[ImGuiCol_Text];
         const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
         wrapped(guide.how, plain);
         withText([&](std::string_view t) { wrapped(t, plain); }, "Cost: {}", guide.cost);
         withText([&](std::string_view t) { wrapped(t, plain); }, "Pick it for: {}", guide.suits);
         withText([&](std::string_view t) { wrapped(t, grey); }, "From: {}", guide.source);
+        ImGui::EndChild();
         ImGui::TreePop();
     } else {
+        const float top = ImGui::GetCursorPosY();
         wrapped(guide.complexity, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), top + complexityHeight + spacing));
     }
 
     // The technique's parameters, as its folder declares them (registry row), each clamped to
     // the range it offers; the help line is the tooltip.
+    const float parametersTop = ImGui::GetCursorPosY();
     for (const ParameterSpec& spec : lab.technique().parameters) {
         if (!labOffers(spec)) continue;
         parameterWidget(lab, spec);
@@ -209,10 +225,14 @@ void techniqueSection(Lab& lab) {
         if (spec.key == kCellSizeParameter.key) {
             ImGui::SameLine();
             if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell = the largest entity's size, at least %.0f world unit (follows the population)",
-                                                          static_cast<double>(Lab::kMinAutoCellSize));
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Cell = the largest entity's side, at most 4 median sides (follows the population; "
+                                  "the plots' Auto marker is the same)");
         }
     }
+    const float parametersEnd =
+        parametersTop + static_cast<float>(mostParameters) * (ImGui::GetFrameHeight() + spacing);
+    if (ImGui::GetCursorPosY() < parametersEnd) ImGui::Dummy(ImVec2(0.0f, parametersEnd - ImGui::GetCursorPosY() - spacing));
 }
 
 void populationSection(Lab& lab) {
@@ -500,20 +520,27 @@ void clockSection(Lab& lab) {
 void overlaySection(OverlayFlags& overlays) {
     ImGui::Checkbox("Structure (G)", &overlays.grid);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cells, tree nodes, fat boxes or the sweep's delimiters");
-    if (overlays.grid && overlays.levelsSeen > 1) {
-        // One toggle per level (HSHG levels, tree depths), in that level's colour.
-        for (std::uint32_t level = 0; level < overlays.levelsSeen; ++level) {
-            if (level % 8 != 0) ImGui::SameLine();
-            bool shown = (overlays.hiddenLevels >> level & 1u) == 0;
-            fmt::memory_buffer label;
-            fmt::format_to(std::back_inserter(label), "{}##level{}", level, level);
-            label.push_back('\0');
-            if (ImGui::Checkbox(label.data(), &shown)) overlays.hiddenLevels ^= 1u << level;
-        }
-        hint("levels (HSHG) or depths (trees) shown");
-    }
-    ImGui::Checkbox("Candidate pairs (P)", &overlays.pairs);
+    ImGui::SameLine();
+    ImGui::Checkbox("Pairs (P)", &overlays.pairs);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Candidate pairs as lines");
+    ImGui::SameLine();
     ImGui::Checkbox("AABBs (B)", &overlays.bounds);
+}
+
+/// One toggle per level (HSHG levels, tree depths), in that level's colour. Last in the panel:
+/// how many there are depends on the technique, and no row below may move when it changes.
+void levelsSection(OverlayFlags& overlays) {
+    if (!overlays.grid || overlays.levelsSeen <= 1) return;
+    section("Structure levels");
+    for (std::uint32_t level = 0; level < overlays.levelsSeen; ++level) {
+        if (level % 8 != 0) ImGui::SameLine();
+        bool shown = (overlays.hiddenLevels >> level & 1u) == 0;
+        fmt::memory_buffer label;
+        fmt::format_to(std::back_inserter(label), "{}##level{}", level, level);
+        label.push_back('\0');
+        if (ImGui::Checkbox(label.data(), &shown)) overlays.hiddenLevels ^= 1u << level;
+    }
+    hint("levels (HSHG) or depths (trees) shown");
 }
 
 /// A checkbox per registry row: the techniques run beside the world's own on its boxes; and
@@ -563,7 +590,7 @@ void compareSection(Lab& lab, PlotsUi& plots) {
 /// A row of colour swatches (one per level or layer, in order) and what they mean.
 void swatches(std::span<const SDL_Color> colours, std::string_view meaning) {
     const float side = ImGui::GetTextLineHeight();
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidth);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(kTextWidth, ImGui::GetContentRegionAvail().x));
     for (const SDL_Color c : colours) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
         ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side), IM_COL32(c.r, c.g, c.b, 255));
@@ -579,31 +606,38 @@ void swatches(std::span<const SDL_Color> colours, std::string_view meaning) {
 void swatch(SDL_Color c, std::string_view meaning) { swatches(std::span(&c, 1), meaning); }
 
 void legendSection() {
-    if (!ImGui::CollapsingHeader("Legend and keys")) return;
+    if (!ImGui::CollapsingHeader("Legend and keys", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    // One colour, one meaning: entities first, then each overlay's own.
     swatch(palette::kBox, "box");
     swatch(palette::kBoxOverlap, "box whose AABB overlaps another's");
     swatch(palette::kCircle, "circle");
     swatch(palette::kCircleOverlap, "circle whose AABB overlaps another's");
+    swatch(palette::kFastMover, "fast mover (a quarter of its size a tick or more), with Count misses or "
+                                "swept boxes on; with swept boxes, its swept box outlined");
+    swatch(palette::kMissMark, "a missed pair, where it passed through (fades within a second)");
     swatch(palette::kCandidate, "candidate pair (P) that does not overlap");
     swatch(palette::kLongCandidate, "far candidate pair (hash collision)");
     swatch(palette::kOverlap, "candidate pair whose AABBs overlap");
     wrapped("Running, a tick finds its pairs before its response moves the entities: a line can "
-            "join two that no longer overlap on screen. Paused, they agree.",
+            "join two that no longer overlap on screen. Paused, they agree. Many lines fade.",
             ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    swatches(std::span(palette::kLevels).first(4), "cell (G) per level; brighter holds more");
+    swatches(palette::kLevels, "structure (G): cells per level, brighter holds more; tree nodes per depth");
     swatch(palette::kFatBox, "fat box of the AABB tree (G)");
     swatch(palette::kStripDepth, "sweep strip: intervals open along the axis");
     swatch(palette::kVoidMark, "strip mark: a delimiter that touches void");
     swatch(palette::kBounds, "entity AABB (B)");
-    swatch(palette::kPointHit, "point query hit (hover)");
-    swatch(palette::kQueryShape, "box or ray query (Shift / Ctrl + drag)");
-    swatch(palette::kQueryHit, "box or ray query hit");
-    swatch(palette::kFirstHit, "the ray's first hit and its entry point");
+    swatch(palette::kQuery, "query: hover point, Shift / Ctrl + drag box or ray, and what it hit "
+                            "(the ray's first hit thicker)");
     swatch(palette::kMismatch, "a pair a compared technique got wrong");
-    swatches(palette::kLayers, "layers 0-3 (the layers preset)");
-    wrapped("A pixel that several entities share is lighter (density).", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    swatches(palette::kLayers, "layers 0-3: the layers preset colours by layer, not shape");
+    const SDL_Color ramp[] = {palette::kDensityLow, palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.33f),
+                              palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.66f), palette::kDensityHigh};
+    wrapped("Shapes view: a pixel that several entities share is lighter.", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    swatches(ramp, "density view, where most entities are under 2 pixels (100k and more): entities per "
+                   "pixel, from one in a square of a few pixels to 8+ a pixel; entities 4 pixels across or "
+                   "more outlined in their shape's colour (counters line: view=density)");
     ImGui::Spacing();
-    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_None, ImVec2(kTextWidth, 0.0f))) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_None, ImVec2(std::min(kTextWidth, ImGui::GetContentRegionAvail().x), 0.0f))) {
         ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
         auto key = [](const char* k, const char* what) {
@@ -633,7 +667,7 @@ void legendSection() {
 }
 
 /// The current window's rectangle.
-UiRects::Rect windowRect() {
+Rect windowRect() {
     const ImVec2 pos = ImGui::GetWindowPos();
     const ImVec2 size = ImGui::GetWindowSize();
     return {pos.x, pos.y, size.x, size.y};
@@ -641,29 +675,27 @@ UiRects::Rect windowRect() {
 
 }  // namespace
 
-bool pressedOnWindowItself() {
-    return ImGui::IsWindowHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && !ImGui::IsAnyItemHovered();
+void placeWindow(const Rect& area) {
+    ImGui::SetNextWindowPos(ImVec2(area.x, area.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(area.w, area.h), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(1.0f);
 }
 
-void keepUnpinnedIfMoved(bool& moved, WindowPress& press) {
-    const ImVec2 at = ImGui::GetWindowPos();
-    if (pressedOnWindowItself()) {
-        moved = true;  // ImGui moves it from this frame on: a quick drag follows the mouse at once
-        press = {true, at};
-    } else if (press.down && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
-        // Released where it was pressed: a click, not a move; it stays pinned.
-        if (at.x == press.at.x && at.y == press.at.y) moved = false;
-        press.down = false;
-    }
+WindowFit windowFit(const char* name) {
+    const ImGuiWindow* window = ImGui::FindWindowByName(name);
+    if (!window) return {};
+    const ImGuiStyle& style = ImGui::GetStyle();
+    // A click on the collapse arrow is applied at the window's next Begin: read it now, so
+    // that the layout of this frame already has it.
+    const bool collapsed = window->Collapsed != window->WantCollapseToggle;
+    const float scrollbar = window->ScrollbarX ? style.ScrollbarSize : 0.0f;
+    return {true, collapsed, window->ContentSizeIdeal.y + 2.0f * style.WindowPadding.y + window->TitleBarHeight() + scrollbar};
 }
 
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots) {
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
-    // Never taller than the window: a small window scrolls the panel instead of cutting it.
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(io.DisplaySize.x - 2.0f * kMargin,
-                                                                  std::max(io.DisplaySize.y - 2.0f * kMargin, 60.0f)));
-    ImGui::Begin("Ro Broadphase Lab", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area) {
+    // A column of the layout: fixed, full height; it scrolls inside when the window is short.
+    placeWindow(area);
+    ImGui::Begin("Ro Broadphase Lab", nullptr, kDockedFlags);
     ImGui::PushItemWidth(170.0f);
     section("Broad phase");
     techniqueSection(lab);
@@ -687,20 +719,31 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
     overlaySection(overlays);
     section("Compare");
     compareSection(lab, plots);
+    levelsSection(overlays);
     ImGui::PopItemWidth();
-    legendSection();
     rects.panel = windowRect();
     ImGui::End();
 }
 
-void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
+void drawLegend(UiRects& rects, const Rect& area) {
+    if (area.empty()) {
+        rects.legend = {};
+        return;
+    }
+    placeWindow(area);
+    ImGui::Begin("Legend", nullptr, kDockedFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoFocusOnAppearing);
+    legendSection();
+    rects.legend = windowRect();
+    ImGui::End();
+}
+
+void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui, const Rect& area) {
     const Compare& compare = lab.compare();
     if (compare.empty()) {
         rects.compare = {};
         ui = {};
         return;
     }
-    const ImGuiIO& io = ImGui::GetIO();
     // Ranked again twice a second, and at once when a row comes or goes.
     const double now = ImGui::GetTime();
     if (ui.rankedAt < 0.0 || now - ui.rankedAt >= 0.5 || ui.rankedRows != compare.rows().size()) {
@@ -715,19 +758,35 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
         ui.rankedRows = compare.rows().size();
     }
     const CompareVerdict& verdict = ui.verdict;
-    // Pinned to the bottom-right corner as it grows (clear of the panel on the left), until the
-    // person drags it away.
-    static bool moved = false;
-    static WindowPress press;
-    if (!moved)
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, io.DisplaySize.y - kMargin), ImGuiCond_Always,
-                                ImVec2(1.0f, 1.0f));
-    ImGui::SetNextWindowBgAlpha(0.85f);
-    ImGui::Begin("Compare", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing);
-    keepUnpinnedIfMoved(moved, press);
+    if (area.empty()) {  // the column is folded: ranked all the same, for the counters line
+        rects.compare = {};
+        return;
+    }
+    // Under the HUD in the right column; its table scrolls sideways there.
+    placeWindow(area);
+    ImGui::Begin("Compare", nullptr, kDockedFlags | ImGuiWindowFlags_NoFocusOnAppearing);
+    const float textWidth = ImGui::GetContentRegionAvail().x;
+    // The verdict's button first, at the top right, where it stays whatever the texts below
+    // say (the window scrolls when they are long).
+    {
+        const bool inUse = verdict.winner == &lab.technique();
+        fmt::memory_buffer label;
+        if (verdict.winner)
+            fmt::format_to(std::back_inserter(label), "{} {}###use-this", inUse ? "In use:" : "Use", verdict.winner->id);
+        else
+            fmt::format_to(std::back_inserter(label), "Use (no verdict yet)###use-this");
+        label.push_back('\0');
+        constexpr float kWidth = 180.0f;
+        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
+        ImGui::BeginDisabled(inUse || !verdict.winner);
+        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.setTechnique(*verdict.winner);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("Make the verdict's pick the world's technique");
+    }
     if (const auto& alarm = lab.compareAlarm()) {
         const Mismatch& m = alarm->mismatch;
-        withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },
+        withText([&](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), textWidth); },
                  "PAUSED at tick {}: {} {} the pair ({}, {}) {} (marked in the world). Esc resumes.", m.tick,
                  alarm->technique, m.missing ? "missed" : "reported", m.pair.a, m.pair.b,
                  m.missing ? "the reference found" : "that the reference did not (a false or repeated pair)");
@@ -736,15 +795,21 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
     // ("Why: ...").
     if (verdict.sentence.empty())
         wrapped("the verdict comes once two frames are compared (Resume, or Step while paused)",
-                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], 620.0f);
-    if (!verdict.sentence.empty()) wrapped(verdict.sentence, ImVec4(0.55f, 0.95f, 0.75f, 1.0f), 620.0f);
+                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], textWidth);
+    if (!verdict.sentence.empty()) wrapped(verdict.sentence, ImVec4(0.55f, 0.95f, 0.75f, 1.0f), textWidth);
     const auto find = [&](std::string_view id) -> const Compare::Row* {
         for (const Compare::Row& row : compare.rows())
             if (row.technique->id == id) return &row;
         return nullptr;
     };
-    constexpr ImGuiTableFlags kTable = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
-    if (ImGui::BeginTable("compare", 11, kTable)) {
+    // Wider than the column: it scrolls sideways under its technique names, as tall as its rows.
+    constexpr ImGuiTableFlags kTable =
+        ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollX;
+    const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+    const float tableHeight =
+        static_cast<float>(compare.rows().size() + 1) * rowHeight + ImGui::GetStyle().ScrollbarSize + 2.0f;
+    if (ImGui::BeginTable("compare", 11, kTable, ImVec2(0.0f, tableHeight))) {
+        ImGui::TableSetupScrollFreeze(1, 0);
         for (const char* heading : {"technique", "ms/tick", "x fastest", "", "update p50 p95", "pairs p50 p95",
                                     "candidates", "memory", "worst ms", "false +", "wrong"})
             ImGui::TableSetupColumn(heading);
@@ -815,129 +880,147 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui) {
         }
         ImGui::EndTable();
     }
-    withText(hint, "reference: {}; ms/tick is the mean of the last {} ticks at most, update + pair finding;",
+    const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
+    withText([&](std::string_view t) { wrapped(t, grey, textWidth); },
+             "reference: {}; ms/tick is the mean of the last {} ticks at most, update + pair finding; a tie: within "
+             "twice the standard error of the fastest. The order they run in turns every tick.",
              compare.referenceName(), Compare::kHistory);
-    hint("a tie: within twice the standard error of the fastest. The order they run in turns every tick.");
     if (compare.referenceDisagreements() > 0)
-        withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 560.0f); },
+        withText([&](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), textWidth); },
                  "the HSHG and the grid disagreed at {} ticks", compare.referenceDisagreements());
-    // The verdict's button, in the window's bottom-right corner, where it stays while the
-    // sentence above grows and shrinks (the window is pinned by that corner).
-    if (verdict.winner) {
-        const bool inUse = verdict.winner == &lab.technique();
-        fmt::memory_buffer label;
-        fmt::format_to(std::back_inserter(label), "{} {}###use-this", inUse ? "In use:" : "Use", verdict.winner->id);
-        label.push_back('\0');
-        constexpr float kWidth = 180.0f;
-        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
-        ImGui::BeginDisabled(inUse);
-        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.setTechnique(*verdict.winner);
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("Make the verdict's pick the world's technique");
-    }
     rects.compare = windowRect();
     ImGui::End();
 }
 
-void drawHud(const FrameReport& r, UiRects& rects) {
-    const ImGuiIO& io = ImGui::GetIO();
-    // AlwaysAutoResize fits a window to the content of the frame before, so a HUD whose numbers
-    // change width every frame (at a million entities, running) was clipped on every frame that
-    // widened it; held at the largest size of the last second, it is clipped at most once, when
-    // a wider row first comes.
-    static RecentLargestSize recentSizes;
-    // Pinned to the top-right corner as it grows and shrinks, until the person drags it away.
-    static bool moved = false;
-    static WindowPress press;
-    if (!moved) ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kMargin, kMargin), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
-    ImGui::SetNextWindowBgAlpha(0.8f);
-    const ImVec2 most(io.DisplaySize.x - 2.0f * kMargin, std::max(io.DisplaySize.y - 2.0f * kMargin, 60.0f));
-    const RecentLargestSize::Size recent = recentSizes.largest(ImGui::GetTime());
-    ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(recent.width, most.x), std::min(recent.height, most.y)), most);
-    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
-                                        ImGuiWindowFlags_NoNav;
-    ImGui::Begin("Counters", nullptr, kFlags);
-    keepUnpinnedIfMoved(moved, press);
-    if (ImGui::BeginTable("counters", 2, ImGuiTableFlags_SizingFixedFit)) {
-        row("technique", "{}", r.technique);
-        if (r.traceLabel.empty()) row("scene", "{}", r.scene);
-        else row("scene", "{} frame {}/{}", r.traceLabel, r.traceFrame, r.traceFrames);
-        row("entities", "{}", r.entities);
-        row("candidate pairs", "{}", r.candidates);
-        row("pair tests", "{}", r.tests);
-        // With swept boxes the exact test is on the swept boxes: overlaps of the paths.
-        row(r.sweptExtra ? "swept overlaps" : "true overlaps", "{}", r.overlaps);
-        row("contacts", "{}", r.contacts);
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("pairs whose shapes touch: a circle's AABB can overlap another's while the circle does not");
-        if (r.statics > 0) row("static", "{} of {}", r.statics, r.entities);
-        if (r.missed) row("missed collisions", "{}   counting {:.2f} ms", *r.missed, r.msMissedCount);
-        if (r.sweptExtra) row("swept extra pairs", "{}", *r.sweptExtra);
-        if (r.impacts) row("impacts (TOI)", "{}", *r.impacts);
-        row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
-        // The technique's own counters (cell size in use, sort swaps, ...), by their keys.
-        for (const NamedCounter& c : r.extra.all()) {
-            CText label(c.key);
-            std::replace(std::begin(label.buffer), std::end(label.buffer), '_', ' ');
-            if (c.value == std::floor(c.value)) row(label.buffer, "{:.0f}", c.value);
-            else row(label.buffer, "{:.2f}", c.value);
-        }
-        // Last frame, then the median of the last second: a change shows at once, noise does not hide it.
-        row("FPS", "{:.0f}   median {:.0f}", r.fps, r.median.fps);
-        row("broad update", "{:.2f} ms   median {:.2f}", r.msBroad, r.median.msBroad);
-        row("pair finding", "{:.2f} ms   median {:.2f}", r.msPairs, r.median.msPairs);
-        row("narrow + resp.", "{:.2f} ms   median {:.2f}", r.msNarrow, r.median.msNarrow);
-        row("integrate", "{:.2f} ms   median {:.2f}", r.msIntegrate, r.median.msIntegrate);
-        row("drawing", "{:.2f} ms   median {:.2f}", r.msDraw, r.median.msDraw);
-        const HumanBytes memory = humanBytes(r.bytes);
-        row("technique mem.", "{:.1f} {}", memory.value, memory.unit);
-        row("heap allocs/step", "{}", r.allocs);
-        if (r.pointActive)
-            row("point query", "hits {}, {} visited, {} tests", r.pointHits, r.pointCost.visited, r.pointCost.tests);
-        if (!r.shape.empty())
-            row(r.shape == "box" ? "box query" : "ray query", "hits {}, {} visited, {} tests", r.shapeHits,
-                r.shapeCost.visited, r.shapeCost.tests);
-        if (r.shape == "ray") {
-            if (r.firstHit >= 0)
-                row("first hit", "#{} at t={:.3f}, {} visited, {} tests", r.firstHit, r.firstHitT,
-                    r.firstHitCost.visited, r.firstHitCost.tests);
-            else
-                row("first hit", "none, {} visited, {} tests", r.firstHitCost.visited, r.firstHitCost.tests);
-        }
-        // What the overlays show of what there is: lines stop at a budget.
-        const OverlayCounts& o = r.overlayCounts;
-        if (o.pairs > 0) row("pair lines shown", "{} of {}", o.pairsShown, o.pairs);
-        if (o.cells > 0) row("cells shown", "{} of {}", o.cellsShown, o.cells);
-        if (o.lines > 0) row("outlines shown", "{} of {}", o.linesShown, o.lines);
-        if (o.bounds > 0) row("AABBs shown", "{} of {}", o.boundsShown, o.bounds);
-        if (r.drawn.offScreen > 0) row("off screen", "{} entities (zoom {:.2f}x)", r.drawn.offScreen, r.zoom);
-        row("steps", "{}", r.steps);
-        // Rows kept short, as the others: a wide row widened the HUD under the Plots window.
-        const bool slowed = !r.paused && r.simulationRate < 0.95;
-        if (r.paused) row("state", "PAUSED");
-        // The window keeps its frame rate; simulated time slows instead.
-        else if (slowed) row("state", "slowed: {:.0f}% of real time", 100.0 * r.simulationRate);
-        else row("state", "running");
-        if (slowed) row("last ticks", "{:.0f} ms", r.msLastTicks);
-        // Compare runs its techniques within each tick: when ticks are slow, the usual cause.
-        if (slowed && r.compared > 0) row("each tick runs", "{} compared too", r.compared);
-        ImGui::EndTable();
+/// The HUD's rows closer than the panel's: two dozen of them share the column with Compare.
+constexpr float kHudRowSpacing = 2.0f;
+
+template <typename... Args>
+void Hud::row(const char* label, fmt::format_string<Args...> format, Args&&... args) {
+    if (m_count == m_rows.size()) m_rows.emplace_back();
+    Row& r = m_rows[m_count++];
+    r.label.clear();
+    r.label.append(std::string_view(label));
+    r.value.clear();
+    fmt::format_to(std::back_inserter(r.value), format, std::forward<Args>(args)...);
+    r.tooltip = nullptr;
+}
+
+float Hud::prepare(const FrameReport& r, float width) {
+    m_count = 0;
+    row("technique", "{}", r.technique);
+    if (r.traceLabel.empty()) row("scene", "{}", r.scene);
+    else row("scene", "{} frame {}/{}", r.traceLabel, r.traceFrame, r.traceFrames);
+    row("entities", "{}", r.entities);
+    row("candidate pairs", "{}", r.candidates);
+    row("pair tests", "{}", r.tests);
+    // With swept boxes the exact test is on the swept boxes: overlaps of the paths.
+    row(r.sweptExtra ? "swept overlaps" : "true overlaps", "{}", r.overlaps);
+    row("contacts", "{}", r.contacts);
+    m_rows[m_count - 1].tooltip = "pairs whose shapes touch: a circle's AABB can overlap another's while the circle does not";
+    if (r.statics > 0) row("static", "{} of {}", r.statics, r.entities);
+    if (r.missed || r.missedTotal > 0)
+        row("missed collisions", "{}   in all {}   counting {:.2f} ms", r.missed.value_or(0), r.missedTotal,
+            r.msMissedCount);
+    if (r.sweptExtra) row("swept extra pairs", "{}", *r.sweptExtra);
+    if (r.impacts) row("impacts (TOI)", "{}", *r.impacts);
+    row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
+    // The technique's own counters (cell size in use, sort swaps, ...), by their keys.
+    for (const NamedCounter& c : r.extra.all()) {
+        CText label(c.key);
+        std::replace(std::begin(label.buffer), std::end(label.buffer), '_', ' ');
+        if (c.value == std::floor(c.value)) row(label.buffer, "{:.0f}", c.value);
+        else row(label.buffer, "{:.2f}", c.value);
     }
-    // Wrapped at the table's width, so a long path does not widen the HUD while it shows.
-    if (!r.message.empty()) wrapped(r.message, ImVec4(1.0f, 0.8f, 0.4f, 1.0f), 280.0f);
+    // Last frame, then the median of the last second: a change shows at once, noise does not hide it.
+    row("FPS", "{:.0f}   median {:.0f}", r.fps, r.median.fps);
+    row("broad update", "{:.2f} ms   median {:.2f}", r.msBroad, r.median.msBroad);
+    row("pair finding", "{:.2f} ms   median {:.2f}", r.msPairs, r.median.msPairs);
+    row("narrow + resp.", "{:.2f} ms   median {:.2f}", r.msNarrow, r.median.msNarrow);
+    row("integrate", "{:.2f} ms   median {:.2f}", r.msIntegrate, r.median.msIntegrate);
+    row("drawing", "{:.2f} ms   median {:.2f}", r.msDraw, r.median.msDraw);
+    const HumanBytes memory = humanBytes(r.bytes);
+    row("technique mem.", "{:.1f} {}", memory.value, memory.unit);
+    row("heap allocs/step", "{}", r.allocs);
+    if (r.pointActive)
+        row("point query", "hits {}, {} visited, {} tests", r.pointHits, r.pointCost.visited, r.pointCost.tests);
+    if (!r.shape.empty())
+        row(r.shape == "box" ? "box query" : "ray query", "hits {}, {} visited, {} tests", r.shapeHits,
+            r.shapeCost.visited, r.shapeCost.tests);
+    if (r.shape == "ray") {
+        if (r.firstHit >= 0)
+            row("first hit", "#{} at t={:.3f}, {} visited, {} tests", r.firstHit, r.firstHitT, r.firstHitCost.visited,
+                r.firstHitCost.tests);
+        else
+            row("first hit", "none, {} visited, {} tests", r.firstHitCost.visited, r.firstHitCost.tests);
+    }
+    // What the overlays show of what there is: lines stop at a budget.
+    const OverlayCounts& o = r.overlayCounts;
+    if (o.pairs > 0) row("pair lines shown", "{} of {}", o.pairsShown, o.pairs);
+    if (o.cells > 0) row("cells shown", "{} of {}", o.cellsShown, o.cells);
+    if (o.lines > 0) row("outlines shown", "{} of {}", o.linesShown, o.lines);
+    if (o.bounds > 0) row("AABBs shown", "{} of {}", o.boundsShown, o.bounds);
+    if (r.drawn.offScreen > 0) row("off screen", "{} entities (zoom {:.2f}x)", r.drawn.offScreen, r.zoom);
+    row("steps", "{}", r.steps);
+    const bool slowed = !r.paused && r.simulationRate < 0.95;
+    if (r.paused) row("state", "PAUSED");
+    // The window keeps its frame rate; simulated time slows instead.
+    else if (slowed) row("state", "slowed: {:.0f}% of real time", 100.0 * r.simulationRate);
+    else row("state", "running");
+    if (slowed) row("last ticks", "{:.0f} ms", r.msLastTicks);
+    // Compare runs its techniques within each tick: when ticks are slow, the usual cause.
+    if (slowed && r.compared > 0) row("each tick runs", "{} compared too", r.compared);
+    m_message = r.message;
+
+    // The height these rows take, reckoned before the window is built: ImGui's auto-fit would
+    // size it from the frame before, and cut off a row that has just come (at a million
+    // entities, a frame shows for half a second).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float rowSpacing = kHudRowSpacing;
+    m_labelWidth = 0.0f;
+    for (std::size_t i = 0; i < m_count; ++i)
+        m_labelWidth = std::max(m_labelWidth, ImGui::CalcTextSize(m_rows[i].label.data(),
+                                                                  m_rows[i].label.data() + m_rows[i].label.size()).x);
+    m_valueWidth = std::max(width - 2.0f * style.WindowPadding.x - m_labelWidth - style.ItemSpacing.x, 40.0f);
+    const float line = ImGui::GetTextLineHeight();
+    float content = 0.0f;
+    for (std::size_t i = 0; i < m_count; ++i) {
+        const fmt::memory_buffer& v = m_rows[i].value;
+        content += std::max(line, ImGui::CalcTextSize(v.data(), v.data() + v.size(), false, m_valueWidth).y) + rowSpacing;
+    }
+    if (!m_message.empty()) {
+        const float textWidth = std::max(width - 2.0f * style.WindowPadding.x, 40.0f);
+        content += ImGui::CalcTextSize(m_message.data(), m_message.data() + m_message.size(), false, textWidth).y +
+                   rowSpacing;
+    }
+    const float title = ImGui::GetFontSize() + 2.0f * style.FramePadding.y;
+    return title + 2.0f * style.WindowPadding.y + content - rowSpacing;
+}
+
+bool Hud::draw(UiRects& rects, const Rect& area, bool collapsed) {
+    placeWindow(area);
+    ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
+    // Collapsing it (its title bar's arrow) folds the whole right column.
+    constexpr ImGuiWindowFlags kFlags = kDockedFlags & ~ImGuiWindowFlags_NoCollapse;
+    const bool open = ImGui::Begin("Counters", nullptr, kFlags | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+    if (open) {
+        ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, kHudRowSpacing));
+        const float valueX = ImGui::GetStyle().WindowPadding.x + m_labelWidth + ImGui::GetStyle().ItemSpacing.x;
+        for (std::size_t i = 0; i < m_count; ++i) {
+            const Row& r = m_rows[i];
+            ImGui::TextUnformatted(r.label.data(), r.label.data() + r.label.size());
+            ImGui::SameLine(valueX);
+            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + m_valueWidth);
+            ImGui::TextUnformatted(r.value.data(), r.value.data() + r.value.size());
+            ImGui::PopTextWrapPos();
+            if (r.tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.tooltip);
+        }
+        if (!m_message.empty()) wrapped(m_message, ImVec4(1.0f, 0.8f, 0.4f, 1.0f), ImGui::GetContentRegionAvail().x);
+        ImGui::PopStyleVar();
+    }
     rects.hud = windowRect();
-    {
-        // What the content asked for (not the window's size, which the minimum above holds up),
-        // as ImGui's own auto-fit reckons it: the content's size of the frame before, the
-        // padding and the title bar.
-        const ImGuiWindow* window = ImGui::GetCurrentWindow();
-        const ImVec2 padding = ImGui::GetStyle().WindowPadding;
-        recentSizes.add({window->ContentSizeIdeal.x + 2.0f * padding.x,
-                         window->ContentSizeIdeal.y + 2.0f * padding.y + window->TitleBarHeight()},
-                        ImGui::GetTime());
-    }
     ImGui::End();
+    return open;
 }
 
 }  // namespace ro::app

@@ -1,32 +1,22 @@
 #pragma once
+/// The ImGui windows, each where the layout puts it (layout.h): the panel (left column:
+/// technique, settings, population, clock, overlays, compare), the HUD (the counters of the
+/// last step), the Compare table and the legend (right column).
 
+#include <fmt/format.h>
 #include <imgui.h>
 
 #include <string>
-/// The ImGui panel (top-left: technique, settings, population, clock, overlays) and the HUD
-/// (top-right, undecorated: the counters of the last step).
+#include <string_view>
+#include <vector>
 
 #include "app/compare_verdict.h"
 #include "app/lab.h"
+#include "app/layout.h"
 #include "app/options.h"
 #include "app/report.h"
 
 namespace ro::app {
-
-/// Where the panel and the HUD were last drawn, in window pixels. ImGui 1.86 decides
-/// io.WantCaptureMouse from where the pointer is when a frame starts, not where a button went
-/// down, so a press on the panel followed by a quick move would otherwise reach the world.
-struct UiRects {
-    struct Rect {
-        float x = 0, y = 0, w = 0, h = 0;
-    };
-    Rect panel, hud, compare, plots;
-
-    [[nodiscard]] bool contains(float x, float y) const {
-        auto inside = [&](const Rect& r) { return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h; };
-        return inside(panel) || inside(hud) || inside(compare) || inside(plots);
-    }
-};
 
 /// The panel's scene and replay rows: the paths typed and the buttons pressed this frame (the
 /// app saves and loads: the camera is the screen's; what came of it goes to the HUD's message).
@@ -61,30 +51,56 @@ struct PlotsUi {
     bool scalingRequested = false;
 };
 
-/// True when the left button went down on the current window but on none of its items:
-/// ImGui starts moving the window then, so a window pinned in place stops being pinned.
-/// (IsAnyItemActive cannot tell: ImGui makes a moving window its active item.)
-bool pressedOnWindowItself();
-/// A press on a pinned window, and where the window was then.
-struct WindowPress {
-    bool down = false;
-    ImVec2 at;
+/// The windows of the layout stay where it puts them: the person cannot move or resize them.
+inline constexpr ImGuiWindowFlags kDockedFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+/// Places the next window on `area`, opaque.
+void placeWindow(const Rect& area);
+
+/// What ImGui knows of a window from the frames before, for the layout of this one.
+struct WindowFit {
+    bool known = false;      ///< the window was built before
+    bool collapsed = false;  ///< folded by its title bar's arrow (a click made last frame counts)
+    float height = 0.0f;     ///< what its content asked for, title bar and padding included
 };
-/// For a window pinned in place until the person moves it: a press on the window itself
-/// unpins it at once (ImGui moves it from that frame, so a quick drag follows the mouse), and
-/// a release with the window where it was (a mere click) pins it again.
-void keepUnpinnedIfMoved(bool& moved, WindowPress& press);
+[[nodiscard]] WindowFit windowFit(const char* name);
 
-/// Builds the panel; its widgets act on the lab and the overlay flags directly, and open or
-/// close the Plots window.
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots);
+/// Builds the panel in `area`; its widgets act on the lab and the overlay flags directly, and
+/// open or close the Plots window.
+void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area);
 
-/// Builds the compare table (one row per compared technique) when any is picked.
-/// Sorted by measured cost, with the scene's profile and the verdict; "Use this" makes the
-/// verdict's pick the world's technique.
-void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui);
+/// Ranks the compared techniques and, when `area` is not empty, builds the compare table
+/// there (one row per compared technique). Sorted by measured cost, with the scene's profile
+/// and the verdict; "Use this" makes the verdict's pick the world's technique.
+void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui, const Rect& area);
 
-/// Builds the HUD from the figures of the last frame.
-void drawHud(const FrameReport& report, UiRects& rects);
+/// Builds the legend of colours and keys in `area` (nothing when it is empty).
+void drawLegend(UiRects& rects, const Rect& area);
+
+/// The HUD: the figures of the last frame, one row each, in a window exactly as tall as its
+/// rows (prepare says how tall, before the layout places it).
+class Hud {
+public:
+    /// Takes the rows of `report` for a window `width` pixels wide; returns the height they
+    /// need, title bar and padding included.
+    float prepare(const FrameReport& report, float width);
+    /// Builds the window in `area`, folded the first time when `collapsed` (the layout's
+    /// choice for a narrow window); false when it is collapsed.
+    bool draw(UiRects& rects, const Rect& area, bool collapsed);
+
+private:
+    struct Row {
+        fmt::memory_buffer label, value;
+        const char* tooltip = nullptr;
+    };
+    template <typename... Args>
+    void row(const char* label, fmt::format_string<Args...> format, Args&&... args);
+
+    std::vector<Row> m_rows;  ///< reused: no allocation per frame once grown
+    std::size_t m_count = 0;
+    std::string_view m_message;
+    float m_labelWidth = 0.0f;
+    float m_valueWidth = 0.0f;
+};
 
 }  // namespace ro::app

@@ -16,7 +16,6 @@ namespace ro::app {
 namespace {
 
 constexpr float kPlotWidth = 500.0f;
-constexpr float kMargin = 10.0f;
 
 /// A colour per registry row, so a technique keeps its colour in every plot: one for each of
 /// the nine (with eight, auto's wrapped round to brute force's white).
@@ -639,18 +638,15 @@ void PlotsWindow::parameterTab(Lab& lab) {
     exportButtons("parameter", !points.empty());
 }
 
-void PlotsWindow::draw(Lab& lab, UiRects& rects, bool opaque) {
+void PlotsWindow::draw(Lab& lab, UiRects& rects, const Rect& area) {
     if (!m_open) {
         rects.plots = {};
         m_pngThisFrame = false;  // closed before its image was taken
         return;
     }
-    // Beside the panel as it grows and shrinks, until the person drags it away. Its width stays
-    // the same (plots narrowed to stay clear of the HUD moved every control below them whenever
-    // the HUD's width changed): the HUD keeps its rows short instead.
-    if (!m_moved) ImGui::SetNextWindowPos(ImVec2(rects.panel.x + rects.panel.w + kMargin, kMargin), ImGuiCond_Always);
-    ImGui::SetNextWindowBgAlpha(opaque || m_pngThisFrame ? 1.0f : 0.9f);
-    if (!ImGui::Begin("Plots", &m_open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing)) {
+    // The strip along the bottom, under the world; it scrolls when its tab is taller.
+    placeWindow(area);
+    if (!ImGui::Begin("Plots", &m_open, kDockedFlags | ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoFocusOnAppearing)) {
         rects.plots = {};
         ImGui::End();
         return;
@@ -675,7 +671,6 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects, bool opaque) {
         m_select.reset();
         ImGui::EndTabBar();
     }
-    keepUnpinnedIfMoved(m_moved, m_press);
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     m_rect = {pos.x, pos.y, size.x, size.y};
     rects.plots = m_rect;
@@ -688,7 +683,7 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects, bool opaque) {
         m_message = written ? fmt::format("plot data: {}", absolutePath(path))
                                            : fmt::format("could not write {}", absolutePath(path));
     }
-    // The click's frame drew the window translucent, over the world: the image is the next one's.
+    // The click's frame drew the button pressed: the image is the next one's.
     if (m_pngThisFrame) {
         m_pngThisFrame = false;
         m_png = PngRequest{fmt::format("ro_{}.png", m_exportStem), m_rect};

@@ -54,16 +54,15 @@ public:
     void pollSweep(Lab& lab);
     [[nodiscard]] const SweepJob& sweep() const { return m_sweep; }
 
-    /// Builds the window (when open); a click on the parameter curve sets that value. An
-    /// opaque window hides the world behind it, for a PNG of the window alone.
-    void draw(Lab& lab, UiRects& rects, bool opaque = false);
+    /// Builds the window in `area` (when open); a click on the parameter curve sets that value.
+    void draw(Lab& lab, UiRects& rects, const Rect& area);
 
     /// What the last export did, for the HUD's message line (empty when there is nothing new).
     [[nodiscard]] std::string takeMessage() { return std::exchange(m_message, {}); }
     /// A PNG of the window, drawn opaque this frame: where to write it and the window's rectangle.
     struct PngRequest {
         std::string path;
-        UiRects::Rect area;
+        Rect area;
     };
     [[nodiscard]] std::optional<PngRequest> takePngRequest() { return std::exchange(m_png, std::nullopt); }
 
@@ -77,8 +76,6 @@ private:
     void beginSweep(Lab& lab);
 
     bool m_open = false;
-    bool m_moved = false;  ///< dragged by the person: no longer pinned beside the panel
-    WindowPress m_press;  ///< see keepUnpinnedIfMoved
     std::optional<Tab> m_select;  ///< a tab to bring to front at the next draw
     SweepJob m_sweep;
     bool m_resumeAfterSweep = false;
@@ -87,9 +84,9 @@ private:
     std::string m_message;
     std::optional<PngRequest> m_png;
     bool m_csvRequested = false, m_pngRequested = false;
-    bool m_pngThisFrame = false;  ///< Save PNG was clicked last frame: draw opaque, then take it
+    bool m_pngThisFrame = false;  ///< Save PNG was clicked last frame: the image is this frame's
     std::string m_exportStem;
-    UiRects::Rect m_rect;
+    Rect m_rect;
     // This frame's plots, reused (no allocation per frame once grown).
     std::vector<PlotPoint> m_scratch;
     std::vector<PlotSeries> m_series[3];

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -52,6 +53,7 @@ void EntityRaster::begin(int width, int height, const SDL_FRect& floor, SDL_Colo
     const auto pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
     m_lines.clear();
     m_topLines.clear();
+    m_small = m_all = 0;
     // The layer below the entities is redrawn only when it changed: a paused or unzoomed view
     // without cells keeps it from frame to frame.
     const Below below{width, height, floor.x, floor.y, floor.w, floor.h, argb(background), argb(floorColor)};
@@ -73,6 +75,26 @@ void EntityRaster::begin(int width, int height, const SDL_FRect& floor, SDL_Colo
     }
     m_belowDrawn = below;
     m_belowShaded = false;
+}
+
+void EntityRaster::chooseView() {
+    m_density = m_small >= kDensityMinEntities && 2ull * m_small > m_all;
+    if (!m_density) return;
+    // Squares of about 16 entities at the frame's mean: a ramp over counts of 0 to 3 per pixel
+    // would be as noisy as the shapes.
+    const double perPixel = static_cast<double>(m_small) / (static_cast<double>(m_width) * m_height);
+    const int side = perPixel >= 8.0 ? 1 : perPixel >= 2.0 ? 2 : perPixel >= 0.5 ? 4 : 8;
+    if (side == m_binSide) return;
+    m_binSide = side;
+    // A square's sum: at most 15 per pixel. One entity in the square is the ramp's bottom,
+    // kDensityTop a pixel its top, on a log scale.
+    const int most = 15 * side * side;
+    m_densityColors.assign(static_cast<std::size_t>(most) + 1, 0u);
+    const double top = std::log(kDensityTop * side * side);
+    for (int sum = 1; sum <= most; ++sum) {
+        const auto t = static_cast<float>(std::min(1.0, std::log(static_cast<double>(sum)) / top));
+        m_densityColors[static_cast<std::size_t>(sum)] = argb(palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, t));
+    }
 }
 
 void EntityRaster::shadeRect(float x0, float y0, float x1, float y1, SDL_Color color) {
@@ -110,8 +132,17 @@ void EntityRaster::addEntity(float cx, float cy, float hw, float hh, bool circle
 }
 
 void EntityRaster::addEntity(float cx, float cy, float hw, float hh, bool circle, std::uint8_t kind) {
-    if (hw < kDotHalfPixels && hh < kDotHalfPixels) {
+    if ((hw < kDotHalfPixels && hh < kDotHalfPixels) || (m_density && hw < kOutlineHalfPixels && hh < kOutlineHalfPixels)) {
         addDot(cx, cy, kind);
+        return;
+    }
+    ++m_all;
+    if (hw < kSmallHalfPixels && hh < kSmallHalfPixels) ++m_small;
+    if (m_density) {
+        // Faint: the mixed preset's big boxes cover its world several times over.
+        SDL_Color c = circle ? palette::kCircle : palette::kBox;
+        c.a = kOutlineAlpha;
+        addOutline(cx - hw, cy - hh, cx + hw, cy + hh, c);
         return;
     }
     if (circle && hw >= 1.5f) {
@@ -231,12 +262,28 @@ void EntityRaster::draw(SDL_Renderer* renderer) {
     int pitch = 0;
     if (SDL_LockTexture(m_texture, nullptr, &locked, &pitch) != 0)
         throw std::runtime_error(fmt::format("SDL_LockTexture: {}", SDL_GetError()));
+    // This frame's entities decide its view (a single frame at a million shows the density);
+    // the next frame draws its entities for it (outlines, dots) from the start.
+    chooseView();
+    if (m_density) {
+        composeDensity(static_cast<std::uint32_t*>(locked), pitch / static_cast<int>(sizeof(std::uint32_t)));
+    } else {
+        composeShapes(static_cast<std::uint32_t*>(locked), pitch / static_cast<int>(sizeof(std::uint32_t)));
+    }
+    const int pitchPixels = pitch / static_cast<int>(sizeof(std::uint32_t));
+    drawLines(m_lines, static_cast<std::uint32_t*>(locked), pitchPixels);
+    drawLines(m_topLines, static_cast<std::uint32_t*>(locked), pitchPixels);
+    SDL_UnlockTexture(m_texture);
+    SDL_RenderCopy(renderer, m_texture, nullptr, nullptr);
+}
+
+void EntityRaster::composeShapes(std::uint32_t* pixels, int pitchPixels) const {
     const std::uint32_t* colors = m_colors.data();
     for (int y = 0; y < m_height; ++y) {
         const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(m_width);
         const std::uint8_t* coverage = m_coverage.data() + row;
         const std::uint32_t* below = m_below.data() + row;
-        auto* out = reinterpret_cast<std::uint32_t*>(static_cast<char*>(locked) + static_cast<std::ptrdiff_t>(y) * pitch);
+        std::uint32_t* out = pixels + static_cast<std::ptrdiff_t>(y) * pitchPixels;
         // Branch-free select: about half the pixels are covered, in no pattern.
         for (int x = 0; x < m_width; ++x) {
             const std::uint8_t v = coverage[x];
@@ -244,11 +291,30 @@ void EntityRaster::draw(SDL_Renderer* renderer) {
             out[x] = (below[x] & empty) | (colors[v] & ~empty);
         }
     }
-    const int pitchPixels = pitch / static_cast<int>(sizeof(std::uint32_t));
-    drawLines(m_lines, static_cast<std::uint32_t*>(locked), pitchPixels);
-    drawLines(m_topLines, static_cast<std::uint32_t*>(locked), pitchPixels);
-    SDL_UnlockTexture(m_texture);
-    SDL_RenderCopy(renderer, m_texture, nullptr, nullptr);
+}
+
+void EntityRaster::composeDensity(std::uint32_t* pixels, int pitchPixels) {
+    const int side = m_binSide;
+    const int shift = std::countr_zero(static_cast<unsigned>(side));  // sides are powers of 2: x >> shift is x / side
+    const int columns = (m_width + side - 1) / side;
+    const int rows = (m_height + side - 1) / side;
+    m_bins.assign(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows), 0);  // capacity kept
+    for (int y = 0; y < m_height; ++y) {
+        const std::uint8_t* coverage = m_coverage.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(m_width);
+        std::uint16_t* bins = m_bins.data() + static_cast<std::size_t>(y >> shift) * static_cast<std::size_t>(columns);
+        for (int x = 0; x < m_width; ++x)
+            bins[x >> shift] = static_cast<std::uint16_t>(bins[x >> shift] + (coverage[x] & kCountMask));
+    }
+    const std::uint32_t* colors = m_densityColors.data();
+    for (int y = 0; y < m_height; ++y) {
+        const std::uint32_t* below = m_below.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(m_width);
+        const std::uint16_t* bins = m_bins.data() + static_cast<std::size_t>(y >> shift) * static_cast<std::size_t>(columns);
+        std::uint32_t* out = pixels + static_cast<std::ptrdiff_t>(y) * pitchPixels;
+        for (int x = 0; x < m_width; ++x) {
+            const std::uint16_t sum = bins[x >> shift];
+            out[x] = sum == 0 ? below[x] : colors[sum];
+        }
+    }
 }
 
 }  // namespace ro::app

@@ -7,7 +7,13 @@
 /// The buffer holds the whole frame below the entities: the background, the world's floor and
 /// the structure overlay's cells (blended in per cell), then the entities on top, each pixel
 /// coloured by what covers it: box or circle, darker when an overlapping entity covers it, and
-/// lighter the more entities share it (density).
+/// lighter the more entities share it.
+///
+/// Density view: when most entities of the last frame were under 2 pixels across (100,000 and
+/// more in the whole world), shapes and kinds are noise. The frame then counts the entities
+/// per pixel, sums them over squares of a few pixels and colours each square by entities per
+/// pixel on a ramp; entities 4 pixels across or more are outlined in their shape's colour, so
+/// that the density under them shows.
 
 #include <SDL.h>
 
@@ -37,6 +43,20 @@ public:
         if (byLayer != m_byLayer) m_colors.clear();
         m_byLayer = byLayer;
     }
+    /// Whether the density view is on: decided by draw() from the entities of its frame, and
+    /// kept for the next frame's entities (larger ones outlined, not filled).
+    [[nodiscard]] bool densityView() const { return m_density; }
+    /// Entities under this half-size in pixels count as under a pixel for the density view.
+    static constexpr float kSmallHalfPixels = 1.0f;
+    /// In the density view, entities this many pixels across or more are outlined; smaller
+    /// ones count as one entity at their centre's pixel (an outline of a pixel or two is a fill).
+    static constexpr float kOutlineHalfPixels = 2.0f;
+    static constexpr Uint8 kOutlineAlpha = 110;
+    /// At least this many small entities (and most of those drawn) for the density view: a
+    /// scene of a few thousand keeps its shapes at any zoom.
+    static constexpr std::uint32_t kDensityMinEntities = 50'000;
+    /// The ramp's top: entities per pixel drawn white.
+    static constexpr float kDensityTop = 8.0f;
     /// Entities under this half-size in pixels (on both axes) cover one pixel: see addDot.
     static constexpr float kDotHalfPixels = 0.5f;
     /// A line over the entities (overlays in a raster frame), blended with `color`'s alpha,
@@ -58,6 +78,8 @@ public:
     }
     /// An entity under a pixel across at (cx, cy): covers the pixel under its centre.
     void addDot(float cx, float cy, std::uint8_t kind) {
+        ++m_small;
+        ++m_all;
         if (cx >= 0.0f && cy >= 0.0f && cx < static_cast<float>(m_width) && cy < static_cast<float>(m_height)) {
             std::uint8_t& v = m_coverage[static_cast<std::size_t>(cy) * static_cast<std::size_t>(m_width) +
                                          static_cast<std::size_t>(cx)];
@@ -91,6 +113,20 @@ private:
     void drawLines(const std::vector<Line>& lines, std::uint32_t* pixels, int pitchPixels) const;
 
     void buildColorTable();
+    /// Sets m_density (and the ramp for its square size) from the frame's counts.
+    void chooseView();
+    /// The shapes view's composition: each covered pixel coloured by its coverage.
+    void composeShapes(std::uint32_t* pixels, int pitchPixels) const;
+    /// The density view's composition: square sums of the per-pixel counts, coloured.
+    void composeDensity(std::uint32_t* pixels, int pitchPixels);
+
+    // Entities drawn this frame under kSmallHalfPixels, and all of them: the next frame's view.
+    std::uint32_t m_small = 0;
+    std::uint32_t m_all = 0;
+    bool m_density = false;
+    int m_binSide = 0;                          ///< pixels per side of a density square
+    std::vector<std::uint16_t> m_bins;          ///< per square: entities (pixel counts saturate at 15)
+    std::vector<std::uint32_t> m_densityColors; ///< ARGB8888 per square sum, for m_binSide
 
     int m_width = 0;
     int m_height = 0;

@@ -26,6 +26,7 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     r.contacts = stats.contacts;
     r.statics = world.staticCount();
     if (world.config().countMissed) r.missed = stats.missed;
+    r.missedTotal = lab.missedTotal();
     r.msMissedCount = stats.msMissedCount;
     if (world.config().sweptBoxes) r.sweptExtra = stats.sweptExtra;
     if (world.config().timeOfImpact) r.impacts = stats.impacts;
@@ -86,7 +87,7 @@ void printReport(const FrameReport& r) {
     if (r.statics > 0) fmt::print(" static={}", r.statics);
     if (!r.traceLabel.empty()) fmt::print(" trace_frame={} trace_frames={}", r.traceFrame, r.traceFrames);
     if (!r.verdictPick.empty()) fmt::print(" verdict={}", r.verdictPick);
-    if (r.missed) fmt::print(" missed={}", *r.missed);
+    if (r.missed || r.missedTotal > 0) fmt::print(" missed={} missed_total={}", r.missed.value_or(0), r.missedTotal);
     if (r.sweptExtra) fmt::print(" swept_extra={}", *r.sweptExtra);
     if (r.impacts) fmt::print(" impacts={}", *r.impacts);
     // The technique's own counters, by key: cell_size=, sort_swaps=, hash_false_positives=.
@@ -98,11 +99,26 @@ void printReport(const FrameReport& r) {
         fmt::print(" sweep_points={} sweep_planned={} sweep_running={}", r.sweepPoints, r.sweepPlanned, r.sweepRunning ? 1 : 0);
     fmt::print(" ms_draw_median={:.3f} sim_rate={:.3f} speed={:.3f} zoom={:.4f} view_scale={:.6f} view_x={:.3f} view_y={:.3f}",
                r.median.msDraw, r.simulationRate, r.speed, r.zoom, r.view.scale, r.view.offsetX, r.view.offsetY);
+    fmt::print(" view={}", r.drawn.density ? "density" : "shapes");
     fmt::print(" drawn_raster={} drawn_geometry={} off_screen={} cells_shown={} cells={} lines_shown={} lines={} "
                "pairs_shown={} pairs={} bounds_shown={} bounds={}",
                r.drawn.rasterized, r.drawn.geometry, r.drawn.offScreen, r.overlayCounts.cellsShown, r.overlayCounts.cells,
                r.overlayCounts.linesShown, r.overlayCounts.lines, r.overlayCounts.pairsShown, r.overlayCounts.pairs,
                r.overlayCounts.boundsShown, r.overlayCounts.bounds);
+    if (r.overlayCounts.fast > 0 || r.overlayCounts.missMarks > 0)
+        fmt::print(" fast_shown={} fast={} miss_marks={}", r.overlayCounts.fastShown, r.overlayCounts.fast,
+                   r.overlayCounts.missMarks);
+    // Where the world and the windows are, so that a test can check that none covers another.
+    const auto rect = [](const Rect& a) { return fmt::format("{:.0f},{:.0f},{:.0f},{:.0f}", a.x, a.y, a.w, a.h); };
+    fmt::print(" world_view={} ui_rects=", rect(r.worldView));
+    bool first = true;
+    for (const auto& [windowName, area] : {std::pair{"panel", &r.ui.panel}, {"hud", &r.ui.hud}, {"compare", &r.ui.compare},
+                                           {"legend", &r.ui.legend}, {"plots", &r.ui.plots}}) {
+        if (area->empty()) continue;
+        fmt::print("{}{}:{}", first ? "" : ";", windowName, rect(*area));
+        first = false;
+    }
+    if (first) fmt::print("none");
     if (r.pointActive)
         fmt::print(" point_hits={} point_visited={} point_tests={}", r.pointHits, r.pointCost.visited, r.pointCost.tests);
     if (!r.shape.empty())

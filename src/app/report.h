@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "app/lab.h"
+#include "app/layout.h"
 #include "app/overlays.h"
 #include "app/queries.h"
 #include "app/rolling.h"
@@ -32,6 +33,7 @@ struct FrameReport {
     std::uint64_t contacts = 0;
     std::uint32_t statics = 0;                ///< static entities
     std::optional<std::uint64_t> missed;      ///< with the world's missed count on
+    std::uint64_t missedTotal = 0;            ///< since the scene was made (Lab::missedTotal)
     double msMissedCount = 0.0;               ///< what counting them cost
     std::optional<std::uint64_t> sweptExtra;  ///< with swept boxes on
     std::optional<std::uint64_t> impacts;     ///< with time of impact on
@@ -48,6 +50,8 @@ struct FrameReport {
     double msLastTicks = 0.0;     ///< wall time of the last frame that ran ticks
     float zoom = 1.0f;
     ViewTransform view;           ///< world to window pixels this frame (the camera)
+    Rect worldView;               ///< the window's rectangle the world is drawn in (the layout's)
+    UiRects ui;                   ///< the ImGui windows as drawn this frame (empty: not shown)
     float speed = 1.0f;           ///< the world's speed setting
     std::string_view message;     ///< a line for the person (where a screenshot went)
     std::uint64_t bytes = 0;

@@ -34,38 +34,4 @@ private:
     std::size_t m_count = 0;
 };
 
-/// The largest size (width and height, each on its own) added over the last kSeconds, of at
-/// most kFrames additions, in fixed storage: the HUD's least size, so that numbers whose width
-/// changes every frame do not clip it each time.
-class RecentLargestSize {
-public:
-    struct Size {
-        float width = 0.0f, height = 0.0f;
-    };
-    static constexpr std::size_t kFrames = 120;
-    static constexpr double kSeconds = 1.0;
-
-    void add(Size size, double now) {
-        m_samples[m_next] = {size, now};
-        m_next = (m_next + 1) % kFrames;
-    }
-    [[nodiscard]] Size largest(double now) const {
-        Size largest;
-        for (const Sample& sample : m_samples) {
-            if (sample.at < now - kSeconds) continue;
-            largest.width = std::max(largest.width, sample.size.width);
-            largest.height = std::max(largest.height, sample.size.height);
-        }
-        return largest;
-    }
-
-private:
-    struct Sample {
-        Size size;
-        double at = -1.0e300;  ///< never recent
-    };
-    std::array<Sample, kFrames> m_samples{};
-    std::size_t m_next = 0;
-};
-
 }  // namespace ro::app

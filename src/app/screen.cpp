@@ -99,14 +99,22 @@ void Screen::fitView(const Aabb& worldBounds) {
     SDL_GetRendererOutputSize(m_renderer, &width, &height);
     m_outputWidth = std::max(width, 1);
     m_outputHeight = std::max(height, 1);
-    const float fitted = std::min(static_cast<float>(m_outputWidth) / worldBounds.width(),
-                                  static_cast<float>(m_outputHeight) / worldBounds.height());
+    // The layout's rectangle, kept inside the output (a resize may come before the next layout).
+    const Rect output{0.0f, 0.0f, static_cast<float>(m_outputWidth), static_cast<float>(m_outputHeight)};
+    if (m_area.empty()) {
+        m_viewRect = output;
+    } else {
+        const float x0 = std::clamp(m_area.x, 0.0f, output.w), y0 = std::clamp(m_area.y, 0.0f, output.h);
+        m_viewRect = {x0, y0, std::max(std::min(m_area.right(), output.w) - x0, 1.0f),
+                      std::max(std::min(m_area.bottom(), output.h) - y0, 1.0f)};
+    }
+    const float fitted = std::min(m_viewRect.w / worldBounds.width(), m_viewRect.h / worldBounds.height());
     if (!m_centred) m_center = {0.5f * (worldBounds.minX + worldBounds.maxX), 0.5f * (worldBounds.minY + worldBounds.maxY)};
     const float scale = fitted * m_zoom;
-    // The camera's centre sits at the output's centre.
-    m_view = {scale, 0.5f * static_cast<float>(m_outputWidth) - (m_center.x - worldBounds.minX) * scale,
-              0.5f * static_cast<float>(m_outputHeight) - (m_center.y - worldBounds.minY) * scale, worldBounds.minX,
-              worldBounds.minY};
+    // The camera's centre sits at the world rectangle's centre.
+    const float midX = m_viewRect.x + 0.5f * m_viewRect.w, midY = m_viewRect.y + 0.5f * m_viewRect.h;
+    m_view = {scale, midX - (m_center.x - worldBounds.minX) * scale, midY - (m_center.y - worldBounds.minY) * scale,
+              worldBounds.minX, worldBounds.minY};
     const float x0 = clipToOutput(m_view.toScreenX(worldBounds.minX), m_outputWidth);
     const float y0 = clipToOutput(m_view.toScreenY(worldBounds.minY), m_outputHeight);
     const float x1 = clipToOutput(m_view.toScreenX(worldBounds.maxX), m_outputWidth);
@@ -119,8 +127,8 @@ void Screen::zoomAt(float px, float py, float factor) {
     const float zoom = std::clamp(m_zoom * factor, kMinZoom, kMaxZoom);
     const float scale = m_view.scale / m_zoom * zoom;
     // The anchor stays at (px, py): solve the centre from toScreen(anchor) = (px, py).
-    m_center = {anchor.x - (px - 0.5f * static_cast<float>(m_outputWidth)) / scale,
-                anchor.y - (py - 0.5f * static_cast<float>(m_outputHeight)) / scale};
+    m_center = {anchor.x - (px - (m_viewRect.x + 0.5f * m_viewRect.w)) / scale,
+                anchor.y - (py - (m_viewRect.y + 0.5f * m_viewRect.h)) / scale};
     m_zoom = zoom;
     m_centred = true;
     // Several wheel notches or pans in one frame each start from the view the last one left.
@@ -128,7 +136,7 @@ void Screen::zoomAt(float px, float py, float factor) {
 }
 
 void Screen::pan(float dx, float dy) {
-    if (!m_centred) m_center = m_view.toWorld(0.5f * static_cast<float>(m_outputWidth), 0.5f * static_cast<float>(m_outputHeight));
+    if (!m_centred) m_center = m_view.toWorld(m_viewRect.x + 0.5f * m_viewRect.w, m_viewRect.y + 0.5f * m_viewRect.h);
     m_center.x -= dx / m_view.scale;
     m_center.y -= dy / m_view.scale;
     m_centred = true;
@@ -150,8 +158,8 @@ void Screen::resetCamera() {
 
 void Screen::limitOverdraw(const World& world) {
     fitView(world.config().bounds);
-    const auto width = static_cast<float>(m_outputWidth), height = static_cast<float>(m_outputHeight);
-    const double budget = kMaxOverdraw * static_cast<double>(width) * height;
+    const Rect area = m_viewRect;
+    const double budget = kMaxOverdraw * static_cast<double>(area.w) * area.h;
     const auto posX = world.posX(), posY = world.posY(), halfW = world.halfW(), halfH = world.halfH();
     // Zooming out brings more entities on screen: a few rounds settle it.
     for (int round = 0; round < 4 && m_zoom > kMinZoom; ++round) {
@@ -159,8 +167,8 @@ void Screen::limitOverdraw(const World& world) {
         for (std::uint32_t i = 0; i < world.size(); ++i) {
             const float cx = m_view.toScreenX(posX[i]), cy = m_view.toScreenY(posY[i]);
             const float hw = halfW[i] * m_view.scale, hh = halfH[i] * m_view.scale;
-            const float w = std::min(cx + hw, width) - std::max(cx - hw, 0.0f);
-            const float h = std::min(cy + hh, height) - std::max(cy - hh, 0.0f);
+            const float w = std::min(cx + hw, area.right()) - std::max(cx - hw, area.x);
+            const float h = std::min(cy + hh, area.bottom()) - std::max(cy - hh, area.y);
             if (w > 0.0f && h > 0.0f) covered += static_cast<double>(w) * h;
         }
         if (covered <= budget) break;
@@ -180,18 +188,26 @@ void Screen::beginFrame(const World& world, bool linesOver) {
     // Entities drawn as geometry come after the raster and its lines, and would cover them (the
     // mixed preset's big boxes hid every AABB outline but their blob's edge).
     m_everyOneRasterized = m_drawPath == DrawPath::Raster || (m_rasterFrame && linesOver);
-    if (m_rasterFrame) {
-        m_raster.begin(m_outputWidth, m_outputHeight, m_floor, palette::kBackground, palette::kWorldFloor);
-        return;
-    }
-    // Floor and entities are opaque: without blending the software renderer copies pixels.
+    // The whole window cleared (a clear ignores the clip), then nothing of the world is drawn
+    // outside its rectangle: not under a window, nor in a gap between them.
     SDL_SetRenderDrawBlendMode(m_renderer, SDL_BLENDMODE_NONE);
     palette::setDrawColor(m_renderer, palette::kBackground);
     SDL_RenderClear(m_renderer);
+    const SDL_Rect clip{static_cast<int>(m_viewRect.x), static_cast<int>(m_viewRect.y), static_cast<int>(m_viewRect.w),
+                        static_cast<int>(m_viewRect.h)};
+    SDL_RenderSetClipRect(m_renderer, &clip);
+    if (m_rasterFrame) {
+        m_raster.begin(m_outputWidth, m_outputHeight, m_floor, palette::kBackground, palette::kWorldFloor);
+        // The density view outlines the larger entities in the raster: filled geometry would hide it.
+        m_everyOneRasterized |= m_raster.densityView();
+        return;
+    }
     // The world's floor, a shade lighter than the margins, shows where the walls are.
     palette::setDrawColor(m_renderer, palette::kWorldFloor);
     SDL_RenderFillRectF(m_renderer, &m_floor);
 }
+
+void Screen::endWorld() { SDL_RenderSetClipRect(m_renderer, nullptr); }
 
 void Screen::drawEntities(const World& world) {
     const auto posX = world.posX();
@@ -205,8 +221,7 @@ void Screen::drawEntities(const World& world) {
     const auto category = world.category();
     m_raster.colourByLayer(byLayer);
     const float scale = m_view.scale;
-    const auto width = static_cast<float>(m_outputWidth);
-    const auto height = static_cast<float>(m_outputHeight);
+    const Rect area = m_viewRect;  // what lies outside is under a window, or off the window
     const bool everyOneRasterized = m_everyOneRasterized;
 
     m_drawn = {};
@@ -216,7 +231,7 @@ void Screen::drawEntities(const World& world) {
         const float cy = m_view.toScreenY(posY[i]);
         const float hw = halfW[i] * scale;
         const float hh = halfH[i] * scale;
-        if (cx + hw < 0.0f || cx - hw > width || cy + hh < 0.0f || cy - hh > height) {
+        if (cx + hw < area.x || cx - hw > area.right() || cy + hh < area.y || cy - hh > area.bottom()) {
             ++m_drawn.offScreen;
             continue;
         }
@@ -252,6 +267,7 @@ void Screen::drawEntities(const World& world) {
         }
     }
     if (m_rasterFrame) m_raster.draw(m_renderer);
+    m_drawn.density = m_rasterFrame && m_raster.densityView();
     SDL_SetRenderDrawBlendMode(m_renderer, SDL_BLENDMODE_NONE);
     m_entities.draw(m_renderer);
 }

@@ -10,6 +10,7 @@
 
 #include "app/batch.h"
 #include "app/camera.h"
+#include "app/layout.h"
 #include "app/options.h"
 #include "app/raster.h"
 #include "ro/aabb.h"
@@ -18,7 +19,8 @@
 namespace ro::app {
 
 /// Maps world coordinates to window pixels. With the camera at rest the world bounds fit the
-/// window, centred, aspect kept; zoom and pan move it from there.
+/// world's rectangle of the window (see Layout), centred, aspect kept; zoom and pan move it
+/// from there.
 struct ViewTransform {
     float scale = 1.0f;
     float offsetX = 0.0f;  ///< pixel x of the world's minX
@@ -38,6 +40,7 @@ struct DrawnEntities {
     std::uint32_t rasterized = 0;
     std::uint32_t geometry = 0;
     std::uint32_t offScreen = 0;
+    bool density = false;  ///< the raster's density view (EntityRaster::densityView)
 };
 
 class Screen {
@@ -55,14 +58,19 @@ public:
     /// Name of the SDL render driver in use ("software", "opengl", ...).
     [[nodiscard]] const char* rendererName() const;
 
+    /// The rectangle of the window the world is drawn in (the layout's; empty: the whole
+    /// window). Fitting, zoom, pan and drawing keep to it from the next fitView.
+    void setWorldView(const Rect& area) { m_area = area; }
+    /// The world's rectangle as last fitted, in window pixels.
+    [[nodiscard]] const Rect& worldView() const { return m_viewRect; }
     /// Updates the view for `worldBounds`, the current output size (the window may have been
-    /// resized) and the camera.
+    /// resized), the world's rectangle and the camera.
     void fitView(const Aabb& worldBounds);
     /// Zooms by `factor` around window pixel (px, py): the world point under it stays under it.
     void zoomAt(float px, float py, float factor);
     /// Moves the view by (dx, dy) window pixels.
     void pan(float dx, float dy);
-    /// Back to the whole world in the window.
+    /// Back to the whole world in the world's rectangle.
     void resetCamera();
     /// Zooms out about the view's centre, as far as needed for the entities on screen to cover
     /// the output at most kMaxOverdraw times over (or to the least zoom): every pixel of every
@@ -87,6 +95,8 @@ public:
     /// then shades its cells into it, under the entities.
     [[nodiscard]] bool rasterFrame() const { return m_rasterFrame; }
     [[nodiscard]] EntityRaster& raster() { return m_raster; }
+    /// Ends the world's drawing: what follows (the UI) may draw anywhere again.
+    void endWorld();
     /// Draws the entities on screen, overlapping ones darker: those a few pixels across into the
     /// raster (then shown), larger ones in one SDL_RenderGeometry call.
     void drawEntities(const World& world);
@@ -112,6 +122,8 @@ private:
     Aabb m_worldBounds{0.0f, 0.0f, 1.0f, 1.0f};  ///< as last fitted: zoom and pan rebuild the view at once
     int m_outputWidth = 1;
     int m_outputHeight = 1;
+    Rect m_area;      ///< the world's rectangle as the layout gives it (empty: the whole output)
+    Rect m_viewRect;  ///< as last fitted: m_area within the output, in output pixels
     // The camera: zoom over the fitted scale, and the world point at the window's centre.
     float m_zoom = 1.0f;
     bool m_centred = false;  ///< false: the centre follows the world bounds' centre

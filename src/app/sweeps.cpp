@@ -45,8 +45,7 @@ std::shared_ptr<const Snapshot> snapshotOf(const World& world) {
         snapshot->boxes.push_back(b);
     }
     snapshot->walls = walls;
-    // As Auto fits the lab's cell: one cell per largest entity.
-    snapshot->cellSize = std::max(2.0f * world.largestHalfExtent(), Lab::kMinAutoCellSize);
+    snapshot->cellSize = autoCellSize(world.boxes());  // as Auto fits the lab's cell
     return snapshot;
 }
 

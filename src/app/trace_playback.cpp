@@ -73,7 +73,7 @@ TracePlayback::TracePlayback(std::string path) : m_path(std::move(path)) {
     m_extent = {minX - margin, minY - margin, maxX + margin, maxY + margin};
     m_tiling.bounds = {minX, minY, maxX, maxY};
     m_tiling.maxCount = m_mostBoxes;
-    m_tiling.cellSize = fittedTraceCellSize(largestSide, medianSide);
+    m_tiling.cellSize = autoCellSize(largestSide, medianSide);
 }
 
 void TracePlayback::seek(std::uint64_t index) {

@@ -7,7 +7,7 @@
 
 namespace ro::bench {
 
-float TraceFacts::fittedCellSize() const { return fittedTraceCellSize(largestSide, medianSide); }
+float TraceFacts::fittedCellSize() const { return autoCellSize(largestSide, medianSide); }
 
 TraceFacts scanTrace(const std::string& path) {
     TraceFacts facts;

@@ -1,8 +1,12 @@
 #include "ro/parameters.h"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
+
+#include "ro/broadphase.h"
 
 namespace ro {
 namespace {
@@ -98,6 +102,17 @@ std::string setFromText(std::span<const ParameterSpec> parameters, std::string_v
     if (std::string why = checkValue(*spec, value, /*offered=*/true); !why.empty()) return why;
     settings.set(spec->key, value);
     return {};
+}
+
+float autoCellSize(const BoxView& boxes) {
+    if (boxes.count == 0) return autoCellSize(0.0f, 0.0f);
+    std::vector<float> sides(boxes.count);
+    for (std::uint32_t i = 0; i < boxes.count; ++i)
+        sides[i] = std::max(boxes.maxX[i] - boxes.minX[i], boxes.maxY[i] - boxes.minY[i]);
+    const float largest = *std::max_element(sides.begin(), sides.end());
+    const auto middle = sides.begin() + static_cast<std::ptrdiff_t>(sides.size() / 2);
+    std::nth_element(sides.begin(), middle, sides.end());
+    return autoCellSize(largest, *middle);
 }
 
 }  // namespace ro

@@ -123,9 +123,8 @@ public:
     [[nodiscard]] float largestSide() const { return m_largestSide; }
     /// The median box side, a cell size for scenes whose few large boxes should not set it.
     [[nodiscard]] float medianSide() const { return m_medianSide; }
-    /// The cell size ro_bench gives the grid and the hash: the largest box, unless a few boxes
-    /// are far larger than the median (mixed), whose cells then fit 4 median boxes.
-    [[nodiscard]] float fittedCellSize() const { return std::min(m_largestSide, 4.0f * m_medianSide); }
+    /// The cell size ro_bench gives the grid and the hash: Auto's (autoCellSize).
+    [[nodiscard]] float fittedCellSize() const { return autoCellSize(m_largestSide, m_medianSide); }
 
 private:
     void place(std::uint32_t i, float x, float y, float half);

@@ -6,11 +6,6 @@
 
 namespace ro {
 
-float fittedTraceCellSize(float largestSide, float medianSide) {
-    const float fitted = std::min(largestSide, 4.0f * medianSide);
-    return fitted > 0.0f ? fitted : std::max(largestSide, 1.0f);
-}
-
 TileLayout::TileLayout(const Aabb& one, std::uint32_t copies)
     : columns(static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(std::max(copies, 1u)))))) {
     const float width = one.width(), height = one.height();

@@ -18,12 +18,8 @@ struct TraceExtent {
     Aabb bounds;                ///< every box of every frame
     std::uint32_t maxCount = 0; ///< the most boxes in a frame
     std::uint32_t maxId = 0;    ///< the largest id
-    float cellSize = 1.0f;      ///< the cell the grid and the hash are fitted to, for one copy
+    float cellSize = 1.0f;      ///< the cell the grid and the hash are fitted to, for one copy (autoCellSize)
 };
-
-/// The cell a trace's grid and hash are fitted to: its largest side, unless a few boxes are far
-/// larger than the median (as Scene::fittedCellSize); a trace of points still gets a positive one.
-[[nodiscard]] float fittedTraceCellSize(float largestSide, float medianSide);
 
 /// Where the copies of a tiled scene go: copy c sits c columns and rows of a near-square
 /// arrangement away from the first, a gap of a twentieth of the larger side between copies,

@@ -469,7 +469,7 @@ std::uint64_t World::bytesHeld() const {
                           ro::bytesHeld(m_isStatic) + ro::bytesHeld(m_movers) + ro::bytesHeld(m_category) +
                           ro::bytesHeld(m_mask) +
                           ro::bytesHeld(m_overlapping) + ro::bytesHeld(m_candidates) + ro::bytesHeld(m_overlaps) +
-                          ro::bytesHeld(m_sortScratch) + ro::bytesHeld(m_sortOffsets);
+                          ro::bytesHeld(m_sortScratch) + ro::bytesHeld(m_sortOffsets) + ro::bytesHeld(m_missedPairs);
     for (const auto* v : {&m_posX, &m_posY, &m_prevX, &m_prevY, &m_accX, &m_accY, &m_halfW, &m_halfH, &m_minX, &m_minY,
                           &m_maxX, &m_maxY})
         bytes += ro::bytesHeld(*v);
@@ -532,7 +532,7 @@ void World::refreshPairs(RefreshTimes times) {
     m_stats.msPairFind = msBetween(t1, t2);
     m_stats.msNarrow = msBetween(t3, t4);
     if (m_config.countMissed) {
-        countMissed();
+        countMissed(false);
         m_stats.msMissedCount = msBetween(t4, Clock::now());
     }
 }
@@ -560,6 +560,7 @@ void World::tick() {
     const int subSteps = std::max(1, m_config.subSteps);
     const float dt = 1.0f / (m_config.tickHz * static_cast<float>(subSteps));
     if (m_beforeTick) m_beforeTick(*this);
+    m_missedPairs.clear();
     for (int s = 0; s < subSteps; ++s) subStep(dt);
     ++m_ticks;
     m_boxesVersion = nextBoxesVersion();
@@ -587,7 +588,7 @@ void World::subStep(float dt) {
 
     if (m_config.countMissed) {
         const auto before = Clock::now();
-        countMissed();
+        countMissed(true);
         const double ms = msBetween(before, Clock::now());
         m_stats.msMissedCount += ms;
         msObserver += ms;  // not the narrow phase's either
@@ -695,7 +696,7 @@ void World::resolveContacts() {
     m_stats.contacts = contacts;
 }
 
-void World::countMissed() {
+void World::countMissed(bool list) {
     // Every pair that passes through within the tick: a broad phase of its own on the swept
     // boxes, then passesThrough (a pair that ends the tick touching is reported by the next
     // tick). Those the world's broad phase did not report were missed: no tick will.
@@ -707,7 +708,16 @@ void World::countMissed() {
     std::uint64_t missed = 0;
     for (const Pair& pair : m_sweptPairs) {
         if (!overlaps(swept.box(pair.a), swept.box(pair.b)) || !passesThrough(pair.a, pair.b)) continue;
-        if (!std::binary_search(m_overlaps.begin(), m_overlaps.end(), pair)) ++missed;
+        if (std::binary_search(m_overlaps.begin(), m_overlaps.end(), pair)) continue;
+        ++missed;
+        if (!list) continue;
+        // Where they met: both centres moved along this tick's motion to the first touch.
+        const float t = timeOfImpact(pair.a, pair.b).value_or(0.0f);
+        const auto at = [&](std::uint32_t i) {
+            return Vec2{m_posX[i] + t * (m_posX[i] - m_prevX[i]), m_posY[i] + t * (m_posY[i] - m_prevY[i])};
+        };
+        const Vec2 a = at(pair.a), b = at(pair.b);
+        m_missedPairs.push_back({m_ids[pair.a], m_ids[pair.b], {0.5f * (a.x + b.x), 0.5f * (a.y + b.y)}});
     }
     m_stats.missed += missed;
 }

@@ -126,3 +126,24 @@ quit_with_q() {
     pid=""
     [[ $rc -eq 0 ]] || fail "exit code $rc after Q, expected 0"
 }
+
+# The layout as the latest counters line reports it. ui_rect NAME prints the ImGui window's
+# "x y w h" (nothing when it is not shown); world_rect the world's.
+ui_rect() { value ui_rects | tr ';' '\n' | sed -n "s/^$1://p" | tr ',' ' '; }
+world_rect() { value world_view | tr ',' ' '; }
+# A point of window NAME at offset ($2, $3) from its top-left corner, as "x y".
+ui_at() { read -r x y _ _ <<<"$(ui_rect "$1")"; [[ -n $x ]] || fail "no window '$1' in ui_rects: $(value ui_rects)"; echo "$((x + $2)) $((y + $3))"; }
+# Fails ($1 says when) unless the world's rectangle and every window shown are pairwise apart,
+# and the world's rectangle is not empty.
+check_apart() {
+    local line
+    line="world:$(value world_view);$(value ui_rects)"
+    awk -v rects="$line" 'BEGIN {
+        n = split(rects, item, ";")
+        for (i = 1; i <= n; ++i) { split(item[i], kv, ":"); name[i] = kv[1]; split(kv[2], r, ","); x[i] = r[1]; y[i] = r[2]; w[i] = r[3]; h[i] = r[4] }
+        if (w[1] < 50 || h[1] < 50) { print "the world has no room: " item[1]; exit 1 }
+        for (i = 1; i <= n; ++i) for (j = i + 1; j <= n; ++j)
+            if (x[i] < x[j] + w[j] && x[j] < x[i] + w[i] && y[i] < y[j] + h[j] && y[j] < y[i] + h[i]) {
+                print name[i] " overlaps " name[j] ": " item[i] " / " item[j]; exit 1 }
+    }' || fail "$1: windows overlap: $line"
+}

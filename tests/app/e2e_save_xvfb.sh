@@ -20,23 +20,23 @@ start_app --entities 300 --seed 5 --report-every 5
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
 
-# The random mix's panel for the grid (1280x800): "Scene file, record, replay" at y=330; open,
-# its Save button at (234, 351). The question is centred: Replace at (541, 427), Cancel (602, 427).
-click 110 330 1
-click 234 351 1
+# The random mix's panel for the grid (1280x800): "Scene file, record, replay" at y=356; open,
+# its Save button at (224, 376). The question is centred: Replace at (541, 427), Cancel (602, 427).
+click 110 356 1
+click 224 376 1
 cmp -s ro_scene.json theirs.json || fail "Save replaced a file it did not write without asking"
 click 602 427 1
 cmp -s ro_scene.json theirs.json || fail "Cancel: the file was replaced"
 echo "Save over another file asks; Cancel keeps it"
 
-click 234 351 1
+click 224 376 1
 click 541 427 1
 grep -q '"format": "ro-broadphase-lab scene"' ro_scene.json || fail "Replace did not write the scene"
 grep -q '"count": 300' ro_scene.json || fail "Replace wrote another scene: $(head -c 300 ro_scene.json)"
 echo "Replace writes the scene"
 
 echo 'a marker' >ro_scene.json  # the file this run wrote: saving there again asks nothing
-click 234 351 1
+click 224 376 1
 grep -q '"format": "ro-broadphase-lab scene"' ro_scene.json || fail "a second Save to the same file did not write it"
 echo "a second Save to the file this run wrote: no question"
 quit_with_q

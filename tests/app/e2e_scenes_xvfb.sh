@@ -23,17 +23,17 @@ wait_frame 10
 
 # --- compare: two checkboxes, two rows --------------------------------------------------------------
 # The random mix's panel for the grid (1280x800): the Compare checkboxes' row
-# "brute grid hash hshg" is at y=672, "sap sweep tree quadtree" at y=695 (recording holds
+# "brute grid hash hshg" is at y=652, "sap sweep tree quadtree" at y=675 (recording holds
 # "Scene file, record, replay" open).
-click 93 672 1
+click 83 652 1
 [[ $(value compared) == 1 ]] || fail "the grid compare checkbox: compared=$(value compared), expected 1"
-click 27 695 1
+click 17 675 1
 [[ $(value compared) == 2 ]] || fail "two compare checkboxes: compared=$(value compared), expected 2"
 echo "compare: $(value compared) rows"
 
 # --- inputs that change the world, recorded with their ticks ---------------------------------------
 count=$(value entities)
-# In the world above the Compare window (bottom right, as tall as its verdict and rows).
+# In the world, between the panel and the right column.
 click 600 420 1
 click 800 470 1
 [[ $(value entities) == $((count + 2)) ]] || fail "two clicks: entities=$(value entities), expected $((count + 2))"
@@ -48,7 +48,7 @@ echo "recorded: clicks, a right click; $(value entities) entities"
 
 # --- a preset button changes the scene, and the world keeps stepping under compare ------------------
 entities=$(value entities)
-click 38 293 1
+click 28 319 1
 [[ $(value scene) == orbit ]] || fail "the orbit button: scene=$(value scene)"
 [[ $(value entities) == "$entities" ]] || fail "the preset changed the count: $(value entities), expected $entities"
 steps=$(value steps)
@@ -83,8 +83,8 @@ start_app --entities 300 --seed 5 --report-every 5 --record "$stopped"
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
 click 700 500 1
-# Recording holds "Scene file, record, replay" open: Stop is at (234, 373).
-click 234 373 1
+# Recording holds "Scene file, record, replay" open: Stop is at (224, 399).
+click 224 399 1
 [[ -s $stopped ]] || fail "Stop did not write the recording to --record's $stopped"
 grep -q '"inputs"' "$stopped" || fail "$stopped holds no inputs"
 quit_with_q

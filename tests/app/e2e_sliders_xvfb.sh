@@ -22,24 +22,24 @@ drag() {  # x0 y x1: press at (x0, y), move in steps to (x1, y), release
 
 unset SDL_VIDEODRIVER
 export SDL_RENDER_VSYNC=0
-# The static preset under the tree (1280x800): the Moving slider's grab at 1% is at x=77,
-# y=384 (the tree's panel has one parameter slider; Auto's has two, 23 px lower).
+# The static preset under the tree (1280x800): the Moving slider's grab at 1% is at x=67,
+# y=397 (whatever the technique: its parameters sit in a block of fixed height).
 start_app --scenario static --technique tree --entities 2000 --report-every 5
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
 before=$(value static)
 [[ $before == 1980 ]] || fail "the static preset at 1%: static=$before, expected 1980"
-drag 77 384 140
+drag 67 397 130
 after=$(value static)
 (( after < before )) || fail "dragging Moving to the right: static=$after, expected fewer than $before"
 echo "moving: static $before -> $after"
 quit_with_q
 
-# The random mix's panel for the grid: the second row of preset buttons at y=270, uniform at x=97.
+# The random mix's panel for the grid: the first row of preset buttons at y=296, uniform at x=88.
 start_app --technique grid --entities 500 --report-every 5
 wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
-xdotool mousemove --window "$wid" 97 270 click 1
+xdotool mousemove --window "$wid" 88 296 click 1
 settle
 [[ $(value scene) == uniform ]] || fail "the uniform button: scene=$(value scene)"
 xdotool click 1
@@ -56,7 +56,9 @@ wid=$(find_window) || fail "no window named 'Ro Broadphase Lab' within 30 s"
 wait_frame 10
 opened=$(value zoom)
 awk -v z="$opened" 'BEGIN { exit !(z < 1) }' || fail "onecell at 300 opened at zoom $opened, expected under 1"
-xdotool mousemove --window "$wid" 640 400 click 4 click 4 click 4
+# The middle of the world's rectangle: the square's middle, and it stays under the cursor.
+read -r wx wy ww wh <<<"$(world_rect)"
+xdotool mousemove --window "$wid" $((wx + ww / 2)) $((wy + wh / 2)) click 4 click 4 click 4
 settle
 zoomed=$(value zoom)
 awk -v a="$opened" -v b="$zoomed" 'BEGIN { exit !(b > a) }' || fail "the wheel did not zoom in: $opened -> $zoomed"
@@ -65,12 +67,12 @@ settle
 [[ $(value entities) == 301 ]] || fail "a click in the square: entities=$(value entities), expected 301"
 [[ $(value zoom) == "$zoomed" ]] || fail "a click undid the zoom: $zoomed -> $(value zoom)"
 echo "onecell: opened at zoom $opened, wheel to $zoomed, kept after a click ($(value entities) entities)"
-# A count typed into the Entities field (grid's panel: y=176) makes the scene anew in a world
+# A count typed into the Entities field (y=202) makes the scene anew in a world
 # sized for it, its square in the middle: the zoomed view follows it (it stayed where the old
 # square was, and every box was off screen).
 # A Tab right behind the Return is the app's (next technique): ImGui still read the field as
 # open for a frame, and the Tab was lost.
-xdotool mousemove --window "$wid" 100 176 keydown ctrl click 1 keyup ctrl key ctrl+a type 2000
+xdotool mousemove --window "$wid" 90 202 keydown ctrl click 1 keyup ctrl key ctrl+a type 2000
 xdotool key Return Tab
 wait_until entities "v == 2000" "typing 2000 into onecell's Entities field did not set the count"
 settle

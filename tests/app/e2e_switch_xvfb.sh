@@ -29,9 +29,9 @@ overlaps=$(value overlaps) point=$(value point_hits) ray=$(value query_hits) fir
 (( overlaps > 0 && point > 0 && ray > 0 )) || fail "the scene should have overlaps and ray hits: $(latest)"
 echo "start ${ids[0]}: overlaps=$overlaps point_hits=$point ray_hits=$ray first_hit=$first"
 
-# The combo box is the first widget of the panel (window at 10,10); its popup lists the
-# techniques in registry order, one line of 13 px text + 4 px spacing each.
-combo_x=120 combo_y=71 first_item_y=96 item_step=17
+# The combo box is the first widget of the panel (the left column, at 0,0); its popup lists
+# the techniques in registry order, one line of 13 px text + 4 px spacing each.
+combo_x=120 combo_y=61 first_item_y=86 item_step=17
 # Each technique once, in an order where every pick is a real change.
 for (( k = 1; k <= ${#ids[@]}; ++k )); do
     index=$(( k % ${#ids[@]} ))
@@ -40,7 +40,7 @@ for (( k = 1; k <= ${#ids[@]}; ++k )); do
     settle
     xdotool mousemove --window "$wid" $combo_x $(( first_item_y + item_step * index )) click 1
     settle
-    # Move the cursor off the world, so only the fixed point query runs.
+    # Move the cursor off the world (onto the panel), so only the fixed point query runs.
     xdotool mousemove --window "$wid" 5 795
     settle
     line=$(latest)

@@ -30,23 +30,23 @@ wait_frame 3
 wait_until tests "v == 15000 * 14999 / 2" "brute force at 15,000 should test every pair"
 echo "slow tick: ms_pairs=$(value ms_pairs) fps=$(value fps) sim_rate=$(value sim_rate)"
 
-# The Entities slider (panel at 10,10; x from 18 to 186, logarithmic; at y=153 for brute force,
-# which has no parameter row, 176 for the grid). A quick Ctrl+click on it, then a count typed:
+# The Entities slider (panel at 0,0; x from 8 to 177, logarithmic; at y=202 whatever the
+# technique: its parameters sit in a block of fixed height). A quick Ctrl+click on it, then a count typed:
 # ImGui 1.86 read Ctrl from SDL's state after every queued event, so in a slow frame the chord
 # reached it as a plain click, which set the count where the click was.
-xdotool mousemove --window "$wid" 100 153 keydown ctrl click 1 keyup ctrl key ctrl+a type 14000
+xdotool mousemove --window "$wid" 90 202 keydown ctrl click 1 keyup ctrl key ctrl+a type 14000
 xdotool key Return
 wait_until entities "v == 14000" "a quick Ctrl+click and 14000 typed at a slow tick did not set the count"
 echo "quick Ctrl+click at a slow tick: entities 15000 -> 14000, typed"
 # One drag leftwards inside one xdotool call, as a person drags while the app is slow.
-xdotool mousemove --window "$wid" 150 153 mousedown 1 mousemove --window "$wid" 120 153 \
-    mousemove --window "$wid" 95 153 mouseup 1
+xdotool mousemove --window "$wid" 140 202 mousedown 1 mousemove --window "$wid" 110 202 \
+    mousemove --window "$wid" 85 202 mouseup 1
 wait_until entities "v < 14000" "the slider drag did not change the count"
 dragged=$(value entities)
 echo "slider drag at a slow tick: entities 14000 -> $dragged"
 
-# The technique combo (y=71) and its second row, Spatial grid (y=113), in one call.
-xdotool mousemove --window "$wid" 120 71 click 1 sleep 0.05 mousemove --window "$wid" 60 113 click 1
+# The technique combo (y=61) and its second row, Spatial grid (y=103), in one call.
+xdotool mousemove --window "$wid" 120 61 click 1 sleep 0.05 mousemove --window "$wid" 60 103 click 1
 wait_until technique "v == \"grid\"" "the combo pick at a slow tick did not switch to grid"
 echo "combo pick at a slow tick: technique=grid"
 
@@ -108,7 +108,7 @@ wait_until paused "v == 1" "Esc did not pause"
 steps=$(value steps)
 before=$(value overlaps)
 # Ctrl+click turns the slider into a text field: type the count and Return, in one call.
-xdotool mousemove --window "$wid" 100 176 keydown ctrl click 1 keyup ctrl key ctrl+a type 4000
+xdotool mousemove --window "$wid" 90 202 keydown ctrl click 1 keyup ctrl key ctrl+a type 4000
 xdotool key Return
 wait_until entities "v == 4000" "typing 4000 into the Entities field while paused did not set the count"
 settle

@@ -35,9 +35,11 @@ driver=$(value video_driver)
 echo "window $wid, driver $driver: $(latest)"
 
 # --- clicks in the world add exactly one entity each ------------------------------------------
-# Window 1280x800: the panel covers x < 340, y < 480; the HUD x > 1070, y < 340.
+# Window 1280x800: the panel is the column x < 364, the HUD and the legend the column x >= 980;
+# the world (1600 x 1000) is fitted between them, y from about 208 to 592.
+check_apart "at start"
 count=$(value entities)
-for point in "640 600" "820 680" "980 520" "560 740"; do
+for point in "640 400" "820 480" "960 520" "400 260"; do
     click $point 1
     count=$((count + 1))
     expect_entities "$count" "left click at ($point)"
@@ -45,28 +47,28 @@ done
 echo "4 world clicks: entities=$count"
 
 # --- clicks on the panel and the HUD add nothing -------------------------------------------------
-click 200 19 1
+click 200 9 1
 expect_entities "$count" "click on the panel's title bar"
 click 1180 150 1
 expect_entities "$count" "click on the HUD"
 # A press on an empty part of the panel that moves into the world before the app's next frame
 # (one xdotool call) adds nothing either: the press position decides, not the pointer's.
-xdotool mousemove --window "$wid" 200 300 mousedown 1 mousemove --window "$wid" 640 600 mouseup 1
+xdotool mousemove --window "$wid" 200 300 mousedown 1 mousemove --window "$wid" 640 400 mouseup 1
 settle
 expect_entities "$count" "press on the panel, release in the world"
 echo "panel and HUD clicks: entities=$count"
 
 # --- Esc pauses: steps stop; a click adds one, a right click there removes it ---------------------
-xdotool mousemove --window "$wid" 700 640 key Escape
+xdotool mousemove --window "$wid" 700 450 key Escape
 settle
 [[ $(value paused) == 1 ]] || fail "Esc did not pause: $(latest)"
 steps=$(value steps)
 settle
 settle
 [[ $(value steps) == "$steps" ]] || fail "steps went from $steps to $(value steps) while paused"
-click 700 640 1
+click 700 450 1
 expect_entities $((count + 1)) "left click while paused"
-click 700 640 3
+click 700 450 3
 expect_entities "$count" "right click on the entity just added"
 echo "paused at steps=$steps; add + remove while paused: entities=$count"
 

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "app/lab.h"
-#include "app/rolling.h"
 #include "core/box_helpers.h"
 #include "ro/registry.h"
 #include "scenario/scenario.h"
@@ -334,23 +333,60 @@ TEST(Lab, APausedPresetSwitchShowsTheNewScenesPairs) {
     EXPECT_FALSE(lab.world().overlapPairs().empty());
 }
 
-TEST(Hud, KeepsTheLargestSizeItsContentAskedForOverTheLastSecond) {
-    // A HUD whose numbers change width every frame takes the widest of the last second, so a
-    // narrower frame does not shrink it (and clip the next wider one); a second later it may.
-    ro::app::RecentLargestSize sizes;
-    EXPECT_EQ(sizes.largest(0.0).width, 0.0f);
-    double now = 10.0;
-    for (int frame = 0; frame < 30; ++frame, now += 0.125) {  // 8 frames a second
-        const bool wide = frame % 3 == 0;
-        sizes.add({wide ? 330.0f : 300.0f, frame == 5 ? 480.0f : 450.0f}, now);
-        EXPECT_EQ(sizes.largest(now).width, 330.0f) << "frame " << frame;
-    }
-    EXPECT_EQ(sizes.largest(now).height, 450.0f);  // the tall frame was 3 seconds ago
-    sizes.add({300.0f, 450.0f}, now + 0.5);
-    EXPECT_EQ(sizes.largest(now + 2.0).width, 0.0f);  // nothing in the last second
-    // At more frames than it holds in a second, the oldest go first.
-    for (std::size_t frame = 0; frame < ro::app::RecentLargestSize::kFrames; ++frame) sizes.add({100.0f, 100.0f}, now + 3.0);
-    EXPECT_EQ(sizes.largest(now + 3.0).width, 100.0f);
+/// A box at (500, 500) and a bullet that crosses it within one tick, 20 units a tick from
+/// x = 490: apart before the tick and after it, so a discrete broad phase never sees them meet.
+LabState tunnellingBullet(bool sweptBoxes) {
+    LabState state;
+    state.technique = "grid";
+    state.preset = "random";
+    state.world.countMissed = true;
+    state.world.sweptBoxes = sweptBoxes;
+    state.world.response = ro::ContactResponse::None;
+    state.entities.push_back({.position = {500.0f, 500.0f}, .previous = {500.0f, 500.0f}, .acceleration = {}, .halfExtents = {1.0f, 1.0f}});
+    state.entities.push_back({.position = {490.0f, 500.0f}, .previous = {470.0f, 500.0f}, .acceleration = {}, .halfExtents = {1.0f, 1.0f}});
+    return state;
+}
+
+TEST(Lab, ATunnellingBulletsMissIsCountedInTheTotalAndMarkedWhereItPassed) {
+    Lab lab(*ro::findTechnique("grid"), 0, 1, {});
+    lab.restore(tunnellingBullet(false));
+    lab.update(1.0 / 60.0, true);
+    EXPECT_EQ(lab.world().lastStats().missed, 1u);
+    EXPECT_EQ(lab.missedTotal(), 1u);
+    ASSERT_EQ(lab.missMarks().size(), 1u);
+    // The bullet first touches the box with its centre at x = 498: midway between them, x = 499.
+    EXPECT_NEAR(lab.missMarks()[0].where.x, 499.0f, 1e-3f);
+    EXPECT_NEAR(lab.missMarks()[0].where.y, 500.0f, 1e-3f);
+    // The bullet flies on past the box: the per-tick count falls back to 0, the total stays.
+    for (int frame = 0; frame < 5; ++frame) lab.update(1.0 / 60.0, true);
+    EXPECT_EQ(lab.world().lastStats().missed, 0u);
+    EXPECT_EQ(lab.missedTotal(), 1u);
+    // The mark fades and goes; a new scene starts the total over.
+    for (std::uint64_t tick = 0; tick < Lab::kMissMarkTicks; ++tick) lab.update(1.0 / 60.0, true);
+    EXPECT_TRUE(lab.missMarks().empty());
+    lab.restore(tunnellingBullet(false));
+    EXPECT_EQ(lab.missedTotal(), 0u);
+}
+
+TEST(Lab, ATunnellingBulletIsNotMissedWithSweptBoxes) {
+    Lab lab(*ro::findTechnique("grid"), 0, 1, {});
+    lab.restore(tunnellingBullet(true));
+    for (int frame = 0; frame < 5; ++frame) lab.update(1.0 / 60.0, true);
+    EXPECT_EQ(lab.missedTotal(), 0u);
+    EXPECT_TRUE(lab.missMarks().empty());
+}
+
+TEST(Lab, MissesOfTicksRunInOneUpdateAreAllCounted) {
+    // A slow frame runs several ticks; the total must not keep only the last one's.
+    Lab lab(*ro::findTechnique("grid"), 0, 1, {});
+    LabState state = tunnellingBullet(false);
+    state.world.maxCatchUpTicks = 3;
+    lab.restore(state);
+    lab.update(3.0 / 60.0 + 1e-6, false);
+    EXPECT_EQ(lab.world().tickCount(), 3u);
+    EXPECT_EQ(lab.missedTotal(), 1u);
+    ASSERT_EQ(lab.missMarks().size(), 1u);
+    EXPECT_EQ(lab.missMarks()[0].tick, 1u);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 //   width=W height=H colours=N non_background=F
 // where colours counts distinct RGB values and non_background is the fraction of pixels that
 // differ from the most common colour. With X Y W H, only that rectangle is counted (so a test
-// can look at the world and not at the panel). Exit 1 if the file cannot be read, 2 on bad usage.
+// can look at the world and not at the panel). With --colour=R,G,B last, also colour_pixels=N:
+// the pixels within 10 of that colour on every channel (an overlay's colour, found wherever the
+// layout puts the world). Exit 1 if the file cannot be read, 2 on bad usage.
 
 #include <fmt/core.h>
 #include <stb_image.h>
@@ -11,7 +13,9 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <unordered_map>
 
 namespace {
@@ -24,13 +28,39 @@ bool parseInt(const char* text, int& value) {
 
 }  // namespace
 
+/// "R,G,B" into three values in [0, 255].
+bool parseColour(const char* text, int (&rgb)[3]) {
+    const char* end = text + std::strlen(text);
+    for (int k = 0; k < 3; ++k) {
+        const auto [ptr, ec] = std::from_chars(text, end, rgb[k]);
+        if (ec != std::errc{} || rgb[k] < 0 || rgb[k] > 255) return false;
+        text = ptr;
+        if (k < 2) {
+            if (text == end || *text != ',') return false;
+            ++text;
+        }
+    }
+    return text == end;
+}
+
 int main(int argc, char** argv) {
+    constexpr std::string_view kColourFlag = "--colour=";
+    int colour[3] = {0, 0, 0};
+    bool hasColour = false;
+    if (argc > 2 && std::string_view(argv[argc - 1]).starts_with(kColourFlag)) {
+        if (!parseColour(argv[argc - 1] + kColourFlag.size(), colour)) {
+            fmt::print(stderr, "png_stats: --colour=R,G,B takes three values 0-255\n");
+            return 2;
+        }
+        hasColour = true;
+        --argc;
+    }
     int region[4] = {0, 0, 0, 0};
     const bool hasRegion = argc == 6;
     if ((argc != 2 && !hasRegion) ||
         (hasRegion && !(parseInt(argv[2], region[0]) && parseInt(argv[3], region[1]) && parseInt(argv[4], region[2]) &&
                         parseInt(argv[5], region[3])))) {
-        fmt::print(stderr, "usage: png_stats FILE.png [X Y W H]\n");
+        fmt::print(stderr, "usage: png_stats FILE.png [X Y W H] [--colour=R,G,B]\n");
         return 2;
     }
     int width = 0;
@@ -46,18 +76,23 @@ int main(int argc, char** argv) {
     const int x1 = hasRegion ? std::min(x0 + region[2], width) : width;
     const int y1 = hasRegion ? std::min(y0 + region[3], height) : height;
     std::unordered_map<std::uint32_t, std::size_t> histogram;
-    std::size_t count = 0;
+    std::size_t count = 0, matching = 0;
     for (int y = y0; y < y1; ++y) {
         for (int x = x0; x < x1; ++x) {
             const unsigned char* p = pixels + 3 * (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + x);
             ++histogram[(std::uint32_t{p[0]} << 16) | (std::uint32_t{p[1]} << 8) | p[2]];
             ++count;
+            if (hasColour && std::abs(p[0] - colour[0]) <= 10 && std::abs(p[1] - colour[1]) <= 10 &&
+                std::abs(p[2] - colour[2]) <= 10)
+                ++matching;
         }
     }
     stbi_image_free(pixels);
     std::size_t background = 0;
     for (const auto& entry : histogram) background = std::max(background, entry.second);
     const double nonBackground = count == 0 ? 0.0 : 1.0 - static_cast<double>(background) / static_cast<double>(count);
-    fmt::print("width={} height={} colours={} non_background={:.4f}\n", width, height, histogram.size(), nonBackground);
+    fmt::print("width={} height={} colours={} non_background={:.4f}", width, height, histogram.size(), nonBackground);
+    if (hasColour) fmt::print(" colour_pixels={}", matching);
+    fmt::print("\n");
     return 0;
 }

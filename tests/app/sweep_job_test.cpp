@@ -19,6 +19,7 @@
 #include "ro/registry.h"
 #include "ro/rng.h"
 #include "ro/trace.h"
+#include "scenario/scenario.h"
 
 namespace {
 
@@ -149,6 +150,25 @@ TEST(SweepJob, APresetsSceneIsSweptAsBeforeAndClicksMakeItYours) {
     EXPECT_EQ(SweepJob::sourceOf(lab).perCopy, 301u);
     lab.respawn();  // a preset's control: the preset's scene again
     EXPECT_EQ(SweepJob::sourceOf(lab).kind, SweepJob::Source::Kind::Preset);
+}
+
+TEST(SweepJob, AutosCellIsOneRuleInThePanelAndTheParameterPlot) {
+    // The mixed preset: a tenth of the boxes 10-40 across. Auto's cell follows the median boxes
+    // (at most four of their sides), not the largest, in the panel's cell and the plot's marker.
+    Lab lab(*ro::findTechnique("grid"), 2'000, 1);
+    lab.loadScenario(ro::findScenario("mixed"));
+    lab.useAutoCellSize();
+    ASSERT_TRUE(lab.autoCellSize());
+    const double cell = *lab.world().broadPhaseSettings().find(ro::kCellSizeParameter.key);
+    EXPECT_EQ(cell, static_cast<double>(ro::autoCellSize(lab.world().boxes())));
+    EXPECT_LT(cell, lab.world().largestHalfExtent());
+
+    SweepJob job;
+    ASSERT_TRUE(job.startParameter(lab, ro::kCellSizeParameter, 3));
+    ASSERT_TRUE(job.autoValue().has_value());
+    EXPECT_NEAR(*job.autoValue(), cell, 1e-4 * cell);  // the preset's scene again: its boxes' float sides
+    job.cancel();
+    runToEnd(job);
 }
 
 }  // namespace

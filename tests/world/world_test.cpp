@@ -362,6 +362,28 @@ TEST(FastMovers, ABulletTunnelsThroughAThinWallWithoutSweptBoxesAndTheCounterSay
     }
 }
 
+TEST(FastMovers, AMissedPairIsListedWithWhereItPassedForOneTick) {
+    World world = missCountingWorld(*findTechnique("grid"));
+    const EntityId wall =
+        world.add({.position = {500, 100}, .velocity = {}, .acceleration = {}, .halfExtents = {0.5f, 50}, .isStatic = true});
+    const EntityId bullet =
+        world.add({.position = {400, 100}, .velocity = {60, 0}, .acceleration = {}, .halfExtents = {1, 1}});
+    world.tick();  // 400 to 460: short of the wall
+    EXPECT_TRUE(world.missedPairs().empty());
+    world.refreshPairs();  // counts the coming tick's miss, lists none: it has not happened
+    EXPECT_EQ(world.lastStats().missed, 1u);
+    EXPECT_TRUE(world.missedPairs().empty());
+    world.tick();  // 460 to 520: through it
+    ASSERT_EQ(world.missedPairs().size(), 1u);
+    const MissedPair& m = world.missedPairs()[0];
+    EXPECT_EQ(std::minmax(m.a, m.b), std::minmax(wall, bullet));
+    // First touch with the bullet's centre at 498.5, the wall's at 500: midway, 499.25.
+    EXPECT_NEAR(m.where.x, 499.25f, 1e-3f);
+    EXPECT_NEAR(m.where.y, 100.0f, 1e-3f);
+    world.tick();
+    EXPECT_TRUE(world.missedPairs().empty());
+}
+
 TEST(FastMovers, APairThatEndsTheTickTouchingIsReportedByTheNextTickNotMissed) {
     // A box 0.5 short of a static wall, at 1 unit a tick: it meets the wall within the first
     // tick and ends it overlapping, so the second tick reports it. Late, not missed: the
