@@ -120,6 +120,22 @@ inline constexpr ParameterSpec kCellSizeParameter{
     .logarithmic = true,
 };
 
+/// Whether a technique keeps its pairs across steps under the coherence layer (src/broadphase/coherent/):
+/// the grid, the hash, the HSHG, both sweeps and the quadtree take it.
+inline constexpr ParameterSpec kCoherentParameter{
+    .key = "coherent",
+    .label = "Coherent",
+    .kind = ParameterKind::Integer,
+    .min = 0.0,
+    .max = 1.0,
+    .offeredMin = 0.0,
+    .offeredMax = 1.0,
+    .defaultValue = 1.0,
+    .unit = "",
+    .help = "1 (the default): keep fat boxes and their pairs across steps, re-querying only boxes that left theirs; "
+            "0: rebuild from every box every step",
+};
+
 /// Threads a technique may use for its update and pair finding (the grid). Any value gives the same
 /// pair array in the same order; 1 runs the serial path.
 inline constexpr ParameterSpec kThreadsParameter{

@@ -2,6 +2,7 @@
 /// The lab: the world, its random population, the chosen technique and the clock controls.
 /// The panel, the keys and the mouse all act through it; it knows nothing about SDL or ImGui.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -23,10 +24,16 @@
 
 namespace ro::app {
 
-/// Whether the panel and the plots offer a parameter: the threads a technique may use are the
-/// host's to give, not part of the structure the lab shows, and the lab steps on one thread
-/// (--param threads=N still sets them).
-[[nodiscard]] inline bool labOffers(const ParameterSpec& spec) { return spec.key != kThreadsParameter.key; }
+/// Whether the panel and the plots offer a technique's parameter: the threads a technique may
+/// use are the host's to give, not part of the structure the lab shows, and the lab steps on
+/// one thread; the coherence layer's switch and margin are the layer's, not the technique's
+/// structure (the tree's own fat margin is offered). --param KEY=VALUE still sets them all.
+[[nodiscard]] inline bool labOffers(const TechniqueInfo& technique, const ParameterSpec& spec) {
+    if (spec.key == kThreadsParameter.key || spec.key == kCoherentParameter.key) return false;
+    const bool layered = std::any_of(technique.parameters.begin(), technique.parameters.end(),
+                                     [](const ParameterSpec& p) { return p.key == kCoherentParameter.key; });
+    return !(layered && spec.key == "fat_margin");
+}
 
 class Lab {
 public:

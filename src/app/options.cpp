@@ -334,14 +334,14 @@ ParseResult parseOptions(int argc, char** argv) {
                 const bool numeric = std::any_of(technique->parameters.begin(), technique->parameters.end(),
                                                  [&](const ParameterSpec& p) {
                                                      return p.key == o.plotParameter && p.kind != ParameterKind::Choice &&
-                                                            labOffers(p);
+                                                            labOffers(*technique, p);
                                                  });
                 // A file's technique is known only once it is read: main checks the key then.
                 const bool techniqueFromFile = (given("--load") || given("--replay")) && !given("--technique");
                 if (!numeric && !techniqueFromFile) {
                     std::string keys;
                     for (const ParameterSpec& p : technique->parameters)
-                        if (p.kind != ParameterKind::Choice && labOffers(p))
+                        if (p.kind != ParameterKind::Choice && labOffers(*technique, p))
                             keys += fmt::format("{}{}", keys.empty() ? "" : ", ", p.key);
                     throw BadValue(fmt::format("--plots parameter={}: '{}' has no such numeric parameter (it has: {})",
                                                o.plotParameter, technique->id, keys.empty() ? "none" : keys));

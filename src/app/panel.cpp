@@ -194,7 +194,7 @@ void techniqueSection(Lab& lab) {
         const std::string_view c = t.guide.complexity;
         complexityHeight = std::max(complexityHeight, ImGui::CalcTextSize(c.data(), c.data() + c.size(), false, wrapWidth).y);
         mostParameters = std::max<std::size_t>(mostParameters, static_cast<std::size_t>(std::count_if(
-            t.parameters.begin(), t.parameters.end(), [](const ParameterSpec& spec) { return labOffers(spec); })));
+            t.parameters.begin(), t.parameters.end(), [&](const ParameterSpec& spec) { return labOffers(t, spec); })));
     }
     const TechniqueGuide& guide = lab.technique().guide;
     if (ImGui::TreeNode("How it works, what it costs, when to pick it")) {
@@ -218,7 +218,7 @@ void techniqueSection(Lab& lab) {
     // the range it offers; the help line is the tooltip.
     const float parametersTop = ImGui::GetCursorPosY();
     for (const ParameterSpec& spec : lab.technique().parameters) {
-        if (!labOffers(spec)) continue;
+        if (!labOffers(lab.technique(), spec)) continue;
         parameterWidget(lab, spec);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s (%.*s)", static_cast<int>(spec.help.size()), spec.help.data(),
                                                       static_cast<int>(spec.key.size()), spec.key.data());

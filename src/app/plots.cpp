@@ -369,7 +369,7 @@ struct NumericParameters {
     std::size_t count = 0;
     explicit NumericParameters(const TechniqueInfo& technique) {
         for (const ParameterSpec& spec : technique.parameters)
-            if (spec.kind != ParameterKind::Choice && spec.offeredMax > spec.offeredMin && labOffers(spec) &&
+            if (spec.kind != ParameterKind::Choice && spec.offeredMax > spec.offeredMin && labOffers(technique, spec) &&
                 count < specs.size())
                 specs[count++] = &spec;
     }

@@ -50,21 +50,6 @@
 
 namespace ro {
 
-/// Whether a technique keeps its pairs across steps under the coherence layer.
-inline constexpr ParameterSpec kCoherentParameter{
-    .key = "coherent",
-    .label = "Coherent",
-    .kind = ParameterKind::Integer,
-    .min = 0.0,
-    .max = 1.0,
-    .offeredMin = 0.0,
-    .offeredMax = 1.0,
-    .defaultValue = 1.0,
-    .unit = "",
-    .help = "1 (the default): keep fat boxes and their pairs across steps, re-querying only boxes that left theirs; "
-            "0: rebuild from every box every step",
-};
-
 /// `inner`'s parameters, then the layer's: "coherent" and "fat_margin" (the tree's, one key one meaning).
 template <std::size_t N>
 constexpr std::array<ParameterSpec, N + 2> withCoherence(std::span<const ParameterSpec> inner) {

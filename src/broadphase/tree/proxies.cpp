@@ -7,41 +7,19 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "broadphase/fat_margin.h"
 #include "core/box_helpers.h"
 #include "core/buffers.h"
 
 namespace ro {
 
 float DynamicTree::measureSide(const BoxView& boxes) {
-    const std::uint32_t n = boxes.count;  // > 0
-    const std::uint32_t stride = std::max(1u, n / kMarginSamples);
-    reserveWithHeadroom(m_sides, n / stride + 1);
-    Aabb extent = boxes.box(0);
-    // The movers' sides: statics take no margin, and a level's long walls are not typical.
-    const auto sample = [&](bool movers) {
-        m_sides.clear();
-        for (std::uint32_t i = 0; i < n; i += stride) {
-            if (movers && boxes.isStatic != nullptr && boxes.isStatic[i] != 0) continue;
-            const Aabb box = boxes.box(i);
-            m_sides.push_back(std::max(box.width(), box.height()));
-            extent = unite(extent, box);
-        }
-    };
-    sample(true);
-    if (m_sides.empty()) sample(false);
-    const auto middle = m_sides.begin() + static_cast<std::ptrdiff_t>(m_sides.size() / 2);
-    std::nth_element(m_sides.begin(), middle, m_sides.end());
-    double side = *middle;
-    // Points: their typical spacing instead.
-    if (!(side > 0.0)) side = std::sqrt((static_cast<double>(extent.maxX) - extent.minX) *
-                                        (static_cast<double>(extent.maxY) - extent.minY) / n);
     // The margins' cap (kMarginParameter.max) keeps huge boxes' fat boxes finite.
-    side = std::min(side, kMarginParameter.max / kSweptAutoShare);
-    return std::isfinite(side) ? static_cast<float>(side) : 0.0f;
+    return fat_margin::medianSide(boxes, kMarginParameter.max / kSweptAutoShare, m_sides);
 }
 
 void DynamicTree::takeAutoMargin(float side) {
-    m_margin = std::min(kAutoMarginShare * side, static_cast<float>(kMarginParameter.max));
+    m_margin = fat_margin::automatic(side, kMarginParameter.max);
     m_sweptMargin = std::min(kSweptAutoShare * side, static_cast<float>(kMarginParameter.max));
 }
 
@@ -53,7 +31,7 @@ void DynamicTree::fitMargin(const BoxView& boxes) {
     m_churnSinceFit = 0;
     m_leavesAtFit = boxes.count;
     const float side = measureSide(boxes);
-    const float margin = kAutoMarginShare * side;
+    const float margin = fat_margin::automatic(side, kMarginParameter.max);
     if (empty) {
         takeAutoMargin(side);
         return;

@@ -89,22 +89,16 @@ public:
                 "0 (the default) is auto: a tenth of the boxes' median side, measured by the tree",
         .zeroIsAuto = true,
     };
-    /// The automatic margin (fat_margin 0) as a share of the boxes' median side (the larger
-    /// of width and height). 0 is the sentinel, as the hash's table size uses it, because a
-    /// margin of exactly 0 is useless (every move reinserts; 1e-6 does the same if wanted) and
-    /// a negative default would read as a length. The length follows the scene's scale, as
-    /// Box2D's 0.1 m does for its ~1 m shapes: a fixed 2 units was 2-10x the shapes of the
-    /// real-physics traces, and kept so many fat pairs that their exact tests took ~80% of a
-    /// tumbler step.
-    static constexpr float kAutoMarginShare = 0.1f;
+    // The automatic margin (fat_margin 0) is fat_margin.h's rule, a tenth of the median side,
+    // as for the coherence layer. 0 is the sentinel, as the hash's table size uses it, because
+    // a margin of exactly 0 is useless (every move reinserts; 1e-6 does the same if wanted)
+    // and a negative default would read as a length.
     /// While the movers sweep (few among many statics), the automatic margin is this share of
     /// the side instead: their fat boxes decide no pair there and they meet few others, so a
     /// longer reach costs little, while a tenth of the side made movers crossing half their
     /// side a step leave their still reach every step (static field at 100,000: 0.057 ms a
     /// step with the fixed 2 units, 0.14 with a tenth of the side everywhere).
     static constexpr float kSweptAutoShare = 1.0f;
-    /// Boxes sampled (evenly spaced) to measure the median side: a few microseconds.
-    static constexpr std::uint32_t kMarginSamples = 1024;
     /// The margin in use: the parameter, or the automatic one as last measured.
     [[nodiscard]] float margin() const { return m_margin; }
     static constexpr ParameterSpec kParameters[] = {kMarginParameter};
@@ -273,7 +267,7 @@ private:
     void markDirty(std::uint32_t proxy);
     void removeDense(std::uint32_t dense);
 
-    /// The automatic margin (see kAutoMarginShare): measured at the first update of a scene
+    /// The automatic margin (fat_margin.h): measured at the first update of a scene
     /// (an empty tree) and again once as many entities came and went as there were leaves
     /// (a new scene), then adopted only if it differs 2x or more (which rebuilds the tree).
     /// A tree filled by insert() takes a share of the side of the first box inserted into it empty.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "broadphase/brute/brute.h"
+#include "broadphase/fat_margin.h"
 #include "broadphase/tree/tree.h"
 #include "core/box_helpers.h"
 #include "ro/rng.h"
@@ -422,19 +423,19 @@ TEST(DynamicTree, TheAutomaticMarginIsMeasuredAgainForANewSceneOfAnotherScale) {
     test::Population population;
     for (int i = 0; i < 300; ++i) population.add(test::boxAt(static_cast<float>(i % 20) * 3.0f, static_cast<float>(i / 20) * 3.0f, 1.0f));
     tree.update(population.boxes.view());
-    EXPECT_EQ(tree.margin(), DynamicTree::kAutoMarginShare * 2.0f);
+    EXPECT_EQ(tree.margin(), ro::fat_margin::kAutoShare * 2.0f);
     // Another scene, 100 times larger, replaces it: as many came and went as there were.
     test::Population larger;
     larger.nextId = 1000;
     for (int i = 0; i < 300; ++i) larger.add(test::boxAt(static_cast<float>(i % 20) * 300.0f, static_cast<float>(i / 20) * 300.0f, 100.0f));
     tree.update(larger.boxes.view());
-    EXPECT_EQ(tree.margin(), DynamicTree::kAutoMarginShare * 200.0f);
+    EXPECT_EQ(tree.margin(), ro::fat_margin::kAutoShare * 200.0f);
     EXPECT_EQ(pairsOf(tree), test::referenceOverlaps(larger.boxes.view()));
     EXPECT_EQ(tree.validate(), "");
     // A tree filled by insert() takes the first box's side.
     DynamicTree inserted;
     inserted.insert(0, test::boxAt(0.0f, 0.0f, 4.0f));
-    EXPECT_EQ(inserted.margin(), DynamicTree::kAutoMarginShare * 8.0f);
+    EXPECT_EQ(inserted.margin(), ro::fat_margin::kAutoShare * 8.0f);
 }
 
 TEST(DynamicTree, ALeafMovesOnlyWhenItsBoxLeavesItsFatBox) {
