@@ -85,7 +85,7 @@ const TechniqueInfo& Lab::technique() const { return techniques()[m_technique]; 
 
 void Lab::setTechnique(std::size_t index) {
     m_technique = index % techniques().size();
-    record({.kind = RecordedInput::Kind::Technique, .name = std::string(technique().id)});
+    record({.kind = Command::Kind::Technique, .name = std::string(technique().id)});
     m_world.setBroadPhase(technique().create());
     m_lastStepAllocations = 0;
     forgetPace();
@@ -313,7 +313,7 @@ void Lab::setWorldConfig(const WorldConfig& config) {
     if (ignoredDuringReplay()) return;
     if (m_trace) return;  // a trace's boxes go where the trace puts them: no motion of the world's own
     m_world.setConfig(config);
-    record({.kind = RecordedInput::Kind::World, .world = config});
+    record({.kind = Command::Kind::World, .world = config});
     refreshIfPaused();
 }
 
@@ -340,7 +340,7 @@ void Lab::stepTechnique(int direction) {
 }
 
 void Lab::setParameter(const ParameterSpec& spec, double value) {
-    record({.kind = RecordedInput::Kind::Parameter, .value = value, .name = std::string(spec.key)});
+    record({.kind = Command::Kind::Parameter, .value = value, .name = std::string(spec.key)});
     if (spec.key == kCellSizeParameter.key) m_autoCellSize = false;
     Settings settings = m_world.broadPhaseSettings();
     settings.set(spec.key, value);
@@ -348,7 +348,7 @@ void Lab::setParameter(const ParameterSpec& spec, double value) {
 }
 
 void Lab::useAutoCellSize() {
-    record({.kind = RecordedInput::Kind::AutoCellSize});
+    record({.kind = Command::Kind::AutoCellSize});
     fitCellSizeToPopulation();
 }
 
@@ -394,7 +394,7 @@ std::string_view Lab::sceneName() const {
 void Lab::loadScenario(const ScenarioInfo* scenario) {
     if (ignoredDuringReplay()) return;
     m_trace.reset();
-    record({.kind = RecordedInput::Kind::Preset, .name = std::string(scenario ? scenario->name : "random")});
+    record({.kind = Command::Kind::Preset, .name = std::string(scenario ? scenario->name : "random")});
     const std::uint32_t count = m_world.size();
     m_scenario = scenario;
     m_origin = SceneOrigin::Preset;
@@ -453,7 +453,7 @@ void Lab::rain(World& world) {
 void Lab::setLayers(std::uint32_t layers) {
     if (ignoredDuringReplay()) return;
     layers = std::clamp(layers, 1u, 4u);
-    record({.kind = RecordedInput::Kind::Layers, .value = static_cast<double>(layers)});
+    record({.kind = Command::Kind::Layers, .value = static_cast<double>(layers)});
     m_layers = layers;
     if (m_scenario && m_scenario->kind == ScenarioKind::Layers) {
         makeScenarioScene(m_world.size());
@@ -464,7 +464,7 @@ void Lab::setLayers(std::uint32_t layers) {
 void Lab::setMovingFraction(float fraction) {
     if (ignoredDuringReplay()) return;
     fraction = std::clamp(fraction, 0.0f, 1.0f);
-    record({.kind = RecordedInput::Kind::MovingFraction, .value = fraction});
+    record({.kind = Command::Kind::MovingFraction, .value = fraction});
     m_movingFraction = fraction;
     if (m_scenario && m_scenario->kind == ScenarioKind::Static) {
         makeScenarioScene(m_world.size());
@@ -475,7 +475,7 @@ void Lab::setMovingFraction(float fraction) {
 void Lab::setEntityCount(std::uint32_t count) {
     if (ignoredDuringReplay()) return;
     m_trace.reset();
-    record({.kind = RecordedInput::Kind::Count, .value = static_cast<double>(count)});
+    record({.kind = Command::Kind::Count, .value = static_cast<double>(count)});
     m_origin = SceneOrigin::Preset;
     if (m_scenario) {
         makeScenarioScene(std::min(count, m_scenario->maxCount));
@@ -505,14 +505,14 @@ void Lab::setEntityCount(std::uint32_t count) {
 
 void Lab::setSizeRange(const SizeRange& sizes) {
     if (ignoredDuringReplay()) return;
-    record({.kind = RecordedInput::Kind::Sizes, .sizes = sizes});
+    record({.kind = Command::Kind::Sizes, .sizes = sizes});
     m_sizes = sizes;
 }
 
 void Lab::fitSizesToCount() {
     if (ignoredDuringReplay()) return;
     m_trace.reset();
-    record({.kind = RecordedInput::Kind::FitSizes});
+    record({.kind = Command::Kind::FitSizes});
     m_sizes = defaultSizeRange(std::max(m_world.size(), kSparseCount), m_world.config().bounds);
     respawnPopulation();
 }
@@ -520,7 +520,7 @@ void Lab::fitSizesToCount() {
 void Lab::respawn() {
     if (ignoredDuringReplay()) return;
     m_trace.reset();
-    record({.kind = RecordedInput::Kind::Respawn});
+    record({.kind = Command::Kind::Respawn});
     respawnPopulation();
 }
 
@@ -541,7 +541,7 @@ void Lab::respawnPopulation() {
 
 void Lab::spawnAt(Vec2 p) {
     if (ignoredDuringReplay() || m_trace) return;  // the trace says which bodies there are
-    record({.kind = RecordedInput::Kind::Spawn, .point = p});
+    record({.kind = Command::Kind::Spawn, .point = p});
     const Aabb& bounds = m_world.config().bounds;
     EntityDesc desc = randomEntity(m_rng, bounds, m_sizes);
     // Keep the whole entity inside the walls, so a click at the edge still lands where it was made.
@@ -563,7 +563,7 @@ void Lab::spawnAt(Vec2 p) {
 
 bool Lab::removeAt(Vec2 p) {
     if (ignoredDuringReplay() || m_trace) return false;
-    record({.kind = RecordedInput::Kind::Remove, .point = p});
+    record({.kind = Command::Kind::Remove, .point = p});
     const auto id = m_world.entityAt(p);
     if (!id) return false;
     m_world.remove(*id);

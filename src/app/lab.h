@@ -254,14 +254,14 @@ private:
     void refitUnfitCellSize();
     void respawnPopulation();
     /// Notes an input while recording (with the tick it comes at).
-    void record(RecordedInput input);
+    void record(Command input);
     /// True for a person's world-changing input during a replay: it is ignored. After the
     /// replay has finished such an input is taken, and the replay's status goes (the world
     /// is no longer the replayed one).
     [[nodiscard]] bool ignoredDuringReplay();
     /// Applies the recorded inputs due before the next tick; at the end tick, finishes.
     void applyDueInputs();
-    void apply(const RecordedInput& input);
+    void apply(const Command& input);
     void compareTick(const BoxView& boxes, std::uint64_t tick);
     /// Takes the last tick's missed pairs into the total and the marks, once per tick (before
     /// the next tick, which clears them, and after an update's last).

@@ -101,7 +101,7 @@ TEST(Replay, AChangedStartDoesNotMatch) {
     Lab lab(*ro::findTechnique("hshg"), 400, 2, {});
     Recording recording = recordSession(lab);
     // Not the run that was recorded: the last click lands elsewhere.
-    ASSERT_EQ(recording.inputs[9].kind, ro::app::RecordedInput::Kind::Spawn);
+    ASSERT_EQ(recording.inputs[9].kind, ro::app::Command::Kind::Spawn);
     recording.inputs[9].point.x += 3.0f;
     Lab replay(*ro::findTechnique("hshg"), 10, 2, {});
     replay.startReplay(recording);
