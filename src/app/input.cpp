@@ -194,19 +194,19 @@ void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays
     const SDL_Keycode code = key.keysym.sym;
     // Holding a step key steps repeatedly; every other key acts once per press.
     if (code == SDLK_SPACE || code == SDLK_n) {
-        lab.requestStep();
+        lab.apply(Command::step());
         return;
     }
     if (key.repeat != 0) return;
     switch (code) {
         case SDLK_ESCAPE:
             // With a list or tooltip popup open, Esc is ImGui's (it closes it), not the clock's.
-            if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) lab.togglePause();
+            if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) lab.apply(Command::togglePause());
             break;
         case SDLK_g: overlays.grid = !overlays.grid; break;
         case SDLK_p: overlays.pairs = !overlays.pairs; break;
         case SDLK_b: overlays.bounds = !overlays.bounds; break;
-        case SDLK_TAB: lab.stepTechnique((key.keysym.mod & KMOD_SHIFT) != 0 ? -1 : +1); break;
+        case SDLK_TAB: lab.apply(Command::stepTechnique((key.keysym.mod & KMOD_SHIFT) != 0 ? -1 : +1)); break;
         case SDLK_c: queries.clear(); break;
         case SDLK_f:
         case SDLK_HOME:
@@ -269,7 +269,7 @@ void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, Screen
     if (right && m_rightDown) {
         // A right click that did not drag removes the entity where it was pressed.
         if (!m_panning)
-            lab.removeAt(view.toWorld(static_cast<float>(m_rightDownX), static_cast<float>(m_rightDownY)));
+            lab.apply(Command::remove(view.toWorld(static_cast<float>(m_rightDownX), static_cast<float>(m_rightDownY))));
         m_rightDown = false;
         m_panning = false;
     }
@@ -280,7 +280,7 @@ void Input::spawn(Lab& lab, const ViewTransform& view, int x, int y) {
     m_lastSpawnX = x;
     m_lastSpawnY = y;
     const Vec2 p = view.toWorld(static_cast<float>(x), static_cast<float>(y));
-    if (lab.world().config().bounds.contains(p)) lab.spawnAt(p);
+    if (lab.world().config().bounds.contains(p)) lab.apply(Command::spawn(p));
 }
 
 }  // namespace ro::app

@@ -73,35 +73,6 @@ void Lab::applyDueInputs() {
     }
 }
 
-void Lab::apply(const Command& input) {
-    using Kind = Command::Kind;
-    switch (input.kind) {
-        case Kind::Spawn: spawnAt(input.point); break;
-        case Kind::Remove: removeAt(input.point); break;
-        case Kind::Count: setEntityCount(static_cast<std::uint32_t>(input.value)); break;
-        case Kind::Preset: {
-            const ScenarioInfo* scenario = input.name == "random" ? nullptr : findScenario(input.name);
-            if (scenario || input.name == "random") loadScenario(scenario);
-            break;
-        }
-        case Kind::Respawn: respawn(); break;
-        case Kind::FitSizes: fitSizesToCount(); break;
-        case Kind::Sizes: setSizeRange(input.sizes); break;
-        case Kind::Technique:
-            if (const TechniqueInfo* t = findTechnique(input.name); t && !m_replay->technique) setTechnique(*t);
-            break;
-        case Kind::Parameter:
-            for (const TechniqueInfo& t : techniques())
-                for (const ParameterSpec& spec : t.parameters)
-                    if (spec.key == input.name) return setParameter(spec, input.value);
-            break;
-        case Kind::AutoCellSize: useAutoCellSize(); break;
-        case Kind::World: setWorldConfig(input.world); break;
-        case Kind::MovingFraction: setMovingFraction(static_cast<float>(input.value)); break;
-        case Kind::Layers: setLayers(static_cast<std::uint32_t>(input.value)); break;
-    }
-}
-
 std::uint64_t Lab::stateHash() const {
     std::uint64_t hash = 0xcbf29ce484222325ull;
     auto mix = [&](const void* data, std::size_t bytes) {

@@ -144,11 +144,11 @@ int run(const ro::app::Options& options) {
                 if (technique.maxEntities != 0 && lab.world().size() > technique.maxEntities)
                     throw std::invalid_argument(fmt::format("its {} entities are too many for --technique {} (at most {})",
                                                             lab.world().size(), technique.id, technique.maxEntities));
-                lab.setTechnique(technique);
+                lab.apply(Command::useTechnique(technique));
             }
             for (const auto& [key, value] : options.parameters.values())
                 for (const ro::ParameterSpec& spec : lab.technique().parameters)
-                    if (spec.key == key) lab.setParameter(spec, value);
+                    if (spec.key == key) lab.apply(Command::parameter(spec, value));
         } catch (const std::invalid_argument& e) {
             fmt::print(stderr, "ro_demo: --load {}: {}\n", options.load, e.what());
             return 2;
@@ -172,7 +172,7 @@ int run(const ro::app::Options& options) {
             return 2;
         }
     }
-    for (const std::string& id : options.compare) lab.setCompared(*ro::findTechnique(id), true);
+    for (const std::string& id : options.compare) lab.apply(Command::compared(*ro::findTechnique(id), true));
     // 3. Window and renderer (SDL video).
     Screen screen(kTitle, options.width, options.height);
     screen.setDrawPath(options.drawPath);
@@ -264,13 +264,13 @@ int run(const ro::app::Options& options) {
         queries.set(QueryTool::Shape::Box, {b.minX, b.minY}, {b.maxX, b.maxY});
     }
     if (options.queryRay) queries.set(QueryTool::Shape::Ray, options.queryRay->from, options.queryRay->to);
-    if (options.paused) lab.togglePause();
+    if (options.paused) lab.apply(Command::pause(true));
     if (options.sweptBoxes || options.timeOfImpact || options.countMisses) {
         ro::WorldConfig config = lab.world().config();
         config.sweptBoxes |= options.sweptBoxes;
         config.timeOfImpact |= options.timeOfImpact;
         config.countMissed |= options.countMisses;
-        lab.setWorldConfig(config);
+        lab.apply(Command::worldConfig(config));
     }
     // After --paused: a sweep pauses the world, and resumes it afterwards only if it ran.
     plots.setScalingTop(options.sweepMax);

@@ -129,7 +129,7 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
         const char* format = spec.zeroIsAuto && value == 0.0f ? "auto" : value < 10.0f ? "%.2f" : "%.1f";
         if (ImGui::SliderFloat(label.buffer, &value, static_cast<float>(spec.offeredMin),
                                static_cast<float>(spec.offeredMax), format, flags))
-            lab.setParameter(spec, value);
+            lab.apply(Command::parameter(spec, value));
         break;
     }
     case ParameterKind::Integer: {
@@ -138,9 +138,10 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
         int value = static_cast<int>(current);
         if (hi - lo <= 4096) {
             if (ImGui::SliderInt(label.buffer, &value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp))
-                lab.setParameter(spec, value);
+                lab.apply(Command::parameter(spec, value));
         } else if (ImGui::InputInt(label.buffer, &value, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue)) {
-            lab.setParameter(spec, std::clamp(value, lo, hi));  // a wide range is typed, and applied on Enter
+            // A wide range is typed, and applied on Enter.
+            lab.apply(Command::parameter(spec, std::clamp(value, lo, hi)));
         }
         if (spec.zeroIsAuto && value == 0 && !ImGui::IsItemActive()) {
             ImGui::SameLine(0.0f, 4.0f);
@@ -152,7 +153,8 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
         const auto chosen = static_cast<std::size_t>(current);
         if (ImGui::BeginCombo(label.buffer, CText(spec.choices[chosen]).buffer)) {
             for (std::size_t i = 0; i < spec.choices.size(); ++i)
-                if (ImGui::Selectable(CText(spec.choices[i]).buffer, i == chosen)) lab.setParameter(spec, static_cast<double>(i));
+                if (ImGui::Selectable(CText(spec.choices[i]).buffer, i == chosen))
+                    lab.apply(Command::parameter(spec, static_cast<double>(i)));
             ImGui::EndCombo();
         }
         break;
@@ -175,7 +177,7 @@ void techniqueSection(Lab& lab) {
             const bool tooMany = overLimit(all[i], count);
             ImGui::PushID(static_cast<int>(i));
             ImGui::BeginDisabled(tooMany);
-            if (ImGui::Selectable(Label(all[i].label).text, selected)) lab.setTechnique(i);
+            if (ImGui::Selectable(Label(all[i].label).text, selected)) lab.apply(Command::useTechnique(all[i]));
             ImGui::EndDisabled();
             if (tooMany && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                 ImGui::SetTooltip("Greyed out: %u entities would take too long a step (at most %u; %s)", count,
@@ -224,7 +226,7 @@ void techniqueSection(Lab& lab) {
                                                       static_cast<int>(spec.key.size()), spec.key.data());
         if (spec.key == kCellSizeParameter.key) {
             ImGui::SameLine();
-            if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
+            if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.apply(Command::autoCellSize());
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("Cell = the largest entity's side, at most 4 median sides (follows the population; "
                                   "the plots' Auto marker is the same)");
@@ -260,7 +262,7 @@ void populationSection(Lab& lab) {
     if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, static_cast<int>(top), format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         storage.SetInt(key, count);
-    if (ImGui::IsItemDeactivatedAfterEdit()) lab.setEntityCount(static_cast<std::uint32_t>(count));
+    if (ImGui::IsItemDeactivatedAfterEdit()) lab.apply(Command::count(static_cast<std::uint32_t>(count)));
     if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if an edit ended unseen
     if (overTop && ImGui::IsItemHovered())
         ImGui::SetTooltip("started above the slider's top (%u) with --entities", top);
@@ -277,17 +279,17 @@ void populationSection(Lab& lab) {
         // where they were when one is clicked.
         ImGui::AlignTextToFramePadding();
         ImGui::TextDisabled("sizes: the preset's own (below)");
-        if (ImGui::Button("New seed")) lab.respawn();
+        if (ImGui::Button("New seed")) lab.apply(Command::respawn());
         return;
     }
 
     SizeRange sizes = lab.sizeRange();
     if (ImGui::DragFloatRange2("Half-extent", &sizes.minHalf, &sizes.maxHalf, 0.05f, 0.1f, kMaxHalfExtent, "%.2f",
                                "%.2f", ImGuiSliderFlags_AlwaysClamp))
-        lab.setSizeRange(sizes);
-    if (ImGui::Button("Respawn all")) lab.respawn();
+        lab.apply(Command::sizeRange(sizes));
+    if (ImGui::Button("Respawn all")) lab.apply(Command::respawn());
     ImGui::SameLine();
-    if (ImGui::Button("Sizes for count")) lab.fitSizesToCount();
+    if (ImGui::Button("Sizes for count")) lab.apply(Command::fitSizes());
 }
 
 /// A trace's frames in place of the scene: its path and Load, then, while one plays, where it
@@ -308,16 +310,17 @@ void traceSection(Lab& lab, SceneFileUi& ui) {
         hint("plays its frames in place of the scene");
         return;
     }
-    if (ImGui::Button(lab.paused() ? "Play###trace-play" : "Pause###trace-play", ImVec2(60.0f, 0.0f))) lab.togglePause();
+    if (ImGui::Button(lab.paused() ? "Play###trace-play" : "Pause###trace-play", ImVec2(60.0f, 0.0f)))
+        lab.apply(Command::togglePause());
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.paused());
-    if (ImGui::Button("Step##trace")) lab.requestStep();
+    if (ImGui::Button("Step##trace")) lab.apply(Command::step());
     ImGui::EndDisabled();
     ImGui::SameLine();
     bool loop = trace->loop;
-    if (ImGui::Checkbox("Loop", &loop)) lab.setTraceLoop(loop);
+    if (ImGui::Checkbox("Loop", &loop)) lab.apply(Command::traceLoop(loop));
     ImGui::SameLine();
-    if (ImGui::Button("End##trace")) lab.endTrace();
+    if (ImGui::Button("End##trace")) lab.apply(Command::traceEnd());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this frame as the scene, and stop reading the trace");
     // The slider counts from 1, as the line above does. Dragging it backward rereads the file
     // from its start: a large trace is never held in memory.
@@ -326,11 +329,11 @@ void traceSection(Lab& lab, SceneFileUi& ui) {
     char format[32];
     std::snprintf(format, sizeof format, "%%d / %d", last);
     if (ImGui::SliderInt("Frame##trace", &frame, 1, last, format, ImGuiSliderFlags_AlwaysClamp))
-        lab.seekTrace(static_cast<std::uint64_t>(frame - 1));
+        lab.apply(Command::traceSeek(static_cast<std::uint64_t>(frame - 1)));
     float speed = trace->speed;
     if (ImGui::SliderFloat("Frames/tick", &speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed, "%.2fx",
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-        lab.setTraceSpeed(speed);
+        lab.apply(Command::traceSpeed(speed));
 }
 
 /// One click per preset: the lab's random mix and each library scenario; the one in use is
@@ -344,7 +347,7 @@ void sceneSection(Lab& lab, SceneFileUi& files) {
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, active);
         if (ImGui::Button(CText(name).buffer)) {
             files.traceOpen = false;
-            if (!current) lab.loadScenario(scenario);
+            if (!current) lab.apply(Command::preset(scenario));
         }
         if (current) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered())
@@ -395,7 +398,7 @@ void sceneSection(Lab& lab, SceneFileUi& files) {
         int layers = storage.GetInt(key, -1);
         if (layers < 0) layers = static_cast<int>(lab.layers());
         if (ImGui::SliderInt("Layers", &layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp)) storage.SetInt(key, layers);
-        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setLayers(static_cast<std::uint32_t>(layers));
+        if (ImGui::IsItemDeactivatedAfterEdit()) lab.apply(Command::layers(static_cast<std::uint32_t>(layers)));
         if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if a drag ended unseen
         wrapped("layer 0 (cyan) meets every layer; the others only layer 0 and themselves",
                 ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -409,7 +412,7 @@ void sceneSection(Lab& lab, SceneFileUi& files) {
         if (percent < 0.0f) percent = 100.0f * lab.movingFraction();
         if (ImGui::SliderFloat("Moving", &percent, 0.0f, 100.0f, "%.1f %%", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
             storage.SetFloat(key, percent);
-        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setMovingFraction(percent / 100.0f);
+        if (ImGui::IsItemDeactivatedAfterEdit()) lab.apply(Command::movingFraction(percent / 100.0f));
         if (!ImGui::IsItemActive()) storage.SetFloat(key, -1.0f);
         wrapped("share of boxes that move; the others are static (never paired with each other)",
                 ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -501,10 +504,10 @@ void clockSection(Lab& lab) {
     // when it toggles, and a press and release span a toggle without being lost.
     const float pauseWidth = ImGui::CalcTextSize("Resume (Esc)").x + 2.0f * ImGui::GetStyle().FramePadding.x;
     if (ImGui::Button(lab.paused() ? "Resume (Esc)###pause" : "Pause (Esc)###pause", ImVec2(pauseWidth, 0.0f)))
-        lab.togglePause();
+        lab.apply(Command::togglePause());
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.paused());
-    if (ImGui::Button("Step (Space)")) lab.requestStep();
+    if (ImGui::Button("Step (Space)")) lab.apply(Command::step());
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(lab.trace() != nullptr);
@@ -514,7 +517,7 @@ void clockSection(Lab& lab) {
         ImGui::SetTooltip("Missed collisions in the HUD: pairs that passed through each other within the tick\n"
                           "(their paths met, their boxes are apart at both ends of it, so no tick shows them) that the\n"
                           "broad phase did not report (a second broad phase on swept boxes, then the exact swept tests).");
-    if (changed) lab.setWorldConfig(config);
+    if (changed) lab.apply(Command::worldConfig(config));
 }
 
 void overlaySection(OverlayFlags& overlays) {
@@ -556,19 +559,19 @@ void compareSection(Lab& lab, PlotsUi& plots) {
         fmt::memory_buffer label;
         fmt::format_to(std::back_inserter(label), "{}##compare", all[i].id);
         label.push_back('\0');
-        if (ImGui::Checkbox(label.data(), &picked)) lab.setCompared(all[i], picked);
+        if (ImGui::Checkbox(label.data(), &picked)) lab.apply(Command::compared(all[i], picked));
         ImGui::EndDisabled();
         // At the ends of the two rows: every technique the count allows, or none.
         if (i == std::min<std::size_t>(3, all.size() - 1)) {
             ImGui::SameLine();
             if (ImGui::SmallButton("all##compare"))
                 for (const TechniqueInfo& t : all)
-                    if (!overLimit(t, count)) lab.setCompared(t, true);
+                    if (!overLimit(t, count)) lab.apply(Command::compared(t, true));
         }
         if (i + 1 == all.size()) {
             ImGui::SameLine();
             if (ImGui::SmallButton("none##compare"))
-                for (const TechniqueInfo& t : all) lab.setCompared(t, false);
+                for (const TechniqueInfo& t : all) lab.apply(Command::compared(t, false));
         }
     }
     wrapped(lab.compare().empty() ? "tick techniques to run them on the world's boxes every tick"
@@ -779,7 +782,7 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui, const Rect& area) {
         constexpr float kWidth = 180.0f;
         ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
         ImGui::BeginDisabled(inUse || !verdict.winner);
-        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.setTechnique(*verdict.winner);
+        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.apply(Command::useTechnique(*verdict.winner));
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("Make the verdict's pick the world's technique");

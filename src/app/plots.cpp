@@ -395,7 +395,7 @@ void PlotsWindow::show(Tab tab) {
 void PlotsWindow::beginSweep(Lab& lab) {
     // The sweep gets the machine to itself: the world waits, its scene untouched.
     m_resumeAfterSweep = !lab.paused();
-    if (!lab.paused()) lab.togglePause();
+    lab.apply(Command::pause(true));
 }
 
 void PlotsWindow::startScaling(Lab& lab) {
@@ -429,7 +429,7 @@ void PlotsWindow::pollSweep(Lab& lab) {
     if (!m_sweep.running() || m_sweep.poll()) return;
     // Over: the world goes on as it was (unless the person resumed it meanwhile).
     // A mismatch found meanwhile keeps the world paused on it.
-    if (m_resumeAfterSweep && lab.paused() && !lab.compareAlarm()) lab.togglePause();
+    if (m_resumeAfterSweep && lab.paused() && !lab.compareAlarm()) lab.apply(Command::pause(false));
     m_resumeAfterSweep = false;
     if (!m_sweep.error().empty()) m_message = fmt::format("the sweep stopped: {}", m_sweep.error());
 }
@@ -620,7 +620,7 @@ void PlotsWindow::parameterTab(Lab& lab) {
                       tests))
         clicked = c;
     if (clicked && live) {
-        lab.setParameter(*swept, *clicked);
+        lab.apply(Command::parameter(*swept, *clicked));
         m_message = fmt::format("{} set to {:.4g} (clicked on the sweep)", swept->label, *clicked);
     }
     if (mine) {

@@ -619,6 +619,8 @@ namespace {
 constexpr const char* kInputNames[] = {"spawn",     "remove",    "count", "preset",    "respawn",       "fit_sizes",
                                        "sizes",     "technique", "parameter", "auto_cell_size", "world",
                                        "moving_fraction", "layers"};
+static_assert(std::size(kInputNames) == static_cast<std::size_t>(Command::kLastRecorded) + 1,
+              "a name for every recorded kind of command");
 
 Json inputJson(const Command& input) {
     using Kind = Command::Kind;
@@ -643,6 +645,7 @@ Json inputJson(const Command& input) {
         case Kind::Respawn:
         case Kind::FitSizes:
         case Kind::AutoCellSize: break;
+        default: break;  // not recorded (Command::recorded): no replay file holds it
     }
     return j;
 }
@@ -715,6 +718,7 @@ Command inputFrom(const Json& j, std::size_t index) {
         case Kind::Respawn:
         case Kind::FitSizes:
         case Kind::AutoCellSize: break;
+        default: break;  // not recorded (Command::recorded): no replay file holds it
     }
     return input;
 }
