@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ro/parameters.h"
 #include "ro/registry.h"
@@ -93,6 +95,20 @@ struct Command {
     static Command traceLoop(bool loop) { return {.kind = Kind::TraceLoop, .value = loop ? 1.0 : 0.0}; }
     static Command traceSpeed(float speed) { return {.kind = Kind::TraceSpeed, .value = speed}; }
     static Command traceEnd() { return {.kind = Kind::TraceEnd}; }
+};
+
+/// The commands made in a frame, oldest first: the keys and the mouse, the panel, the plots and
+/// the Compare window push them, and the main loop hands them to Lab::apply once a frame,
+/// before the step. What is pushed after that (a window drawn late) waits for the next frame.
+class CommandQueue {
+public:
+    void push(Command command) { m_commands.push_back(std::move(command)); }
+    [[nodiscard]] bool empty() const { return m_commands.empty(); }
+    /// The commands pushed so far, in order; the queue is left empty.
+    [[nodiscard]] std::vector<Command> take() { return std::exchange(m_commands, {}); }
+
+private:
+    std::vector<Command> m_commands;
 };
 
 }  // namespace ro::app
