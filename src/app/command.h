@@ -43,6 +43,9 @@ struct Command {
         TraceLoop,      ///< the trace loops (`value` 1) or stops at its end (0)
         TraceSpeed,     ///< the trace's frames per tick, to `value`
         TraceEnd,       ///< the trace's frame shown stays as the scene
+        /// Ctrl+Z: the settings before the last settings change (technique, parameters, Auto,
+        /// count) come back, as the recorded commands that set them.
+        Undo,
     };
     /// Kinds up to here are recorded and replayed.
     static constexpr Kind kLastRecorded = Kind::Layers;
@@ -95,6 +98,7 @@ struct Command {
     static Command traceLoop(bool loop) { return {.kind = Kind::TraceLoop, .value = loop ? 1.0 : 0.0}; }
     static Command traceSpeed(float speed) { return {.kind = Kind::TraceSpeed, .value = speed}; }
     static Command traceEnd() { return {.kind = Kind::TraceEnd}; }
+    static Command undo() { return {.kind = Kind::Undo}; }
 };
 
 /// The commands made in a frame, oldest first: the keys and the mouse, the panel, the plots and

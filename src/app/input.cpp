@@ -211,6 +211,9 @@ void Input::onKey(const SDL_KeyboardEvent& key, const Lab& lab, CommandQueue& co
         case SDLK_b: overlays.bounds = !overlays.bounds; break;
         case SDLK_TAB: commands.push(Command::stepTechnique((key.keysym.mod & KMOD_SHIFT) != 0 ? -1 : +1)); break;
         case SDLK_c: queries.clear(); break;
+        case SDLK_z:
+            if ((key.keysym.mod & KMOD_CTRL) != 0) commands.push(Command::undo());
+            break;
         case SDLK_f:
         case SDLK_HOME:
             screen.resetCamera();

@@ -91,6 +91,7 @@ void Lab::apply(Command command) {
                               command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize;
     if (changesWorld && ignoredDuringReplay()) return;
     if (!accept(command)) return;
+    rememberSettings(command);
     if (command.recorded()) record(command);
     dispatch(command);
 }
@@ -145,7 +146,51 @@ void Lab::dispatch(const Command& c) {
         case Kind::TraceLoop: setTraceLoop(c.value != 0.0); break;
         case Kind::TraceSpeed: setTraceSpeed(static_cast<float>(c.value)); break;
         case Kind::TraceEnd: endTrace(); break;
+        case Kind::Undo: undo(); break;
     }
+}
+
+void Lab::rememberSettings(const Command& command) {
+    using Kind = Command::Kind;
+    // Undo's own commands are not changes to take back; a replay's are not the person's.
+    if (m_undoing || m_applyingReplay) return;
+    if (command.kind != Kind::Technique && command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize &&
+        command.kind != Kind::Count)
+        return;
+    const std::string changed = command.kind == Kind::Parameter ? command.name : std::string();
+    if (!changed.empty() && changed == m_lastSettingChanged && !m_undo.empty()) return;
+    m_lastSettingChanged = changed;
+    if (m_undo.size() == kUndoDepth) m_undo.erase(m_undo.begin());
+    m_undo.push_back({std::string(technique().id), m_world.broadPhaseSettings(), m_autoCellSize, m_world.size()});
+}
+
+void Lab::undo() {
+    if (m_undo.empty()) return;
+    const UndoSettings was = std::move(m_undo.back());
+    m_undo.pop_back();
+    m_lastSettingChanged.clear();
+    // Through apply: a recording holds what the undo did, as the commands that did it.
+    m_undoing = true;
+    // A trace's frames hold as many boxes as they do: a count would end it.
+    if (!m_trace && was.count != m_world.size()) apply(Command::count(was.count));
+    if (was.technique != technique().id) apply({.kind = Command::Kind::Technique, .name = was.technique});
+    for (const auto& [key, value] : was.parameters.values()) {
+        if (was.autoCellSize && key == kCellSizeParameter.key) continue;  // Auto fits it again
+        if (m_world.broadPhaseSettings().find(key) != value)
+            apply({.kind = Command::Kind::Parameter, .value = value, .name = std::string(key)});
+    }
+    // A parameter first set after it runs with its default again.
+    const Settings now = m_world.broadPhaseSettings();
+    for (const auto& [key, value] : now.values()) {
+        if (was.parameters.find(key)) continue;
+        for (const TechniqueInfo& t : techniques())
+            if (const ParameterSpec* spec = findParameter(t.parameters, key)) {
+                if (value != spec->defaultValue) apply(Command::parameter(*spec, spec->defaultValue));
+                break;
+            }
+    }
+    if (was.autoCellSize && !m_autoCellSize) apply(Command::autoCellSize());
+    m_undoing = false;
 }
 
 void Lab::setTechnique(std::size_t index) {
@@ -232,6 +277,7 @@ void Lab::restore(const LabState& state) {
     m_notice.clear();
     m_alarm.reset();
     m_trace.reset();
+    m_undo.clear();  // the settings undone to would be another scene's
     resetMeasurements();
     forgetMisses();
     m_world.refreshPairs();

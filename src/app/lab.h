@@ -62,6 +62,9 @@ public:
     /// The value the technique runs with (set, or the default).
     [[nodiscard]] double parameter(const ParameterSpec& spec) const { return m_world.broadPhaseSettings().value(spec); }
     [[nodiscard]] bool autoCellSize() const { return m_autoCellSize; }
+    /// Settings changes an Undo command can take back (at most kUndoDepth).
+    [[nodiscard]] std::size_t undoDepth() const { return m_undo.size(); }
+    static constexpr std::size_t kUndoDepth = 32;
 
     // ---- scene ----------------------------------------------------------------------------------
     /// The preset in use: a library scenario, or nullptr for the lab's random mix.
@@ -283,6 +286,11 @@ private:
     /// Runs the trace's due frames (speed frames per tick); returns how many ticks ran.
     int playTrace(bool single);
     void applySettings(Settings settings);
+    /// Notes the settings `command` is about to change, for Undo. A run of changes to the same
+    /// parameter (a slider dragged over many frames) is one change.
+    void rememberSettings(const Command& command);
+    /// Applies the commands that bring the last remembered settings back.
+    void undo();
     /// The scenario's scene at `count` entities from m_sceneSeed, in place of the entities.
     void makeScenarioScene(std::uint32_t count);
 
@@ -302,6 +310,16 @@ private:
     std::vector<EntityId> m_rainGone;    ///< reused from tick to tick
     std::vector<EntityDesc> m_rainNew;
     std::size_t m_technique = 0;
+    /// The settings before each settings change, oldest first (Undo).
+    struct UndoSettings {
+        std::string technique;
+        Settings parameters;
+        bool autoCellSize = true;
+        std::uint32_t count = 0;
+    };
+    std::vector<UndoSettings> m_undo;
+    std::string m_lastSettingChanged;  ///< the parameter the last change set ("" for none)
+    bool m_undoing = false;
     bool m_autoCellSize = true;
     bool m_paused = false;
     bool m_stepRequested = false;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/lab.h"
@@ -391,6 +392,59 @@ TEST(Lab, MissesOfTicksRunInOneUpdateAreAllCounted) {
     EXPECT_EQ(lab.missedTotal(), 1u);
     ASSERT_EQ(lab.missMarks().size(), 1u);
     EXPECT_EQ(lab.missMarks()[0].tick, 1u);
+}
+
+TEST(Lab, UndoRestoresTheSettingsBeforeTheLastChange) {
+    Lab lab(*ro::findTechnique("grid"), 500, 3, {});
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 30.0));
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 35.0));  // one slider drag: one change
+    lab.apply(Command::useTechnique(*ro::findTechnique("hash")));
+    lab.apply(Command::count(800));
+    ASSERT_EQ(lab.undoDepth(), 3u);
+
+    lab.apply(Command::undo());
+    EXPECT_EQ(lab.world().size(), 500u);
+    EXPECT_EQ(lab.technique().id, "hash");
+    lab.apply(Command::undo());
+    EXPECT_EQ(lab.technique().id, "grid");
+    EXPECT_FALSE(lab.autoCellSize());
+    EXPECT_EQ(lab.parameter(ro::kCellSizeParameter), 35.0);
+    lab.apply(Command::undo());
+    EXPECT_TRUE(lab.autoCellSize());
+    EXPECT_NE(lab.parameter(ro::kCellSizeParameter), 35.0) << "Auto's cell, fitted to the boxes";
+    EXPECT_EQ(lab.undoDepth(), 0u);
+    lab.apply(Command::undo());  // nothing left to take back
+    EXPECT_EQ(lab.technique().id, "grid");
+    EXPECT_EQ(lab.world().size(), 500u);
+}
+
+TEST(Lab, AnUndoReplaysAsTheCommandsItApplied) {
+    Lab lab(*ro::findTechnique("grid"), 300, 11, {});
+    ASSERT_TRUE(lab.startRecording());
+    lab.apply(Command::count(600));
+    lab.update(1.0 / 60.0, true);
+    lab.apply(Command::undo());
+    lab.update(1.0 / 60.0, true);
+    const ro::app::Recording recording = lab.stopRecording();
+    EXPECT_EQ(recording.inputs.size(), 2u) << "the count, and the count the undo set";
+
+    Lab replay(*ro::findTechnique("grid"), 10, 5, {});
+    replay.startReplay(recording);
+    for (int frame = 0; frame < 100 && !replay.replayStatus()->finished; ++frame) replay.update(1.0 / 60.0, true);
+    ASSERT_TRUE(replay.replayStatus()->finished);
+    EXPECT_TRUE(replay.replayStatus()->matched);
+    EXPECT_EQ(replay.world().size(), 300u);
+}
+
+TEST(Lab, QueuedCommandsApplyInTheOrderTheyWereMade) {
+    Lab lab(*ro::findTechnique("grid"), 100, 1, {});
+    ro::app::CommandQueue queue;
+    queue.push(Command::count(200));
+    queue.push(Command::undo());
+    EXPECT_EQ(lab.world().size(), 100u) << "nothing changes before the queue is applied";
+    for (Command& command : queue.take()) lab.apply(std::move(command));
+    EXPECT_EQ(lab.world().size(), 100u) << "the count, then its undo (the other way round: 200)";
+    EXPECT_TRUE(queue.empty());
 }
 
 }  // namespace
