@@ -129,7 +129,8 @@ void Input::poll() {
     m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(handed));
 }
 
-void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen, const UiRects& ui) {
+void Input::apply(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, QueryTool& queries, Screen& screen,
+                  const UiRects& ui) {
     const ImGuiIO& io = ImGui::GetIO();
     // Shortcuts work wherever the focus is, except while a text field takes typing. ImGui says
     // so as of the last frame, and its fields end an edit on Return or Esc: the keys behind one
@@ -150,7 +151,7 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
                 break;
             case SDL_KEYDOWN: {
                 if (!typing) {
-                    onKey(event.key, lab, overlays, queries, screen);
+                    onKey(event.key, lab, commands, overlays, queries, screen);
                     break;
                 }
                 const SDL_Keycode code = event.key.keysym.sym;
@@ -162,14 +163,15 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
             }
             case SDL_MOUSEBUTTONDOWN: {
                 const bool onUi = !inWorld(static_cast<float>(event.button.x), static_cast<float>(event.button.y));
-                onMouse(event, lab, queries, screen, onUi);
+                onMouse(event, lab, commands, queries, screen, onUi);
                 break;
             }
             case SDL_MOUSEMOTION:
-                onMouse(event, lab, queries, screen, false);  // a spray or drag started in the world continues over the UI
+                // A spray or drag started in the world continues over the UI.
+                onMouse(event, lab, commands, queries, screen, false);
                 break;
             case SDL_MOUSEBUTTONUP:
-                onMouse(event, lab, queries, screen, false);
+                onMouse(event, lab, commands, queries, screen, false);
                 break;
             case SDL_MOUSEWHEEL: {
                 if (!inWorld(m_pointer.x, m_pointer.y)) break;
@@ -190,24 +192,28 @@ void Input::apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& 
     queries.hover(overWorld ? std::optional<Vec2>(p) : std::nullopt);
 }
 
-void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen) {
+void Input::onKey(const SDL_KeyboardEvent& key, const Lab& lab, CommandQueue& commands, OverlayFlags& overlays,
+                  QueryTool& queries, Screen& screen) {
     const SDL_Keycode code = key.keysym.sym;
     // Holding a step key steps repeatedly; every other key acts once per press.
     if (code == SDLK_SPACE || code == SDLK_n) {
-        lab.requestStep();
+        commands.push(Command::step());
         return;
     }
     if (key.repeat != 0) return;
     switch (code) {
         case SDLK_ESCAPE:
             // With a list or tooltip popup open, Esc is ImGui's (it closes it), not the clock's.
-            if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) lab.togglePause();
+            if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) commands.push(Command::togglePause());
             break;
         case SDLK_g: overlays.grid = !overlays.grid; break;
         case SDLK_p: overlays.pairs = !overlays.pairs; break;
         case SDLK_b: overlays.bounds = !overlays.bounds; break;
-        case SDLK_TAB: lab.stepTechnique((key.keysym.mod & KMOD_SHIFT) != 0 ? -1 : +1); break;
+        case SDLK_TAB: commands.push(Command::stepTechnique((key.keysym.mod & KMOD_SHIFT) != 0 ? -1 : +1)); break;
         case SDLK_c: queries.clear(); break;
+        case SDLK_z:
+            if ((key.keysym.mod & KMOD_CTRL) != 0) commands.push(Command::undo());
+            break;
         case SDLK_f:
         case SDLK_HOME:
             screen.resetCamera();
@@ -220,7 +226,8 @@ void Input::onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays
     }
 }
 
-void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, Screen& screen, bool onUi) {
+void Input::onMouse(const SDL_Event& event, const Lab& lab, CommandQueue& commands, QueryTool& queries, Screen& screen,
+                    bool onUi) {
     const ViewTransform& view = screen.view();
     const Uint16 mods = m_mods;
     const bool left = event.button.button == SDL_BUTTON_LEFT;
@@ -232,7 +239,7 @@ void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, Screen
         if (left && (mods & (KMOD_SHIFT | KMOD_CTRL)) != 0) {
             queries.beginDrag((mods & KMOD_CTRL) != 0 ? QueryTool::Shape::Ray : QueryTool::Shape::Box, p);
         } else if (left) {
-            spawn(lab, view, event.button.x, event.button.y);
+            spawn(lab, commands, view, event.button.x, event.button.y);
             m_spraying = true;
         } else if (right || middle) {
             m_rightDown = right;
@@ -256,7 +263,7 @@ void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, Screen
         }
         if (m_spraying && (event.motion.state & SDL_BUTTON_LMASK) != 0) {
             const int dx = x - m_lastSpawnX, dy = y - m_lastSpawnY;
-            if (dx * dx + dy * dy > kSprayDistance * kSprayDistance) spawn(lab, view, x, y);
+            if (dx * dx + dy * dy > kSprayDistance * kSprayDistance) spawn(lab, commands, view, x, y);
         }
         return;
     }
@@ -269,18 +276,19 @@ void Input::onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, Screen
     if (right && m_rightDown) {
         // A right click that did not drag removes the entity where it was pressed.
         if (!m_panning)
-            lab.removeAt(view.toWorld(static_cast<float>(m_rightDownX), static_cast<float>(m_rightDownY)));
+            commands.push(
+                Command::remove(view.toWorld(static_cast<float>(m_rightDownX), static_cast<float>(m_rightDownY))));
         m_rightDown = false;
         m_panning = false;
     }
     if (middle) m_panning = false;
 }
 
-void Input::spawn(Lab& lab, const ViewTransform& view, int x, int y) {
+void Input::spawn(const Lab& lab, CommandQueue& commands, const ViewTransform& view, int x, int y) {
     m_lastSpawnX = x;
     m_lastSpawnY = y;
     const Vec2 p = view.toWorld(static_cast<float>(x), static_cast<float>(y));
-    if (lab.world().config().bounds.contains(p)) lab.spawnAt(p);
+    if (lab.world().config().bounds.contains(p)) commands.push(Command::spawn(p));
 }
 
 }  // namespace ro::app

@@ -1,6 +1,6 @@
 #pragma once
-/// Keys and mouse: SDL events go to ImGui first; whatever ImGui does not claim acts on the lab
-/// and the camera.
+/// Keys and mouse: SDL events go to ImGui first; whatever ImGui does not claim becomes a command
+/// for the lab, or moves the camera.
 ///
 /// ImGui 1.86 has no input queue: it sees one state per frame, so a press and a release (or
 /// two presses of a key) inside one slow frame would cancel out, and a click would land where
@@ -33,9 +33,11 @@ public:
     void poll();
     /// The pointer as this frame's events left it, for Gui::beginFrame.
     [[nodiscard]] const PointerState& pointer() const { return m_pointer; }
-    /// Applies this frame's events that ImGui did not capture (call after Gui::beginFrame); a
-    /// button pressed inside `ui` (the panel and HUD as last drawn) never reaches the world.
-    void apply(Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen, const UiRects& ui);
+    /// Takes this frame's events that ImGui did not capture (call after Gui::beginFrame): what
+    /// changes the lab goes into `commands`; a button pressed inside `ui` (the panel and HUD
+    /// as last drawn) never reaches the world.
+    void apply(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, QueryTool& queries, Screen& screen,
+               const UiRects& ui);
     /// True once the window was closed or Q pressed.
     [[nodiscard]] bool quitRequested() const { return m_quit; }
     /// H hides the panel and the HUD (and shows them again).
@@ -52,9 +54,11 @@ private:
     /// True when `event` would overwrite a pointer or key change already handed over this frame.
     [[nodiscard]] bool waitsForNextFrame(const SDL_Event& event) const;
     void track(const SDL_Event& event);
-    void onKey(const SDL_KeyboardEvent& key, Lab& lab, OverlayFlags& overlays, QueryTool& queries, Screen& screen);
-    void onMouse(const SDL_Event& event, Lab& lab, QueryTool& queries, Screen& screen, bool onUi);
-    void spawn(Lab& lab, const ViewTransform& view, int x, int y);
+    void onKey(const SDL_KeyboardEvent& key, const Lab& lab, CommandQueue& commands, OverlayFlags& overlays,
+               QueryTool& queries, Screen& screen);
+    void onMouse(const SDL_Event& event, const Lab& lab, CommandQueue& commands, QueryTool& queries, Screen& screen,
+                 bool onUi);
+    void spawn(const Lab& lab, CommandQueue& commands, const ViewTransform& view, int x, int y);
 
     /// Pixels the cursor must move, with the button held, before the spray adds another entity.
     static constexpr int kSprayDistance = 8;

@@ -83,9 +83,118 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
 
 const TechniqueInfo& Lab::technique() const { return techniques()[m_technique]; }
 
+void Lab::apply(Command command) {
+    using Kind = Command::Kind;
+    // The technique and its parameters may change during a replay: the world's state does not
+    // depend on them. What changes the world is the replay's alone.
+    const bool changesWorld = command.recorded() && command.kind != Kind::Technique &&
+                              command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize;
+    if (changesWorld && ignoredDuringReplay()) return;
+    if (!accept(command)) return;
+    rememberSettings(command);
+    if (command.recorded()) record(command);
+    dispatch(command);
+}
+
+bool Lab::accept(Command& command) const {
+    using Kind = Command::Kind;
+    switch (command.kind) {
+        // A trace says which bodies there are and where they go.
+        case Kind::Spawn:
+        case Kind::Remove:
+        case Kind::World: return !m_trace;
+        case Kind::Preset: return command.name == "random" || findScenario(command.name);
+        // A replay run under another technique skips the recorded switches.
+        case Kind::Technique: return findTechnique(command.name) && !(m_applyingReplay && m_replay->technique);
+        case Kind::Parameter:
+            for (const TechniqueInfo& t : techniques())
+                if (findParameter(t.parameters, command.name)) return true;
+            return false;
+        case Kind::Layers: command.value = std::clamp(static_cast<std::uint32_t>(command.value), 1u, 4u); return true;
+        case Kind::MovingFraction:
+            command.value = std::clamp(static_cast<float>(command.value), 0.0f, 1.0f);
+            return true;
+        case Kind::Compared: return command.technique != nullptr;
+        default: return true;
+    }
+}
+
+void Lab::dispatch(const Command& c) {
+    using Kind = Command::Kind;
+    switch (c.kind) {
+        case Kind::Spawn: spawnAt(c.point); break;
+        case Kind::Remove: removeAt(c.point); break;
+        case Kind::Count: setEntityCount(static_cast<std::uint32_t>(c.value)); break;
+        case Kind::Preset: loadScenario(c.name == "random" ? nullptr : findScenario(c.name)); break;
+        case Kind::Respawn: respawn(); break;
+        case Kind::FitSizes: fitSizesToCount(); break;
+        case Kind::Sizes: setSizeRange(c.sizes); break;
+        case Kind::Technique: setTechnique(*findTechnique(c.name)); break;
+        case Kind::Parameter: setParameter(c.name, c.value); break;
+        case Kind::AutoCellSize: useAutoCellSize(); break;
+        case Kind::World: setWorldConfig(c.world); break;
+        case Kind::MovingFraction: setMovingFraction(static_cast<float>(c.value)); break;
+        case Kind::Layers: setLayers(static_cast<std::uint32_t>(c.value)); break;
+        case Kind::StepTechnique: stepTechnique(c.value >= 0.0 ? +1 : -1); break;
+        case Kind::Pause:
+            if ((c.value != 0.0) != m_paused) togglePause();
+            break;
+        case Kind::TogglePause: togglePause(); break;
+        case Kind::Step: requestStep(); break;
+        case Kind::Compared: setCompared(*c.technique, c.value != 0.0); break;
+        case Kind::TraceSeek: seekTrace(static_cast<std::uint64_t>(c.value)); break;
+        case Kind::TraceLoop: setTraceLoop(c.value != 0.0); break;
+        case Kind::TraceSpeed: setTraceSpeed(static_cast<float>(c.value)); break;
+        case Kind::TraceEnd: endTrace(); break;
+        case Kind::Undo: undo(); break;
+    }
+}
+
+void Lab::rememberSettings(const Command& command) {
+    using Kind = Command::Kind;
+    // Undo's own commands are not changes to take back; a replay's are not the person's.
+    if (m_undoing || m_applyingReplay) return;
+    if (command.kind != Kind::Technique && command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize &&
+        command.kind != Kind::Count)
+        return;
+    const std::string changed = command.kind == Kind::Parameter ? command.name : std::string();
+    if (!changed.empty() && changed == m_lastSettingChanged && !m_undo.empty()) return;
+    m_lastSettingChanged = changed;
+    if (m_undo.size() == kUndoDepth) m_undo.erase(m_undo.begin());
+    m_undo.push_back({std::string(technique().id), m_world.broadPhaseSettings(), m_autoCellSize, m_world.size()});
+}
+
+void Lab::undo() {
+    if (m_undo.empty()) return;
+    const UndoSettings was = std::move(m_undo.back());
+    m_undo.pop_back();
+    m_lastSettingChanged.clear();
+    // Through apply: a recording holds what the undo did, as the commands that did it.
+    m_undoing = true;
+    // A trace's frames hold as many boxes as they do: a count would end it.
+    if (!m_trace && was.count != m_world.size()) apply(Command::count(was.count));
+    if (was.technique != technique().id) apply({.kind = Command::Kind::Technique, .name = was.technique});
+    for (const auto& [key, value] : was.parameters.values()) {
+        if (was.autoCellSize && key == kCellSizeParameter.key) continue;  // Auto fits it again
+        if (m_world.broadPhaseSettings().find(key) != value)
+            apply({.kind = Command::Kind::Parameter, .value = value, .name = std::string(key)});
+    }
+    // A parameter first set after it runs with its default again.
+    const Settings now = m_world.broadPhaseSettings();
+    for (const auto& [key, value] : now.values()) {
+        if (was.parameters.find(key)) continue;
+        for (const TechniqueInfo& t : techniques())
+            if (const ParameterSpec* spec = findParameter(t.parameters, key)) {
+                if (value != spec->defaultValue) apply(Command::parameter(*spec, spec->defaultValue));
+                break;
+            }
+    }
+    if (was.autoCellSize && !m_autoCellSize) apply(Command::autoCellSize());
+    m_undoing = false;
+}
+
 void Lab::setTechnique(std::size_t index) {
     m_technique = index % techniques().size();
-    record({.kind = RecordedInput::Kind::Technique, .name = std::string(technique().id)});
     m_world.setBroadPhase(technique().create());
     m_lastStepAllocations = 0;
     forgetPace();
@@ -168,6 +277,7 @@ void Lab::restore(const LabState& state) {
     m_notice.clear();
     m_alarm.reset();
     m_trace.reset();
+    m_undo.clear();  // the settings undone to would be another scene's
     resetMeasurements();
     forgetMisses();
     m_world.refreshPairs();
@@ -310,10 +420,7 @@ void Lab::togglePause() {
 }
 
 void Lab::setWorldConfig(const WorldConfig& config) {
-    if (ignoredDuringReplay()) return;
-    if (m_trace) return;  // a trace's boxes go where the trace puts them: no motion of the world's own
     m_world.setConfig(config);
-    record({.kind = RecordedInput::Kind::World, .world = config});
     refreshIfPaused();
 }
 
@@ -333,22 +440,20 @@ void Lab::stepTechnique(int direction) {
         const std::size_t index = (m_technique + k * stride) % count;
         const TechniqueInfo& next = techniques()[index];
         if (next.maxEntities == 0 || m_world.size() <= next.maxEntities) {
-            setTechnique(index);
+            apply(Command::useTechnique(next));  // recorded as the technique it reached
             return;
         }
     }
 }
 
-void Lab::setParameter(const ParameterSpec& spec, double value) {
-    record({.kind = RecordedInput::Kind::Parameter, .value = value, .name = std::string(spec.key)});
-    if (spec.key == kCellSizeParameter.key) m_autoCellSize = false;
+void Lab::setParameter(std::string_view key, double value) {
+    if (key == kCellSizeParameter.key) m_autoCellSize = false;
     Settings settings = m_world.broadPhaseSettings();
-    settings.set(spec.key, value);
+    settings.set(key, value);
     applySettings(settings);
 }
 
 void Lab::useAutoCellSize() {
-    record({.kind = RecordedInput::Kind::AutoCellSize});
     fitCellSizeToPopulation();
 }
 
@@ -392,9 +497,7 @@ std::string_view Lab::sceneName() const {
 }
 
 void Lab::loadScenario(const ScenarioInfo* scenario) {
-    if (ignoredDuringReplay()) return;
     m_trace.reset();
-    record({.kind = RecordedInput::Kind::Preset, .name = std::string(scenario ? scenario->name : "random")});
     const std::uint32_t count = m_world.size();
     m_scenario = scenario;
     m_origin = SceneOrigin::Preset;
@@ -451,9 +554,6 @@ void Lab::rain(World& world) {
 }
 
 void Lab::setLayers(std::uint32_t layers) {
-    if (ignoredDuringReplay()) return;
-    layers = std::clamp(layers, 1u, 4u);
-    record({.kind = RecordedInput::Kind::Layers, .value = static_cast<double>(layers)});
     m_layers = layers;
     if (m_scenario && m_scenario->kind == ScenarioKind::Layers) {
         makeScenarioScene(m_world.size());
@@ -462,9 +562,6 @@ void Lab::setLayers(std::uint32_t layers) {
 }
 
 void Lab::setMovingFraction(float fraction) {
-    if (ignoredDuringReplay()) return;
-    fraction = std::clamp(fraction, 0.0f, 1.0f);
-    record({.kind = RecordedInput::Kind::MovingFraction, .value = fraction});
     m_movingFraction = fraction;
     if (m_scenario && m_scenario->kind == ScenarioKind::Static) {
         makeScenarioScene(m_world.size());
@@ -473,9 +570,7 @@ void Lab::setMovingFraction(float fraction) {
 }
 
 void Lab::setEntityCount(std::uint32_t count) {
-    if (ignoredDuringReplay()) return;
     m_trace.reset();
-    record({.kind = RecordedInput::Kind::Count, .value = static_cast<double>(count)});
     m_origin = SceneOrigin::Preset;
     if (m_scenario) {
         makeScenarioScene(std::min(count, m_scenario->maxCount));
@@ -504,23 +599,17 @@ void Lab::setEntityCount(std::uint32_t count) {
 }
 
 void Lab::setSizeRange(const SizeRange& sizes) {
-    if (ignoredDuringReplay()) return;
-    record({.kind = RecordedInput::Kind::Sizes, .sizes = sizes});
     m_sizes = sizes;
 }
 
 void Lab::fitSizesToCount() {
-    if (ignoredDuringReplay()) return;
     m_trace.reset();
-    record({.kind = RecordedInput::Kind::FitSizes});
     m_sizes = defaultSizeRange(std::max(m_world.size(), kSparseCount), m_world.config().bounds);
     respawnPopulation();
 }
 
 void Lab::respawn() {
-    if (ignoredDuringReplay()) return;
     m_trace.reset();
-    record({.kind = RecordedInput::Kind::Respawn});
     respawnPopulation();
 }
 
@@ -540,8 +629,6 @@ void Lab::respawnPopulation() {
 }
 
 void Lab::spawnAt(Vec2 p) {
-    if (ignoredDuringReplay() || m_trace) return;  // the trace says which bodies there are
-    record({.kind = RecordedInput::Kind::Spawn, .point = p});
     const Aabb& bounds = m_world.config().bounds;
     EntityDesc desc = randomEntity(m_rng, bounds, m_sizes);
     // Keep the whole entity inside the walls, so a click at the edge still lands where it was made.
@@ -562,8 +649,6 @@ void Lab::spawnAt(Vec2 p) {
 }
 
 bool Lab::removeAt(Vec2 p) {
-    if (ignoredDuringReplay() || m_trace) return false;
-    record({.kind = RecordedInput::Kind::Remove, .point = p});
     const auto id = m_world.entityAt(p);
     if (!id) return false;
     m_world.remove(*id);

@@ -1,6 +1,7 @@
 #pragma once
 /// The lab: the world, its random population, the chosen technique and the clock controls.
-/// The panel, the keys and the mouse all act through it; it knows nothing about SDL or ImGui.
+/// The panel, the keys, the mouse and the plots change it only by commands (apply); it knows
+/// nothing about SDL or ImGui.
 
 #include <algorithm>
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/command.h"
 #include "app/compare.h"
 #include "app/lab_state.h"
 #include "app/trace_playback.h"
@@ -56,26 +58,20 @@ public:
     [[nodiscard]] World& world() { return m_world; }
     [[nodiscard]] const World& world() const { return m_world; }
 
+    /// The one way to change the lab as a person can: during a replay a person's
+    /// world-changing command is ignored; while recording, a recorded kind is noted with its
+    /// tick; then the command takes effect.
+    void apply(Command command);
+
     // ---- technique and its settings -------------------------------------------------------------
     [[nodiscard]] std::size_t techniqueIndex() const { return m_technique; }
     [[nodiscard]] const TechniqueInfo& technique() const;
-    /// Swaps the technique live; the entities stay as they are.
-    void setTechnique(std::size_t index);
-    void setTechnique(const TechniqueInfo& technique);
-    /// The next (+1) or previous (-1) technique in registry order, skipping any the population
-    /// is too large for (brute force above its limit).
-    void stepTechnique(int direction);
-    void nextTechnique() { stepTechnique(+1); }
-    /// Sets one of the technique's parameters (a cell size turns auto off). The value is
-    /// one the spec accepts: the panel's widgets clamp to its offered range.
-    void setParameter(const ParameterSpec& spec, double value);
     /// The value the technique runs with (set, or the default).
     [[nodiscard]] double parameter(const ParameterSpec& spec) const { return m_world.broadPhaseSettings().value(spec); }
-    /// A fixed cell size (turns auto off).
-    void setCellSize(float cellSize) { setParameter(kCellSizeParameter, cellSize); }
-    /// Cell size follows the largest entity (2 x largest half-extent) whenever the population changes.
-    void useAutoCellSize();
     [[nodiscard]] bool autoCellSize() const { return m_autoCellSize; }
+    /// Settings changes an Undo command can take back (at most kUndoDepth).
+    [[nodiscard]] std::size_t undoDepth() const { return m_undo.size(); }
+    static constexpr std::size_t kUndoDepth = 32;
 
     // ---- scene ----------------------------------------------------------------------------------
     /// The preset in use: a library scenario, or nullptr for the lab's random mix.
@@ -89,16 +85,7 @@ public:
     /// run on a preset's library scene, and on a snapshot of the person's own.
     enum class SceneOrigin { Preset, Loaded, Edited };
     [[nodiscard]] SceneOrigin sceneOrigin() const { return m_origin; }
-    /// Replaces the scene by the preset's at the current count (capped at its limit), with the
-    /// seed the lab was started with. A scenario brings ro_bench's workload with it: its walls,
-    /// its boxes, and no contact response (boxes pass through each other); the random mix
-    /// brings back the lab's walls and bouncing.
-    void loadScenario(const ScenarioInfo* scenario);
-    /// The static preset's share of moving boxes (0 to 1); remakes its scene when it is on.
-    void setMovingFraction(float fraction);
     [[nodiscard]] float movingFraction() const { return m_movingFraction; }
-    /// The layers preset's collision layers (1 to 4); remakes its scene when it is on.
-    void setLayers(std::uint32_t layers);
     [[nodiscard]] std::uint32_t layers() const { return m_layers; }
     /// The most entities the preset allows (onecell's pairs grow as n^2), 0 for no limit.
     [[nodiscard]] std::uint32_t scenarioLimit() const { return m_scenario ? m_scenario->maxCount : 0; }
@@ -112,13 +99,6 @@ public:
     void loadTrace(const std::string& path);
     /// The trace playing, or null.
     [[nodiscard]] const TracePlayback* trace() const { return m_trace.get(); }
-    /// Shows frame `index` of the trace (its pairs found, no tick), from where playing goes on.
-    void seekTrace(std::uint64_t index);
-    void setTraceLoop(bool loop);
-    /// Frames per tick, clamped to TracePlayback's range.
-    void setTraceSpeed(float speed);
-    /// Leaves the last frame shown as the scene, to play with as any other.
-    void endTrace();
 
     // ---- state ------------------------------------------------------------------------------------
     [[nodiscard]] LabState capture() const;
@@ -159,7 +139,6 @@ public:
     // ---- compare ----------------------------------------------------------------------------------
     /// Techniques run beside the world's own on its boxes every tick (and every refresh).
     [[nodiscard]] const Compare& compare() const { return m_compare; }
-    void setCompared(const TechniqueInfo& technique, bool compared);
     /// A technique whose pairs differed from the reference's; the world paused when it was found.
     struct CompareAlarm {
         std::string_view technique;
@@ -187,14 +166,8 @@ public:
     [[nodiscard]] std::span<const MissMark> missMarks() const { return m_missMarks; }
 
     // ---- population -----------------------------------------------------------------------------
-    /// Adds or removes entities to reach `count`. When the current sizes would cover the world
-    /// more than kMaxCoverage times over at that count, or less than kMinCoverage of it, the
-    /// sizes are fitted to the count first (as "Sizes for count" does) and notice() says so: a
-    /// slider moved from 100 to a million entities of the 100-entity size would otherwise make
-    /// billions of overlaps (and 100,000 sizes at a million, 2.4 million overlaps and 1 s
-    /// ticks), and one moved back down would leave specks that never meet.
-    /// A scenario's scene is made anew at that count.
-    void setEntityCount(std::uint32_t count);
+    /// How many times over a count's entities may cover the world at the current sizes before
+    /// the sizes are fitted to the count (see setEntityCount).
     static constexpr double kMaxCoverage = 1.0, kMinCoverage = 0.01;
     /// A line about the last automatic change (empty when there was none), and how many such
     /// lines have been given: the window shows each new one in the HUD for a while, not in
@@ -205,24 +178,10 @@ public:
     /// it is refused; a world that crowds past it while running pauses with a notice.
     static constexpr std::uint64_t kMostOverlappingPairs = 20'000'000;
     [[nodiscard]] std::uint64_t noticesGiven() const { return m_noticesGiven; }
-    /// Size range of entities spawned from now on.
-    void setSizeRange(const SizeRange& sizes);
     [[nodiscard]] const SizeRange& sizeRange() const { return m_sizes; }
-    /// Picks the default size range for the current count (about 15% of the area covered) and respawns.
-    void fitSizesToCount();
-    /// Replaces every entity by a new random one with the current size range (a scenario's
-    /// scene is made anew from the next seed).
-    void respawn();
-    /// Adds one random entity centred on `p` (world coordinates).
-    void spawnAt(Vec2 p);
-    /// Removes the entity under `p`; false when there is none.
-    bool removeAt(Vec2 p);
 
     // ---- clock ----------------------------------------------------------------------------------
     [[nodiscard]] bool paused() const { return m_paused; }
-    void togglePause();
-    /// Runs one tick at the next update, when paused.
-    void requestStep() { m_stepRequested = m_paused; }
     /// Advances the simulation for one frame: by `realSeconds` of real time, or by exactly one
     /// tick on a virtual clock; while paused only a requested single step runs.
     ///
@@ -244,8 +203,6 @@ public:
     /// Heap allocations made by the last update that ran ticks.
     [[nodiscard]] std::uint64_t lastStepAllocations() const { return m_lastStepAllocations; }
 
-    /// World settings (speed, sub-steps, gravity, response); while paused the pairs are redone.
-    void setWorldConfig(const WorldConfig& config);
     /// After any change to the population, technique or settings while paused, the structure
     /// and the pairs are rebuilt on the current positions (the clock stays), so what the HUD
     /// and the overlays show is what is on screen. Changes are gathered and the rebuild runs
@@ -253,6 +210,59 @@ public:
     void refreshIfChanged();
 
 private:
+    // ---- what apply() dispatches to ----------------------------------------------------------------
+    /// Swaps the technique live; the entities stay as they are.
+    void setTechnique(std::size_t index);
+    void setTechnique(const TechniqueInfo& technique);
+    /// The next (+1) or previous (-1) technique in registry order, skipping any the population
+    /// is too large for (brute force above its limit).
+    void stepTechnique(int direction);
+    /// Sets one of the technique's parameters (a cell size turns auto off). The value is
+    /// one the spec accepts: the panel's widgets clamp to its offered range.
+    void setParameter(std::string_view key, double value);
+    /// Cell size follows the largest entity (2 x largest half-extent) whenever the population changes.
+    void useAutoCellSize();
+    /// Replaces the scene by the preset's at the current count (capped at its limit), with the
+    /// seed the lab was started with. A scenario brings ro_bench's workload with it: its walls,
+    /// its boxes, and no contact response (boxes pass through each other); the random mix
+    /// brings back the lab's walls and bouncing.
+    void loadScenario(const ScenarioInfo* scenario);
+    /// The static preset's share of moving boxes (0 to 1); remakes its scene when it is on.
+    void setMovingFraction(float fraction);
+    /// The layers preset's collision layers (1 to 4); remakes its scene when it is on.
+    void setLayers(std::uint32_t layers);
+    /// Shows frame `index` of the trace (its pairs found, no tick), from where playing goes on.
+    void seekTrace(std::uint64_t index);
+    void setTraceLoop(bool loop);
+    /// Frames per tick, clamped to TracePlayback's range.
+    void setTraceSpeed(float speed);
+    /// Leaves the last frame shown as the scene, to play with as any other.
+    void endTrace();
+    void setCompared(const TechniqueInfo& technique, bool compared);
+    /// Adds or removes entities to reach `count`. When the current sizes would cover the world
+    /// more than kMaxCoverage times over at that count, or less than kMinCoverage of it, the
+    /// sizes are fitted to the count first (as "Sizes for count" does) and notice() says so: a
+    /// slider moved from 100 to a million entities of the 100-entity size would otherwise make
+    /// billions of overlaps (and 100,000 sizes at a million, 2.4 million overlaps and 1 s
+    /// ticks), and one moved back down would leave specks that never meet.
+    /// A scenario's scene is made anew at that count.
+    void setEntityCount(std::uint32_t count);
+    /// Size range of entities spawned from now on.
+    void setSizeRange(const SizeRange& sizes);
+    /// Picks the default size range for the current count (about 15% of the area covered) and respawns.
+    void fitSizesToCount();
+    /// Replaces every entity by a new random one with the current size range (a scenario's
+    /// scene is made anew from the next seed).
+    void respawn();
+    /// Adds one random entity centred on `p` (world coordinates).
+    void spawnAt(Vec2 p);
+    /// Removes the entity under `p`; false when there is none.
+    bool removeAt(Vec2 p);
+    void togglePause();
+    /// Runs one tick at the next update, when paused.
+    void requestStep() { m_stepRequested = m_paused; }
+    /// World settings (speed, sub-steps, gravity, response); while paused the pairs are redone.
+    void setWorldConfig(const WorldConfig& config);
     void refreshIfPaused() { m_refreshPending = m_paused; }
     void populationChanged();
     void fitCellSizeToPopulation();
@@ -261,14 +271,17 @@ private:
     void refitUnfitCellSize();
     void respawnPopulation();
     /// Notes an input while recording (with the tick it comes at).
-    void record(RecordedInput input);
+    void record(Command input);
     /// True for a person's world-changing input during a replay: it is ignored. After the
     /// replay has finished such an input is taken, and the replay's status goes (the world
     /// is no longer the replayed one).
     [[nodiscard]] bool ignoredDuringReplay();
     /// Applies the recorded inputs due before the next tick; at the end tick, finishes.
     void applyDueInputs();
-    void apply(const RecordedInput& input);
+    /// Whether `command` can take effect (a known name, a scene it may change); fits its value
+    /// to the range that is kept, so that a recording holds what was applied.
+    [[nodiscard]] bool accept(Command& command) const;
+    void dispatch(const Command& command);
     void compareTick(const BoxView& boxes, std::uint64_t tick);
     /// Takes the last tick's missed pairs into the total and the marks, once per tick (before
     /// the next tick, which clears them, and after an update's last).
@@ -280,6 +293,11 @@ private:
     /// Runs the trace's due frames (speed frames per tick); returns how many ticks ran.
     int playTrace(bool single);
     void applySettings(Settings settings);
+    /// Notes the settings `command` is about to change, for Undo. A run of changes to the same
+    /// parameter (a slider dragged over many frames) is one change.
+    void rememberSettings(const Command& command);
+    /// Applies the commands that bring the last remembered settings back.
+    void undo();
     /// The scenario's scene at `count` entities from m_sceneSeed, in place of the entities.
     void makeScenarioScene(std::uint32_t count);
 
@@ -299,6 +317,16 @@ private:
     std::vector<EntityId> m_rainGone;    ///< reused from tick to tick
     std::vector<EntityDesc> m_rainNew;
     std::size_t m_technique = 0;
+    /// The settings before each settings change, oldest first (Undo).
+    struct UndoSettings {
+        std::string technique;
+        Settings parameters;
+        bool autoCellSize = true;
+        std::uint32_t count = 0;
+    };
+    std::vector<UndoSettings> m_undo;
+    std::string m_lastSettingChanged;  ///< the parameter the last change set ("" for none)
+    bool m_undoing = false;
     bool m_autoCellSize = true;
     bool m_paused = false;
     bool m_stepRequested = false;

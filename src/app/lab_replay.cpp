@@ -35,7 +35,7 @@ Recording Lab::stopRecording() {
     return recording;
 }
 
-void Lab::record(RecordedInput input) {
+void Lab::record(Command input) {
     if (!m_recording || m_applyingReplay) return;
     input.tick = m_world.tickCount() - m_recordingStartTick;
     m_recording->inputs.push_back(std::move(input));
@@ -43,7 +43,7 @@ void Lab::record(RecordedInput input) {
 
 void Lab::startReplay(const Recording& recording, const TechniqueInfo* technique) {
     if (m_recording) throw std::invalid_argument("stop recording before replaying");
-    for (const RecordedInput& input : recording.inputs)
+    for (const Command& input : recording.inputs)
         if (input.tick > recording.endTick)
             throw std::invalid_argument(fmt::format("an input at tick {} comes after the end tick {}", input.tick,
                                                     recording.endTick));
@@ -61,7 +61,7 @@ std::optional<Lab::ReplayStatus> Lab::replayStatus() const {
 
 void Lab::applyDueInputs() {
     Replay& replay = *m_replay;
-    const std::vector<RecordedInput>& inputs = replay.recording.inputs;
+    const std::vector<Command>& inputs = replay.recording.inputs;
     m_applyingReplay = true;
     while (replay.next < inputs.size() && inputs[replay.next].tick <= m_world.tickCount()) apply(inputs[replay.next++]);
     m_applyingReplay = false;
@@ -70,35 +70,6 @@ void Lab::applyDueInputs() {
         replay.matched = stateHash() == replay.recording.endHash;
         m_paused = true;
         m_refreshPending = true;
-    }
-}
-
-void Lab::apply(const RecordedInput& input) {
-    using Kind = RecordedInput::Kind;
-    switch (input.kind) {
-        case Kind::Spawn: spawnAt(input.point); break;
-        case Kind::Remove: removeAt(input.point); break;
-        case Kind::Count: setEntityCount(static_cast<std::uint32_t>(input.value)); break;
-        case Kind::Preset: {
-            const ScenarioInfo* scenario = input.name == "random" ? nullptr : findScenario(input.name);
-            if (scenario || input.name == "random") loadScenario(scenario);
-            break;
-        }
-        case Kind::Respawn: respawn(); break;
-        case Kind::FitSizes: fitSizesToCount(); break;
-        case Kind::Sizes: setSizeRange(input.sizes); break;
-        case Kind::Technique:
-            if (const TechniqueInfo* t = findTechnique(input.name); t && !m_replay->technique) setTechnique(*t);
-            break;
-        case Kind::Parameter:
-            for (const TechniqueInfo& t : techniques())
-                for (const ParameterSpec& spec : t.parameters)
-                    if (spec.key == input.name) return setParameter(spec, input.value);
-            break;
-        case Kind::AutoCellSize: useAutoCellSize(); break;
-        case Kind::World: setWorldConfig(input.world); break;
-        case Kind::MovingFraction: setMovingFraction(static_cast<float>(input.value)); break;
-        case Kind::Layers: setLayers(static_cast<std::uint32_t>(input.value)); break;
     }
 }
 

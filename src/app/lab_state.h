@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/camera.h"
+#include "app/command.h"
 #include "ro/parameters.h"
 #include "ro/world.h"
 
@@ -37,38 +38,12 @@ struct LabState {
     std::vector<SavedEntity> entities;
 };
 
-/// One input that changed the world (or the technique), and the tick it came at.
-struct RecordedInput {
-    enum class Kind : std::uint8_t {
-        Spawn,         ///< a left click or a spray step at `point`
-        Remove,        ///< a right click at `point`
-        Count,         ///< the entity count slider, to `value`
-        Preset,        ///< a preset button: `name` is a scenario or "random"
-        Respawn,       ///< "Respawn all" or "New seed"
-        FitSizes,      ///< "Sizes for count"
-        Sizes,         ///< the half-extent range, to `sizes`
-        Technique,     ///< a technique switch, to `name`
-        Parameter,     ///< a parameter `name` set to `value`
-        AutoCellSize,  ///< the cell size's Auto button
-        World,         ///< world settings (speed, sub-steps, gravity, response), to `world`
-        MovingFraction,  ///< the static preset's moving share, to `value`
-        Layers,          ///< the layers preset's layer count, to `value`
-    };
-    std::uint64_t tick = 0;  ///< ticks run when it came: it applies before the next one
-    Kind kind = Kind::Spawn;
-    Vec2 point{};
-    double value = 0.0;
-    std::string name{};
-    SizeRange sizes{};
-    WorldConfig world{};
-};
-
 /// A run to replay: where it started, every input with its tick, and a fingerprint of where it
 /// ended (Lab::stateHash), so a replay can tell whether it arrived at the same state.
 struct Recording {
     LabState start;
     Camera camera;
-    std::vector<RecordedInput> inputs;
+    std::vector<Command> inputs;
     std::uint64_t endTick = 0;
     std::uint64_t endHash = 0;
 };

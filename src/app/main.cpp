@@ -144,11 +144,11 @@ int run(const ro::app::Options& options) {
                 if (technique.maxEntities != 0 && lab.world().size() > technique.maxEntities)
                     throw std::invalid_argument(fmt::format("its {} entities are too many for --technique {} (at most {})",
                                                             lab.world().size(), technique.id, technique.maxEntities));
-                lab.setTechnique(technique);
+                lab.apply(Command::useTechnique(technique));
             }
             for (const auto& [key, value] : options.parameters.values())
                 for (const ro::ParameterSpec& spec : lab.technique().parameters)
-                    if (spec.key == key) lab.setParameter(spec, value);
+                    if (spec.key == key) lab.apply(Command::parameter(spec, value));
         } catch (const std::invalid_argument& e) {
             fmt::print(stderr, "ro_demo: --load {}: {}\n", options.load, e.what());
             return 2;
@@ -172,7 +172,7 @@ int run(const ro::app::Options& options) {
             return 2;
         }
     }
-    for (const std::string& id : options.compare) lab.setCompared(*ro::findTechnique(id), true);
+    for (const std::string& id : options.compare) lab.apply(Command::compared(*ro::findTechnique(id), true));
     // 3. Window and renderer (SDL video).
     Screen screen(kTitle, options.width, options.height);
     screen.setDrawPath(options.drawPath);
@@ -236,6 +236,8 @@ int run(const ro::app::Options& options) {
     startWith(sceneFileUi.tracePath, options.trace);
     QueryTool queries;
     PlotsWindow plots;
+    // What the keys, the mouse and the windows ask of the lab, applied once a frame.
+    CommandQueue commands;
     Hud hud;
     // What the layout depends on, read afresh each time it is computed (the window's size, what
     // is open or folded, what the windows' contents asked for the frame before).
@@ -264,19 +266,19 @@ int run(const ro::app::Options& options) {
         queries.set(QueryTool::Shape::Box, {b.minX, b.minY}, {b.maxX, b.maxY});
     }
     if (options.queryRay) queries.set(QueryTool::Shape::Ray, options.queryRay->from, options.queryRay->to);
-    if (options.paused) lab.togglePause();
+    if (options.paused) lab.apply(Command::pause(true));
     if (options.sweptBoxes || options.timeOfImpact || options.countMisses) {
         ro::WorldConfig config = lab.world().config();
         config.sweptBoxes |= options.sweptBoxes;
         config.timeOfImpact |= options.timeOfImpact;
         config.countMissed |= options.countMisses;
-        lab.setWorldConfig(config);
+        lab.apply(Command::worldConfig(config));
     }
     // After --paused: a sweep pauses the world, and resumes it afterwards only if it ran.
     plots.setScalingTop(options.sweepMax);
     if (options.plots == "history") plots.show(PlotsWindow::Tab::History);
-    if (options.plots == "scaling") plots.startScaling(lab);
-    if (options.plots == "parameter" && !plots.startParameter(lab, options.plotParameter)) {
+    if (options.plots == "scaling") plots.startScaling(lab, commands);
+    if (options.plots == "parameter" && !plots.startParameter(lab, commands, options.plotParameter)) {
         fmt::print(stderr, "ro_demo: --plots parameter={}: '{}' has no such numeric parameter\n", options.plotParameter,
                    lab.technique().id);
         return 2;
@@ -314,7 +316,8 @@ int run(const ro::app::Options& options) {
             break;
         }
         //----------------------------------------------------------------------------------------
-        // Update
+        // Update: poll, the commands the keys, the mouse and the windows made, the step. The lab
+        // changes only through Lab::apply (the scene and replay files still act on it here).
         //----------------------------------------------------------------------------------------
         input.poll();
         gui.beginFrame(input.pointer());
@@ -322,7 +325,7 @@ int run(const ro::app::Options& options) {
         Layout layout = layoutNow();
         screen.setWorldView(layout.world);
         screen.fitView(lab.world().config().bounds);
-        input.apply(lab, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
+        input.apply(lab, commands, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
         // A headless replay ends with the replay, or after --frames, whichever comes first; a
         // sweep started from the command line runs to its end.
         const bool replayDone = replay && lab.replayStatus() && lab.replayStatus()->finished;
@@ -333,17 +336,22 @@ int run(const ro::app::Options& options) {
         {
             // A step can take long (brute force near its limit): a stop signal ends it at once.
             const BusyScope busy;
-            lab.update(ImGui::GetIO().DeltaTime, virtualClock);
+            // The windows show the lab as the last frame left it, and push what is asked of it.
             PlotsUi plotsUi{.open = plots.open(), .sweepRunning = plots.sweep().running()};
             if (input.uiHidden()) uiRects = {};
-            else drawPanel(lab, overlays, uiRects, sceneFileUi, plotsUi, layout.panel);  // may respawn or switch technique: queries run after it
+            else drawPanel(lab, commands, overlays, uiRects, sceneFileUi, plotsUi, layout.panel);
             plots.setOpen(plotsUi.open);
             // The panel may have opened the Plots or picked a technique to compare: this frame's
             // world keeps clear of the windows it draws.
             layout = layoutNow();
             screen.setWorldView(layout.world);
             screen.fitView(lab.world().config().bounds);
-            if (plotsUi.scalingRequested) plots.startScaling(lab);
+            if (plotsUi.scalingRequested) plots.startScaling(lab, commands);
+            if (!input.uiHidden()) plots.draw(lab, commands, uiRects, layout.plots);
+            // The commands, in the order they were made: the one way the lab changes.
+            for (Command& command : commands.take()) lab.apply(std::move(command));
+            // The step.
+            lab.update(ImGui::GetIO().DeltaTime, virtualClock);
             if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
                 sceneFileUi.replayRequested) {
                 const std::string said = runSceneFileRequest(sceneFileUi, lab, screen);
@@ -361,7 +369,6 @@ int run(const ro::app::Options& options) {
                 fmt::print("{}\n", sceneFileUi.traceMessage);  // for the log a walk reads
                 std::fflush(stdout);
             }
-            if (!input.uiHidden()) plots.draw(lab, uiRects, layout.plots);
             if (std::string said = plots.takeMessage(); !said.empty()) {
                 say(std::move(said), 8);
             }
@@ -386,7 +393,7 @@ int run(const ro::app::Options& options) {
             }
             queries.run(lab.world(), lab.technique());
             // A sweep runs on a worker: the window takes what it measured.
-            plots.pollSweep(lab);
+            plots.pollSweep(lab, commands);
         }
 
         //----------------------------------------------------------------------------------------
@@ -444,7 +451,7 @@ int run(const ro::app::Options& options) {
             layoutInputs.hudHeight = hud.prepare(report, layout.hud.w);
             layout = layoutFor(layoutInputs);
             hud.draw(uiRects, layout.hud, layoutInputs.columnCollapsed);
-            drawCompare(lab, uiRects, compareUi, layout.compare);
+            drawCompare(lab, commands, uiRects, compareUi, layout.compare);
             drawLegend(uiRects, layout.legend);
         }
         report.ui = uiRects;

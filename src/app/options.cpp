@@ -43,6 +43,7 @@ Keys (wherever the focus is, except while typing in a text field):
   Space or N        single step while paused
   G / P / B         toggle grid cells / candidate pairs / AABB overlays
   Tab / Shift+Tab   next / previous technique
+  Ctrl+Z            undo the last change of technique, parameter, Auto or count
   F or Home         fit the world in the window
   H                 hide or show the panel and the HUD
   C                 clear the box or ray query

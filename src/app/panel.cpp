@@ -118,7 +118,7 @@ struct CText {
 };
 
 /// One widget for one parameter, by its kind, clamped to the range it offers.
-void parameterWidget(Lab& lab, const ParameterSpec& spec) {
+void parameterWidget(const Lab& lab, CommandQueue& commands, const ParameterSpec& spec) {
     const CText label(spec.label);
     const double current = lab.parameter(spec);
     switch (spec.kind) {
@@ -129,7 +129,7 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
         const char* format = spec.zeroIsAuto && value == 0.0f ? "auto" : value < 10.0f ? "%.2f" : "%.1f";
         if (ImGui::SliderFloat(label.buffer, &value, static_cast<float>(spec.offeredMin),
                                static_cast<float>(spec.offeredMax), format, flags))
-            lab.setParameter(spec, value);
+            commands.push(Command::parameter(spec, value));
         break;
     }
     case ParameterKind::Integer: {
@@ -138,9 +138,10 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
         int value = static_cast<int>(current);
         if (hi - lo <= 4096) {
             if (ImGui::SliderInt(label.buffer, &value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp))
-                lab.setParameter(spec, value);
+                commands.push(Command::parameter(spec, value));
         } else if (ImGui::InputInt(label.buffer, &value, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue)) {
-            lab.setParameter(spec, std::clamp(value, lo, hi));  // a wide range is typed, and applied on Enter
+            // A wide range is typed, and applied on Enter.
+            commands.push(Command::parameter(spec, std::clamp(value, lo, hi)));
         }
         if (spec.zeroIsAuto && value == 0 && !ImGui::IsItemActive()) {
             ImGui::SameLine(0.0f, 4.0f);
@@ -152,7 +153,8 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
         const auto chosen = static_cast<std::size_t>(current);
         if (ImGui::BeginCombo(label.buffer, CText(spec.choices[chosen]).buffer)) {
             for (std::size_t i = 0; i < spec.choices.size(); ++i)
-                if (ImGui::Selectable(CText(spec.choices[i]).buffer, i == chosen)) lab.setParameter(spec, static_cast<double>(i));
+                if (ImGui::Selectable(CText(spec.choices[i]).buffer, i == chosen))
+                    commands.push(Command::parameter(spec, static_cast<double>(i)));
             ImGui::EndCombo();
         }
         break;
@@ -160,7 +162,7 @@ void parameterWidget(Lab& lab, const ParameterSpec& spec) {
     }
 }
 
-void techniqueSection(Lab& lab) {
+void techniqueSection(const Lab& lab, CommandQueue& commands) {
     const std::uint32_t count = lab.world().size();
     // Wide enough for the longest label, measured in the current font, so none is cut off.
     float widest = 0.0f;
@@ -175,7 +177,7 @@ void techniqueSection(Lab& lab) {
             const bool tooMany = overLimit(all[i], count);
             ImGui::PushID(static_cast<int>(i));
             ImGui::BeginDisabled(tooMany);
-            if (ImGui::Selectable(Label(all[i].label).text, selected)) lab.setTechnique(i);
+            if (ImGui::Selectable(Label(all[i].label).text, selected)) commands.push(Command::useTechnique(all[i]));
             ImGui::EndDisabled();
             if (tooMany && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                 ImGui::SetTooltip("Greyed out: %u entities would take too long a step (at most %u; %s)", count,
@@ -219,12 +221,12 @@ void techniqueSection(Lab& lab) {
     const float parametersTop = ImGui::GetCursorPosY();
     for (const ParameterSpec& spec : lab.technique().parameters) {
         if (!labOffers(lab.technique(), spec)) continue;
-        parameterWidget(lab, spec);
+        parameterWidget(lab, commands, spec);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s (%.*s)", static_cast<int>(spec.help.size()), spec.help.data(),
                                                       static_cast<int>(spec.key.size()), spec.key.data());
         if (spec.key == kCellSizeParameter.key) {
             ImGui::SameLine();
-            if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) lab.useAutoCellSize();
+            if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) commands.push(Command::autoCellSize());
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("Cell = the largest entity's side, at most 4 median sides (follows the population; "
                                   "the plots' Auto marker is the same)");
@@ -235,7 +237,7 @@ void techniqueSection(Lab& lab) {
     if (ImGui::GetCursorPosY() < parametersEnd) ImGui::Dummy(ImVec2(0.0f, parametersEnd - ImGui::GetCursorPosY() - spacing));
 }
 
-void populationSection(Lab& lab) {
+void populationSection(const Lab& lab, CommandQueue& commands) {
     // A technique with a limit (brute force) or a scenario with one (onecell) caps the slider,
     // and says why.
     const std::uint32_t limit = lab.technique().maxEntities;
@@ -260,7 +262,7 @@ void populationSection(Lab& lab) {
     if (ImGui::SliderInt("Entities", &count, kMinPanelEntities, static_cast<int>(top), format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         storage.SetInt(key, count);
-    if (ImGui::IsItemDeactivatedAfterEdit()) lab.setEntityCount(static_cast<std::uint32_t>(count));
+    if (ImGui::IsItemDeactivatedAfterEdit()) commands.push(Command::count(static_cast<std::uint32_t>(count)));
     if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if an edit ended unseen
     if (overTop && ImGui::IsItemHovered())
         ImGui::SetTooltip("started above the slider's top (%u) with --entities", top);
@@ -277,22 +279,22 @@ void populationSection(Lab& lab) {
         // where they were when one is clicked.
         ImGui::AlignTextToFramePadding();
         ImGui::TextDisabled("sizes: the preset's own (below)");
-        if (ImGui::Button("New seed")) lab.respawn();
+        if (ImGui::Button("New seed")) commands.push(Command::respawn());
         return;
     }
 
     SizeRange sizes = lab.sizeRange();
     if (ImGui::DragFloatRange2("Half-extent", &sizes.minHalf, &sizes.maxHalf, 0.05f, 0.1f, kMaxHalfExtent, "%.2f",
                                "%.2f", ImGuiSliderFlags_AlwaysClamp))
-        lab.setSizeRange(sizes);
-    if (ImGui::Button("Respawn all")) lab.respawn();
+        commands.push(Command::sizeRange(sizes));
+    if (ImGui::Button("Respawn all")) commands.push(Command::respawn());
     ImGui::SameLine();
-    if (ImGui::Button("Sizes for count")) lab.fitSizesToCount();
+    if (ImGui::Button("Sizes for count")) commands.push(Command::fitSizes());
 }
 
 /// A trace's frames in place of the scene: its path and Load, then, while one plays, where it
 /// is and the controls that move through it.
-void traceSection(Lab& lab, SceneFileUi& ui) {
+void traceSection(const Lab& lab, CommandQueue& commands, SceneFileUi& ui) {
     ImGui::SetNextItemWidth(170.0f);
     // Enter in the field loads it too.
     const bool entered =
@@ -308,16 +310,17 @@ void traceSection(Lab& lab, SceneFileUi& ui) {
         hint("plays its frames in place of the scene");
         return;
     }
-    if (ImGui::Button(lab.paused() ? "Play###trace-play" : "Pause###trace-play", ImVec2(60.0f, 0.0f))) lab.togglePause();
+    if (ImGui::Button(lab.paused() ? "Play###trace-play" : "Pause###trace-play", ImVec2(60.0f, 0.0f)))
+        commands.push(Command::togglePause());
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.paused());
-    if (ImGui::Button("Step##trace")) lab.requestStep();
+    if (ImGui::Button("Step##trace")) commands.push(Command::step());
     ImGui::EndDisabled();
     ImGui::SameLine();
     bool loop = trace->loop;
-    if (ImGui::Checkbox("Loop", &loop)) lab.setTraceLoop(loop);
+    if (ImGui::Checkbox("Loop", &loop)) commands.push(Command::traceLoop(loop));
     ImGui::SameLine();
-    if (ImGui::Button("End##trace")) lab.endTrace();
+    if (ImGui::Button("End##trace")) commands.push(Command::traceEnd());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this frame as the scene, and stop reading the trace");
     // The slider counts from 1, as the line above does. Dragging it backward rereads the file
     // from its start: a large trace is never held in memory.
@@ -326,16 +329,16 @@ void traceSection(Lab& lab, SceneFileUi& ui) {
     char format[32];
     std::snprintf(format, sizeof format, "%%d / %d", last);
     if (ImGui::SliderInt("Frame##trace", &frame, 1, last, format, ImGuiSliderFlags_AlwaysClamp))
-        lab.seekTrace(static_cast<std::uint64_t>(frame - 1));
+        commands.push(Command::traceSeek(static_cast<std::uint64_t>(frame - 1)));
     float speed = trace->speed;
     if (ImGui::SliderFloat("Frames/tick", &speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed, "%.2fx",
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-        lab.setTraceSpeed(speed);
+        commands.push(Command::traceSpeed(speed));
 }
 
 /// One click per preset: the lab's random mix and each library scenario; the one in use is
 /// highlighted, and its make-up is listed below.
-void sceneSection(Lab& lab, SceneFileUi& files) {
+void sceneSection(const Lab& lab, CommandQueue& commands, SceneFileUi& files) {
     const ImVec4 active = ImGui::GetStyle().Colors[ImGuiCol_ButtonActive];
     // A trace playing, or its row open to load one: no preset is current.
     const bool traceShown = lab.trace() || files.traceOpen;
@@ -344,7 +347,7 @@ void sceneSection(Lab& lab, SceneFileUi& files) {
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, active);
         if (ImGui::Button(CText(name).buffer)) {
             files.traceOpen = false;
-            if (!current) lab.loadScenario(scenario);
+            if (!current) commands.push(Command::preset(scenario));
         }
         if (current) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered())
@@ -367,7 +370,7 @@ void sceneSection(Lab& lab, SceneFileUi& files) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the frames of your own game, recorded as a trace");
     ImGui::PopStyleVar();
     if (traceShown) {
-        traceSection(lab, files);
+        traceSection(lab, commands, files);
         return;
     }
     const ScenarioInfo* s = lab.scenario();
@@ -395,7 +398,7 @@ void sceneSection(Lab& lab, SceneFileUi& files) {
         int layers = storage.GetInt(key, -1);
         if (layers < 0) layers = static_cast<int>(lab.layers());
         if (ImGui::SliderInt("Layers", &layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp)) storage.SetInt(key, layers);
-        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setLayers(static_cast<std::uint32_t>(layers));
+        if (ImGui::IsItemDeactivatedAfterEdit()) commands.push(Command::layers(static_cast<std::uint32_t>(layers)));
         if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if a drag ended unseen
         wrapped("layer 0 (cyan) meets every layer; the others only layer 0 and themselves",
                 ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -409,7 +412,7 @@ void sceneSection(Lab& lab, SceneFileUi& files) {
         if (percent < 0.0f) percent = 100.0f * lab.movingFraction();
         if (ImGui::SliderFloat("Moving", &percent, 0.0f, 100.0f, "%.1f %%", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
             storage.SetFloat(key, percent);
-        if (ImGui::IsItemDeactivatedAfterEdit()) lab.setMovingFraction(percent / 100.0f);
+        if (ImGui::IsItemDeactivatedAfterEdit()) commands.push(Command::movingFraction(percent / 100.0f));
         if (!ImGui::IsItemActive()) storage.SetFloat(key, -1.0f);
         wrapped("share of boxes that move; the others are static (never paired with each other)",
                 ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -468,7 +471,7 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
     }
 }
 
-void clockSection(Lab& lab) {
+void clockSection(const Lab& lab, CommandQueue& commands) {
     WorldConfig config = lab.world().config();
     // A trace moves its bodies itself: the world's own motion stays off while it plays.
     ImGui::BeginDisabled(lab.trace() != nullptr);
@@ -501,10 +504,10 @@ void clockSection(Lab& lab) {
     // when it toggles, and a press and release span a toggle without being lost.
     const float pauseWidth = ImGui::CalcTextSize("Resume (Esc)").x + 2.0f * ImGui::GetStyle().FramePadding.x;
     if (ImGui::Button(lab.paused() ? "Resume (Esc)###pause" : "Pause (Esc)###pause", ImVec2(pauseWidth, 0.0f)))
-        lab.togglePause();
+        commands.push(Command::togglePause());
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.paused());
-    if (ImGui::Button("Step (Space)")) lab.requestStep();
+    if (ImGui::Button("Step (Space)")) commands.push(Command::step());
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(lab.trace() != nullptr);
@@ -514,7 +517,7 @@ void clockSection(Lab& lab) {
         ImGui::SetTooltip("Missed collisions in the HUD: pairs that passed through each other within the tick\n"
                           "(their paths met, their boxes are apart at both ends of it, so no tick shows them) that the\n"
                           "broad phase did not report (a second broad phase on swept boxes, then the exact swept tests).");
-    if (changed) lab.setWorldConfig(config);
+    if (changed) commands.push(Command::worldConfig(config));
 }
 
 void overlaySection(OverlayFlags& overlays) {
@@ -545,7 +548,7 @@ void levelsSection(OverlayFlags& overlays) {
 
 /// A checkbox per registry row: the techniques run beside the world's own on its boxes; and
 /// the Plots window, which draws them.
-void compareSection(Lab& lab, PlotsUi& plots) {
+void compareSection(const Lab& lab, CommandQueue& commands, PlotsUi& plots) {
     const std::uint32_t count = lab.world().size();
     const auto all = techniques();
     for (std::size_t i = 0; i < all.size(); ++i) {
@@ -556,19 +559,19 @@ void compareSection(Lab& lab, PlotsUi& plots) {
         fmt::memory_buffer label;
         fmt::format_to(std::back_inserter(label), "{}##compare", all[i].id);
         label.push_back('\0');
-        if (ImGui::Checkbox(label.data(), &picked)) lab.setCompared(all[i], picked);
+        if (ImGui::Checkbox(label.data(), &picked)) commands.push(Command::compared(all[i], picked));
         ImGui::EndDisabled();
         // At the ends of the two rows: every technique the count allows, or none.
         if (i == std::min<std::size_t>(3, all.size() - 1)) {
             ImGui::SameLine();
             if (ImGui::SmallButton("all##compare"))
                 for (const TechniqueInfo& t : all)
-                    if (!overLimit(t, count)) lab.setCompared(t, true);
+                    if (!overLimit(t, count)) commands.push(Command::compared(t, true));
         }
         if (i + 1 == all.size()) {
             ImGui::SameLine();
             if (ImGui::SmallButton("none##compare"))
-                for (const TechniqueInfo& t : all) lab.setCompared(t, false);
+                for (const TechniqueInfo& t : all) commands.push(Command::compared(t, false));
         }
     }
     wrapped(lab.compare().empty() ? "tick techniques to run them on the world's boxes every tick"
@@ -692,18 +695,19 @@ WindowFit windowFit(const char* name) {
     return {true, collapsed, window->ContentSizeIdeal.y + 2.0f * style.WindowPadding.y + window->TitleBarHeight() + scrollbar};
 }
 
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area) {
+void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile,
+               PlotsUi& plots, const Rect& area) {
     // A column of the layout: fixed, full height; it scrolls inside when the window is short.
     placeWindow(area);
     ImGui::Begin("Ro Broadphase Lab", nullptr, kDockedFlags);
     ImGui::PushItemWidth(170.0f);
     section("Broad phase");
-    techniqueSection(lab);
+    techniqueSection(lab, commands);
     section("Population");
-    populationSection(lab);
+    populationSection(lab, commands);
     section("Scene");
     sceneFile.traceRequested = false;  // set by the Scene section's trace row
-    sceneSection(lab, sceneFile);
+    sceneSection(lab, commands, sceneFile);
     // Files fold away (the panel fits the window at every count); open while a recording or a
     // replay runs, so its status shows.
     sceneFile.saveRequested = sceneFile.loadRequested = sceneFile.recordRequested = sceneFile.replayRequested = false;
@@ -714,11 +718,11 @@ void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sc
         ImGui::TreePop();
     }
     section("Clock");
-    clockSection(lab);
+    clockSection(lab, commands);
     section("Overlays");
     overlaySection(overlays);
     section("Compare");
-    compareSection(lab, plots);
+    compareSection(lab, commands, plots);
     levelsSection(overlays);
     ImGui::PopItemWidth();
     rects.panel = windowRect();
@@ -737,7 +741,7 @@ void drawLegend(UiRects& rects, const Rect& area) {
     ImGui::End();
 }
 
-void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui, const Rect& area) {
+void drawCompare(const Lab& lab, CommandQueue& commands, UiRects& rects, CompareUi& ui, const Rect& area) {
     const Compare& compare = lab.compare();
     if (compare.empty()) {
         rects.compare = {};
@@ -779,7 +783,7 @@ void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui, const Rect& area) {
         constexpr float kWidth = 180.0f;
         ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
         ImGui::BeginDisabled(inUse || !verdict.winner);
-        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) lab.setTechnique(*verdict.winner);
+        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) commands.push(Command::useTechnique(*verdict.winner));
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("Make the verdict's pick the world's technique");

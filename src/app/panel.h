@@ -65,14 +65,15 @@ struct WindowFit {
 };
 [[nodiscard]] WindowFit windowFit(const char* name);
 
-/// Builds the panel in `area`; its widgets act on the lab and the overlay flags directly, and
-/// open or close the Plots window.
-void drawPanel(Lab& lab, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area);
+/// Builds the panel in `area`; its widgets push commands for the lab, set the overlay flags,
+/// and open or close the Plots window.
+void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile,
+               PlotsUi& plots, const Rect& area);
 
 /// Ranks the compared techniques and, when `area` is not empty, builds the compare table
 /// there (one row per compared technique). Sorted by measured cost, with the scene's profile
 /// and the verdict; "Use this" makes the verdict's pick the world's technique.
-void drawCompare(Lab& lab, UiRects& rects, CompareUi& ui, const Rect& area);
+void drawCompare(const Lab& lab, CommandQueue& commands, UiRects& rects, CompareUi& ui, const Rect& area);
 
 /// Builds the legend of colours and keys in `area` (nothing when it is empty).
 void drawLegend(UiRects& rects, const Rect& area);

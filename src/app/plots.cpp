@@ -392,23 +392,23 @@ void PlotsWindow::show(Tab tab) {
     m_select = tab;
 }
 
-void PlotsWindow::beginSweep(Lab& lab) {
+void PlotsWindow::beginSweep(const Lab& lab, CommandQueue& commands) {
     // The sweep gets the machine to itself: the world waits, its scene untouched.
     m_resumeAfterSweep = !lab.paused();
-    if (!lab.paused()) lab.togglePause();
+    commands.push(Command::pause(true));
 }
 
-void PlotsWindow::startScaling(Lab& lab) {
+void PlotsWindow::startScaling(const Lab& lab, CommandQueue& commands) {
     show(Tab::Scaling);
     if (m_sweep.running()) {
         m_message = "the last sweep is still stopping: try again in a moment";
         return;
     }
-    beginSweep(lab);
+    beginSweep(lab, commands);
     m_sweep.startScaling(lab, m_scalingTop);
 }
 
-bool PlotsWindow::startParameter(Lab& lab, std::string_view key) {
+bool PlotsWindow::startParameter(const Lab& lab, CommandQueue& commands, std::string_view key) {
     const NumericParameters numeric(lab.technique());
     const auto it = std::find_if(numeric.begin(), numeric.end(), [&](const ParameterSpec* s) { return s->key == key; });
     if (it == numeric.end()) return false;
@@ -418,18 +418,18 @@ bool PlotsWindow::startParameter(Lab& lab, std::string_view key) {
         m_message = "the last sweep is still stopping: try again in a moment";
         return true;
     }
-    beginSweep(lab);
+    beginSweep(lab, commands);
     m_sweep.startParameter(lab, **it);
     return true;
 }
 
 void PlotsWindow::cancelSweep() { m_sweep.cancel(); }
 
-void PlotsWindow::pollSweep(Lab& lab) {
+void PlotsWindow::pollSweep(const Lab& lab, CommandQueue& commands) {
     if (!m_sweep.running() || m_sweep.poll()) return;
     // Over: the world goes on as it was (unless the person resumed it meanwhile).
     // A mismatch found meanwhile keeps the world paused on it.
-    if (m_resumeAfterSweep && lab.paused() && !lab.compareAlarm()) lab.togglePause();
+    if (m_resumeAfterSweep && lab.paused() && !lab.compareAlarm()) commands.push(Command::pause(false));
     m_resumeAfterSweep = false;
     if (!m_sweep.error().empty()) m_message = fmt::format("the sweep stopped: {}", m_sweep.error());
 }
@@ -498,11 +498,11 @@ void PlotsWindow::historyTab(const Lab& lab) {
     exportButtons("history", total > 0);
 }
 
-void PlotsWindow::scalingTab(Lab& lab) {
+void PlotsWindow::scalingTab(const Lab& lab, CommandQueue& commands) {
     const bool parameterSweep = m_sweep.kind() == SweepJob::Kind::Parameter;
     const bool mine = !parameterSweep && m_sweep.planned() > 0;
     ImGui::BeginDisabled(m_sweep.running());
-    if (ImGui::Button("Run scaling sweep")) startScaling(lab);
+    if (ImGui::Button("Run scaling sweep")) startScaling(lab, commands);
     ImGui::SameLine();
     int top = static_cast<int>(m_scalingTop);
     ImGui::SetNextItemWidth(120.0f);
@@ -552,7 +552,7 @@ void PlotsWindow::scalingTab(Lab& lab) {
     exportButtons("scaling", !points.empty());
 }
 
-void PlotsWindow::parameterTab(Lab& lab) {
+void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands) {
     const TechniqueInfo& technique = lab.technique();
     const NumericParameters numeric(technique);
     if (numeric.empty()) {
@@ -573,7 +573,7 @@ void PlotsWindow::parameterTab(Lab& lab) {
     }
     ImGui::SameLine();
     ImGui::BeginDisabled(m_sweep.running());
-    if (ImGui::Button("Sweep it")) startParameter(lab, chosen.key);
+    if (ImGui::Button("Sweep it")) startParameter(lab, commands, chosen.key);
     ImGui::EndDisabled();
     ImGui::SameLine();
     note("{} .. {} for {}", chosen.offeredMin, chosen.offeredMax, technique.id);
@@ -620,7 +620,7 @@ void PlotsWindow::parameterTab(Lab& lab) {
                       tests))
         clicked = c;
     if (clicked && live) {
-        lab.setParameter(*swept, *clicked);
+        commands.push(Command::parameter(*swept, *clicked));
         m_message = fmt::format("{} set to {:.4g} (clicked on the sweep)", swept->label, *clicked);
     }
     if (mine) {
@@ -638,7 +638,7 @@ void PlotsWindow::parameterTab(Lab& lab) {
     exportButtons("parameter", !points.empty());
 }
 
-void PlotsWindow::draw(Lab& lab, UiRects& rects, const Rect& area) {
+void PlotsWindow::draw(const Lab& lab, CommandQueue& commands, UiRects& rects, const Rect& area) {
     if (!m_open) {
         rects.plots = {};
         m_pngThisFrame = false;  // closed before its image was taken
@@ -661,11 +661,11 @@ void PlotsWindow::draw(Lab& lab, UiRects& rects, const Rect& area) {
             ImGui::EndTabItem();
         }
         if (tab("Scaling", Tab::Scaling)) {
-            scalingTab(lab);
+            scalingTab(lab, commands);
             ImGui::EndTabItem();
         }
         if (tab("Parameter", Tab::Parameter)) {
-            parameterTab(lab);
+            parameterTab(lab, commands);
             ImGui::EndTabItem();
         }
         m_select.reset();

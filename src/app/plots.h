@@ -46,16 +46,16 @@ public:
     /// it has no such numeric parameter). The world pauses while a sweep runs and resumes
     /// after it, if it was running; its scene is never touched (the sweep builds its own).
     /// While the last sweep's worker is still stopping, nothing starts (the message says so).
-    void startScaling(Lab& lab);
-    bool startParameter(Lab& lab, std::string_view key);
+    void startScaling(const Lab& lab, CommandQueue& commands);
+    bool startParameter(const Lab& lab, CommandQueue& commands, std::string_view key);
     void cancelSweep();
     /// Takes the points the sweep's worker measured (once a frame); resumes the world when
     /// the sweep is over.
-    void pollSweep(Lab& lab);
+    void pollSweep(const Lab& lab, CommandQueue& commands);
     [[nodiscard]] const SweepJob& sweep() const { return m_sweep; }
 
     /// Builds the window in `area` (when open); a click on the parameter curve sets that value.
-    void draw(Lab& lab, UiRects& rects, const Rect& area);
+    void draw(const Lab& lab, CommandQueue& commands, UiRects& rects, const Rect& area);
 
     /// What the last export did, for the HUD's message line (empty when there is nothing new).
     [[nodiscard]] std::string takeMessage() { return std::exchange(m_message, {}); }
@@ -68,12 +68,12 @@ public:
 
 private:
     void historyTab(const Lab& lab);
-    void scalingTab(Lab& lab);
-    void parameterTab(Lab& lab);
+    void scalingTab(const Lab& lab, CommandQueue& commands);
+    void parameterTab(const Lab& lab, CommandQueue& commands);
     void sweepControls();
     void exportButtons(std::string_view stem, bool hasData);
     [[nodiscard]] bool writeHistoryCsv(const Lab& lab, const std::string& path) const;
-    void beginSweep(Lab& lab);
+    void beginSweep(const Lab& lab, CommandQueue& commands);
 
     bool m_open = false;
     std::optional<Tab> m_select;  ///< a tab to bring to front at the next draw

@@ -619,9 +619,11 @@ namespace {
 constexpr const char* kInputNames[] = {"spawn",     "remove",    "count", "preset",    "respawn",       "fit_sizes",
                                        "sizes",     "technique", "parameter", "auto_cell_size", "world",
                                        "moving_fraction", "layers"};
+static_assert(std::size(kInputNames) == static_cast<std::size_t>(Command::kLastRecorded) + 1,
+              "a name for every recorded kind of command");
 
-Json inputJson(const RecordedInput& input) {
-    using Kind = RecordedInput::Kind;
+Json inputJson(const Command& input) {
+    using Kind = Command::Kind;
     Json j = {{"tick", input.tick}, {"input", kInputNames[static_cast<int>(input.kind)]}};
     switch (input.kind) {
         case Kind::Spawn:
@@ -643,14 +645,15 @@ Json inputJson(const RecordedInput& input) {
         case Kind::Respawn:
         case Kind::FitSizes:
         case Kind::AutoCellSize: break;
+        default: break;  // not recorded (Command::recorded): no replay file holds it
     }
     return j;
 }
 
-RecordedInput inputFrom(const Json& j, std::size_t index) {
-    using Kind = RecordedInput::Kind;
+Command inputFrom(const Json& j, std::size_t index) {
+    using Kind = Command::Kind;
     const std::string where = fmt::format("inputs[{}]", index);
-    RecordedInput input;
+    Command input;
     input.tick = whole(j, "tick", where);
     const std::string kind = text(j, "input", where);
     const auto found = std::find(std::begin(kInputNames), std::end(kInputNames), kind);
@@ -715,6 +718,7 @@ RecordedInput inputFrom(const Json& j, std::size_t index) {
         case Kind::Respawn:
         case Kind::FitSizes:
         case Kind::AutoCellSize: break;
+        default: break;  // not recorded (Command::recorded): no replay file holds it
     }
     return input;
 }
@@ -736,8 +740,8 @@ void checkReplayCounts(const Recording& recording, const TechniqueInfo* techniqu
     };
     check("'start'");
     for (std::size_t i = 0; i < recording.inputs.size(); ++i) {
-        using Kind = RecordedInput::Kind;
-        const RecordedInput& input = recording.inputs[i];
+        using Kind = Command::Kind;
+        const Command& input = recording.inputs[i];
         if (input.kind == Kind::Spawn) ++count;
         if (input.kind == Kind::Count) count = static_cast<std::uint64_t>(input.value);
         if (input.kind == Kind::Preset) scenario = input.name == "random" ? nullptr : findScenario(input.name);
@@ -754,7 +758,7 @@ std::string replayToJson(const Recording& recording) {
     j["end_tick"] = recording.endTick;
     j["end_hash"] = recording.endHash;
     Json inputs = Json::array();
-    for (const RecordedInput& input : recording.inputs) inputs.push_back(inputJson(input));
+    for (const Command& input : recording.inputs) inputs.push_back(inputJson(input));
     j["inputs"] = inputs;
     j["start"] = nullptr;
     // The start is a scene file's text, in place (its columns one line each).

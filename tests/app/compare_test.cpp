@@ -16,6 +16,7 @@
 namespace {
 
 using ro::app::Compare;
+using ro::app::Command;
 using ro::app::Lab;
 
 /// Brute force that gets one tick wrong on purpose: it drops its first overlapping pair, or
@@ -156,8 +157,8 @@ TEST(Compare, AMismatchPausesTheLabAndNamesTheTechniqueAndPair) {
     FaultyBrute::fault = FaultyBrute::Fault::Drop;
     FaultyBrute::faultyUpdate = 4;
     Lab lab(*ro::findTechnique("grid"), 800, 5, {}, std::nullopt, ro::findScenario("dense"));
-    lab.setCompared(kFaulty, true);  // its first update is the lab's first tick
-    lab.setCompared(*ro::findTechnique("tree"), true);
+    lab.apply(Command::compared(kFaulty, true));  // its first update is the lab's first tick
+    lab.apply(Command::compared(*ro::findTechnique("tree"), true));
     for (int frame = 0; frame < 10 && !lab.paused(); ++frame) lab.update(1.0 / 60.0, true);
     ASSERT_TRUE(lab.paused());
     ASSERT_TRUE(lab.compareAlarm());
@@ -166,7 +167,7 @@ TEST(Compare, AMismatchPausesTheLabAndNamesTheTechniqueAndPair) {
     EXPECT_TRUE(lab.compareAlarm()->mismatch.missing);
     EXPECT_EQ(lab.world().tickCount(), 4u);
     // Resuming clears the alarm; the tree agreed all along.
-    lab.togglePause();
+    lab.apply(Command::togglePause());
     EXPECT_FALSE(lab.compareAlarm());
     EXPECT_EQ(lab.compare().rows().back().technique->id, "faulty");
     EXPECT_EQ(lab.compare().rows().front().mismatchTicks, 0u);

@@ -12,6 +12,7 @@
 
 namespace {
 
+using ro::app::Command;
 using ro::app::Lab;
 
 /// A small recorded replay: a click, a count change, a technique switch.
@@ -19,10 +20,10 @@ std::string goodReplay() {
     Lab lab(*ro::findTechnique("grid"), 100, 3, {});
     EXPECT_TRUE(lab.startRecording());
     lab.update(1.0 / 60.0, false);
-    lab.spawnAt({400.0f, 300.0f});
+    lab.apply(Command::spawn({400.0f, 300.0f}));
     lab.update(1.0 / 60.0, false);
-    lab.setEntityCount(150);
-    lab.setTechnique(*ro::findTechnique("sap"));
+    lab.apply(Command::count(150));
+    lab.apply(Command::useTechnique(*ro::findTechnique("sap")));
     lab.update(1.0 / 60.0, false);
     return ro::app::replayToJson(lab.stopRecording());
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/lab.h"
@@ -17,6 +18,7 @@
 
 namespace {
 
+using ro::app::Command;
 using ro::app::Lab;
 using ro::app::LabState;
 using ro::app::SavedEntity;
@@ -39,8 +41,8 @@ std::vector<ro::Pair> sorted(std::vector<ro::Pair> pairs) {
 TEST(Lab, PausedStepShowsThePairsOfThePositionsItLeft) {
     Lab lab(*ro::findTechnique("grid"), 400, 3, {});
     for (int frame = 0; frame < 30; ++frame) lab.update(1.0 / 60.0, true);
-    lab.togglePause();
-    lab.requestStep();
+    lab.apply(Command::togglePause());
+    lab.apply(Command::step());
     lab.update(1.0 / 60.0, false);
     // The step's response moved entities after its pair finding; the HUD's pairs must be the
     // pairs of what is drawn now.
@@ -50,16 +52,16 @@ TEST(Lab, PausedStepShowsThePairsOfThePositionsItLeft) {
 
 TEST(Lab, PausedCountChangeRefreshesPairsAndContactsWithoutATick) {
     Lab lab(*ro::findTechnique("hshg"), 2000, 5, {});
-    lab.togglePause();
+    lab.apply(Command::togglePause());
     lab.update(1.0 / 60.0, false);
     const std::uint64_t ticks = lab.world().tickCount();
-    lab.setEntityCount(600);
+    lab.apply(Command::count(600));
     lab.refreshIfChanged();
     EXPECT_EQ(lab.world().tickCount(), ticks);
     EXPECT_EQ(sorted(lab.world().overlapPairs()), sorted(bruteOverlaps(lab.world())));
     // Contacts are counted on the new population too: never more than its overlaps.
     EXPECT_LE(lab.world().lastStats().contacts, lab.world().lastStats().overlaps);
-    lab.setEntityCount(10);
+    lab.apply(Command::count(10));
     lab.refreshIfChanged();
     EXPECT_LE(lab.world().lastStats().contacts, lab.world().lastStats().overlaps);
 }
@@ -67,22 +69,22 @@ TEST(Lab, PausedCountChangeRefreshesPairsAndContactsWithoutATick) {
 TEST(Lab, WhilePausedTheTimesAreOfTheSceneOnScreen) {
     Lab lab(*ro::findTechnique("grid"), 2000, 5, {});
     for (int frame = 0; frame < 5; ++frame) lab.update(1.0 / 60.0, true);
-    lab.togglePause();
-    lab.requestStep();
+    lab.apply(Command::togglePause());
+    lab.apply(Command::step());
     lab.update(1.0 / 60.0, false);
     // A single step: its tick's times stay beside the pairs of where it left the entities.
     EXPECT_GT(lab.world().lastStats().msIntegrate, 0.0) << "the step integrated";
     // So they do when only the view of the scene changes: a compared technique, a pause.
     const double stepIntegrate = lab.world().lastStats().msIntegrate;
-    lab.setCompared(*ro::findTechnique("sap"), true);
+    lab.apply(Command::compared(*ro::findTechnique("sap"), true));
     lab.refreshIfChanged();
-    lab.togglePause();
-    lab.togglePause();
+    lab.apply(Command::togglePause());
+    lab.apply(Command::togglePause());
     lab.refreshIfChanged();
     EXPECT_EQ(lab.world().lastStats().msIntegrate, stepIntegrate);
     // A change of count (as of preset or technique): the last tick ran on another scene, so
     // the times become the refresh's own, which integrated nothing.
-    lab.setEntityCount(500);
+    lab.apply(Command::count(500));
     lab.refreshIfChanged();
     EXPECT_EQ(lab.world().lastStats().msIntegrate, 0.0);
     EXPECT_GT(lab.world().lastStats().msBroadUpdate + lab.world().lastStats().msPairFind, 0.0);
@@ -97,7 +99,7 @@ TEST(Lab, ATechniqueThatShrinksFarBelowItsLargestSceneIsMadeAfresh) {
     };
     Lab lab(*ro::findTechnique("sap"), 100'000, 5, {});
     const std::uint64_t big = bytesAfterATick(lab);
-    lab.setEntityCount(1'000);
+    lab.apply(Command::count(1'000));
     const std::uint64_t shrunk = bytesAfterATick(lab);
     Lab fresh(*ro::findTechnique("sap"), 1'000, 5, {});
     const std::uint64_t made = bytesAfterATick(fresh);
@@ -105,12 +107,12 @@ TEST(Lab, ATechniqueThatShrinksFarBelowItsLargestSceneIsMadeAfresh) {
     EXPECT_LE(shrunk, 2 * made);
     // A quarter or more of the peak keeps the technique (and what it built).
     const ro::BroadPhase* kept = &lab.world().broadPhase();
-    lab.setEntityCount(4'000);
+    lab.apply(Command::count(4'000));
     (void)bytesAfterATick(lab);
-    lab.setEntityCount(1'000);
+    lab.apply(Command::count(1'000));
     (void)bytesAfterATick(lab);
     EXPECT_EQ(&lab.world().broadPhase(), kept) << "1,000 is a quarter of 4,000: the technique stays";
-    lab.setEntityCount(999);
+    lab.apply(Command::count(999));
     (void)bytesAfterATick(lab);
     EXPECT_NE(&lab.world().broadPhase(), kept);
 }
@@ -122,28 +124,31 @@ TEST(Lab, TabEitherWaySkipsATechniqueOverItsLimit) {
     Lab lab(*ro::findTechnique("grid"), limited.maxEntities + 1, 1, {});
     for (int direction : {+1, -1}) {
         for (std::size_t k = 0; k < 2 * all.size(); ++k) {
-            lab.stepTechnique(direction);
+            lab.apply(Command::stepTechnique(direction));
             EXPECT_NE(lab.technique().id, limited.id) << "direction " << direction << ", press " << k;
         }
     }
     // Under the limit both directions reach it.
-    lab.setEntityCount(100);
+    lab.apply(Command::count(100));
     bool reached = false;
-    for (std::size_t k = 0; k < all.size(); ++k) lab.stepTechnique(-1), reached |= lab.technique().id == limited.id;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        lab.apply(Command::stepTechnique(-1));
+        reached |= lab.technique().id == limited.id;
+    }
     EXPECT_TRUE(reached);
 }
 
 TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
     Lab lab(*ro::findTechnique("grid"), 100, 1, {});
     const float bigHalf = lab.sizeRange().maxHalf;
-    lab.setEntityCount(200'000);
+    lab.apply(Command::count(200'000));
     EXPECT_EQ(lab.world().size(), 200'000u);
     EXPECT_LT(lab.sizeRange().maxHalf, bigHalf / 10.0f);
     EXPECT_FALSE(lab.notice().empty());
     EXPECT_EQ(lab.noticesGiven(), 1u) << "the window shows a notice when this count grows";
     // A count the sizes suit keeps them.
     const ro::SizeRange kept = lab.sizeRange();
-    lab.setEntityCount(150'000);
+    lab.apply(Command::count(150'000));
     EXPECT_EQ(lab.sizeRange().maxHalf, kept.maxHalf);
     EXPECT_TRUE(lab.notice().empty());
     EXPECT_EQ(lab.noticesGiven(), 1u);
@@ -151,11 +156,11 @@ TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
     // 2.4 million overlaps and 1 s ticks), and so are specks that would cover under 1% of it.
     Lab crowded(*ro::findTechnique("grid"), 100'000, 1, {});
     const float crowdedHalf = crowded.sizeRange().maxHalf;
-    crowded.setEntityCount(1'000'000);
+    crowded.apply(Command::count(1'000'000));
     EXPECT_LT(crowded.sizeRange().maxHalf, crowdedHalf);
     EXPECT_NE(crowded.notice().find("cover the world"), std::string::npos) << crowded.notice();
     const float speckHalf = crowded.sizeRange().maxHalf;
-    crowded.setEntityCount(2'000);
+    crowded.apply(Command::count(2'000));
     EXPECT_EQ(crowded.world().size(), 2'000u);
     EXPECT_GT(crowded.sizeRange().maxHalf, 5.0f * speckHalf);
     EXPECT_NE(crowded.notice().find("% of the world"), std::string::npos) << crowded.notice();
@@ -165,24 +170,24 @@ TEST(Lab, ACellSetByHandThatTheBoxesOutgrewIsRefitAndSaysSo) {
     const auto cell = [](const Lab& lab) { return *lab.world().broadPhaseSettings().find(ro::kCellSizeParameter.key); };
     // The trap: a cell of 30 set at 122 entities, then 200,000 (sizes fitted to about 2).
     Lab lab(*ro::findTechnique("grid"), 122, 1, {});
-    lab.setParameter(ro::kCellSizeParameter, 30.0);
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 30.0));
     EXPECT_FALSE(lab.autoCellSize());
-    lab.setEntityCount(200'000);
+    lab.apply(Command::count(200'000));
     EXPECT_TRUE(lab.autoCellSize());
     EXPECT_LT(cell(lab), 30.0 / ro::app::Lab::kUnfitCellRatio);
     EXPECT_NE(lab.notice().find("cell size 30 set by hand no longer fits"), std::string::npos) << lab.notice();
 
     // A cell that still fits is kept: twice Auto's, across a count change the sizes suit.
-    lab.setParameter(ro::kCellSizeParameter, 2.0 * cell(lab));
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 2.0 * cell(lab)));
     const double kept = cell(lab);
-    lab.setEntityCount(150'000);
+    lab.apply(Command::count(150'000));
     EXPECT_FALSE(lab.autoCellSize());
     EXPECT_EQ(cell(lab), kept);
 
     // A cell far below the boxes, carried to another technique that has one: refit on the switch.
     Lab small(*ro::findTechnique("grid"), 2'000, 1, {});
-    small.setParameter(ro::kCellSizeParameter, 0.05);
-    small.setTechnique(*ro::findTechnique("hash"));
+    small.apply(Command::parameter(ro::kCellSizeParameter, 0.05));
+    small.apply(Command::useTechnique(*ro::findTechnique("hash")));
     EXPECT_TRUE(small.autoCellSize());
     EXPECT_GT(cell(small), 0.05 * ro::app::Lab::kUnfitCellRatio);
     EXPECT_NE(small.notice().find("cell size 0.05 set by hand no longer fits"), std::string::npos) << small.notice();
@@ -192,11 +197,11 @@ TEST(Lab, ACountChangeStartsTheCompareMediansOver) {
     // The table's medians are of the last 60 ticks: after 100 -> 2,000 they must describe the
     // 2,000, not show the 100's times beside the new p95s.
     Lab lab(*ro::findTechnique("grid"), 100, 1, {});
-    lab.setCompared(*ro::findTechnique("hshg"), true);
+    lab.apply(Command::compared(*ro::findTechnique("hshg"), true));
     for (int frame = 0; frame < 5; ++frame) lab.update(1.0 / 60.0, true);
     ASSERT_EQ(lab.compare().rows().size(), 1u);
     ASSERT_GT(lab.compare().rows()[0].ticks, 0u);
-    lab.setEntityCount(2'000);
+    lab.apply(Command::count(2'000));
     EXPECT_EQ(lab.compare().rows()[0].ticks, 0u);
     lab.update(1.0 / 60.0, true);
     EXPECT_EQ(lab.compare().rows()[0].ticks, 1u);
@@ -230,11 +235,11 @@ TEST(Lab, ASlowTickIsFollowedByFramesWithoutTicks) {
     EXPECT_GT(lab.world().tickCount(), afterFirst);
     EXPECT_LT(lab.simulationRate(), 1.0);
     // A change of technique or count starts the pace over: the slowness was the old scene's.
-    lab.setTechnique(*ro::findTechnique("hash"));
+    lab.apply(Command::useTechnique(*ro::findTechnique("hash")));
     EXPECT_EQ(lab.simulationRate(), 1.0);
     for (int frame = 0; frame < 3; ++frame) lab.update(0.05, false);
     ASSERT_LT(lab.simulationRate(), 1.0);
-    lab.setEntityCount(200);
+    lab.apply(Command::count(200));
     EXPECT_EQ(lab.simulationRate(), 1.0);
 }
 
@@ -265,10 +270,10 @@ TEST(Lab, ClicksThatWouldCrowdPastThePairLimitAreRefused) {
     // Each entity clicked at one point overlaps every one before it: the n-th adds n - 1 pairs.
     // Without a tick in between (a replay's inputs of one tick), the count must still hold.
     Lab lab(*ro::findTechnique("grid"), 0, 1, {});
-    lab.setSizeRange({4.0f, 4.0f});
+    lab.apply(Command::sizeRange({4.0f, 4.0f}));
     std::uint32_t n = 0;
     while (static_cast<std::uint64_t>(n + 1) * n / 2 <= Lab::kMostOverlappingPairs) ++n;
-    for (std::uint32_t k = 0; k < n + 5; ++k) lab.spawnAt({800.0f, 500.0f});
+    for (std::uint32_t k = 0; k < n + 5; ++k) lab.apply(Command::spawn({800.0f, 500.0f}));
     EXPECT_EQ(lab.world().size(), n);
     EXPECT_NE(lab.notice().find("not added"), std::string::npos) << lab.notice();
 }
@@ -306,18 +311,18 @@ TEST(Lab, APresetClickReplacesTheSceneAndKeepsItAcrossCounts) {
     Lab lab(*ro::findTechnique("hshg"), 1500, 3, {});
     EXPECT_EQ(lab.sceneName(), "random");
     const ro::ScenarioInfo* clustered = ro::findScenario("clustered");
-    lab.loadScenario(clustered);
+    lab.apply(Command::preset(clustered));
     EXPECT_EQ(lab.sceneName(), "clustered");
     EXPECT_EQ(lab.world().config().response, ro::ContactResponse::None);  // ro_bench's workload
     EXPECT_TRUE(sameBoxes(lab.world().boxes(), ro::Scene(clustered->kind, 1500, ro::Motion::Steady, 3).boxes()));
     // A new count is the same scenario's scene at that count.
-    lab.setEntityCount(8000);
+    lab.apply(Command::count(8000));
     EXPECT_TRUE(sameBoxes(lab.world().boxes(), ro::Scene(clustered->kind, 8000, ro::Motion::Steady, 3).boxes()));
     // onecell's limit caps the count it is loaded with.
-    lab.loadScenario(ro::findScenario("onecell"));
+    lab.apply(Command::preset(ro::findScenario("onecell")));
     EXPECT_EQ(lab.world().size(), ro::findScenario("onecell")->maxCount);
     // Back to the random mix: the lab's walls and bouncing, the same count.
-    lab.loadScenario(nullptr);
+    lab.apply(Command::preset(nullptr));
     EXPECT_EQ(lab.sceneName(), "random");
     EXPECT_EQ(lab.world().size(), ro::findScenario("onecell")->maxCount);
     EXPECT_EQ(lab.world().config().bounds.maxX, ro::WorldConfig{}.bounds.maxX);
@@ -326,8 +331,8 @@ TEST(Lab, APresetClickReplacesTheSceneAndKeepsItAcrossCounts) {
 
 TEST(Lab, APausedPresetSwitchShowsTheNewScenesPairs) {
     Lab lab(*ro::findTechnique("sap"), 900, 5, {});
-    lab.togglePause();
-    lab.loadScenario(ro::findScenario("dense"));
+    lab.apply(Command::togglePause());
+    lab.apply(Command::preset(ro::findScenario("dense")));
     lab.refreshIfChanged();
     EXPECT_EQ(sorted(lab.world().overlapPairs()), sorted(bruteOverlaps(lab.world())));
     EXPECT_FALSE(lab.world().overlapPairs().empty());
@@ -387,6 +392,59 @@ TEST(Lab, MissesOfTicksRunInOneUpdateAreAllCounted) {
     EXPECT_EQ(lab.missedTotal(), 1u);
     ASSERT_EQ(lab.missMarks().size(), 1u);
     EXPECT_EQ(lab.missMarks()[0].tick, 1u);
+}
+
+TEST(Lab, UndoRestoresTheSettingsBeforeTheLastChange) {
+    Lab lab(*ro::findTechnique("grid"), 500, 3, {});
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 30.0));
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 35.0));  // one slider drag: one change
+    lab.apply(Command::useTechnique(*ro::findTechnique("hash")));
+    lab.apply(Command::count(800));
+    ASSERT_EQ(lab.undoDepth(), 3u);
+
+    lab.apply(Command::undo());
+    EXPECT_EQ(lab.world().size(), 500u);
+    EXPECT_EQ(lab.technique().id, "hash");
+    lab.apply(Command::undo());
+    EXPECT_EQ(lab.technique().id, "grid");
+    EXPECT_FALSE(lab.autoCellSize());
+    EXPECT_EQ(lab.parameter(ro::kCellSizeParameter), 35.0);
+    lab.apply(Command::undo());
+    EXPECT_TRUE(lab.autoCellSize());
+    EXPECT_NE(lab.parameter(ro::kCellSizeParameter), 35.0) << "Auto's cell, fitted to the boxes";
+    EXPECT_EQ(lab.undoDepth(), 0u);
+    lab.apply(Command::undo());  // nothing left to take back
+    EXPECT_EQ(lab.technique().id, "grid");
+    EXPECT_EQ(lab.world().size(), 500u);
+}
+
+TEST(Lab, AnUndoReplaysAsTheCommandsItApplied) {
+    Lab lab(*ro::findTechnique("grid"), 300, 11, {});
+    ASSERT_TRUE(lab.startRecording());
+    lab.apply(Command::count(600));
+    lab.update(1.0 / 60.0, true);
+    lab.apply(Command::undo());
+    lab.update(1.0 / 60.0, true);
+    const ro::app::Recording recording = lab.stopRecording();
+    EXPECT_EQ(recording.inputs.size(), 2u) << "the count, and the count the undo set";
+
+    Lab replay(*ro::findTechnique("grid"), 10, 5, {});
+    replay.startReplay(recording);
+    for (int frame = 0; frame < 100 && !replay.replayStatus()->finished; ++frame) replay.update(1.0 / 60.0, true);
+    ASSERT_TRUE(replay.replayStatus()->finished);
+    EXPECT_TRUE(replay.replayStatus()->matched);
+    EXPECT_EQ(replay.world().size(), 300u);
+}
+
+TEST(Lab, QueuedCommandsApplyInTheOrderTheyWereMade) {
+    Lab lab(*ro::findTechnique("grid"), 100, 1, {});
+    ro::app::CommandQueue queue;
+    queue.push(Command::count(200));
+    queue.push(Command::undo());
+    EXPECT_EQ(lab.world().size(), 100u) << "nothing changes before the queue is applied";
+    for (Command& command : queue.take()) lab.apply(std::move(command));
+    EXPECT_EQ(lab.world().size(), 100u) << "the count, then its undo (the other way round: 200)";
+    EXPECT_TRUE(queue.empty());
 }
 
 }  // namespace

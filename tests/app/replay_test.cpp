@@ -10,6 +10,7 @@
 
 namespace {
 
+using ro::app::Command;
 using ro::app::Lab;
 using ro::app::Recording;
 
@@ -20,25 +21,25 @@ Recording recordSession(Lab& lab) {
         for (int i = 0; i < n; ++i) lab.update(1.0 / 60.0 * (1 + i % 3), false);
     };
     frames(10);
-    lab.spawnAt({400.0f, 300.0f});
-    lab.spawnAt({410.0f, 305.0f});
+    lab.apply(Command::spawn({400.0f, 300.0f}));
+    lab.apply(Command::spawn({410.0f, 305.0f}));
     frames(5);
-    lab.removeAt({400.0f, 300.0f});
-    lab.setTechnique(*ro::findTechnique("sap"));
+    lab.apply(Command::remove({400.0f, 300.0f}));
+    lab.apply(Command::useTechnique(*ro::findTechnique("sap")));
     frames(12);
-    lab.setEntityCount(900);
-    lab.setParameter(ro::kCellSizeParameter, 30.0);
+    lab.apply(Command::count(900));
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 30.0));
     frames(7);
     ro::WorldConfig config = lab.world().config();
     config.subSteps = 2;
     config.gravity = true;
-    lab.setWorldConfig(config);
-    lab.nextTechnique();
+    lab.apply(Command::worldConfig(config));
+    lab.apply(Command::stepTechnique(+1));
     frames(9);
-    lab.loadScenario(ro::findScenario("dense"));
+    lab.apply(Command::preset(ro::findScenario("dense")));
     frames(6);
-    lab.spawnAt({5.0f, 5.0f});
-    lab.useAutoCellSize();
+    lab.apply(Command::spawn({5.0f, 5.0f}));
+    lab.apply(Command::autoCellSize());
     frames(8);
     return lab.stopRecording();
 }
@@ -59,7 +60,7 @@ TEST(Replay, ARecordedSessionReplaysToTheSameStateUnderOtherTechniques) {
         Lab replay(*ro::findTechnique("quadtree"), 50, 99, {});
         replay.startReplay(loaded, *technique ? ro::findTechnique(technique) : nullptr);
         // The person's own clicks are ignored while it replays.
-        replay.spawnAt({300.0f, 300.0f});
+        replay.apply(Command::spawn({300.0f, 300.0f}));
         for (int frame = 0; frame < 1000 && !replay.replayStatus()->finished; ++frame) replay.update(1.0 / 60.0, false);
         const auto status = replay.replayStatus();
         ASSERT_TRUE(status->finished) << technique;
@@ -81,7 +82,7 @@ TEST(Replay, AfterAReplayHasFinishedThePersonsInputsChangeTheWorldAgain) {
     Lab replay(*ro::findTechnique("grid"), 10, 5, {});
     replay.startReplay(recording);
     const std::size_t during = replay.world().size();
-    replay.spawnAt({300.0f, 300.0f});
+    replay.apply(Command::spawn({300.0f, 300.0f}));
     EXPECT_EQ(replay.world().size(), during) << "a click while the replay runs is ignored";
     EXPECT_FALSE(replay.startRecording()) << "no recording while a replay runs";
     for (int frame = 0; frame < 1000 && !replay.replayStatus()->finished; ++frame) replay.update(1.0 / 60.0, false);
@@ -89,10 +90,10 @@ TEST(Replay, AfterAReplayHasFinishedThePersonsInputsChangeTheWorldAgain) {
     ASSERT_TRUE(replay.replayStatus()->matched);
 
     const std::size_t done = replay.world().size();
-    replay.spawnAt({300.0f, 300.0f});
+    replay.apply(Command::spawn({300.0f, 300.0f}));
     EXPECT_EQ(replay.world().size(), done + 1);
     EXPECT_FALSE(replay.replayStatus()) << "the replay's status is no longer about this world";
-    replay.loadScenario(ro::findScenario("uniform"));
+    replay.apply(Command::preset(ro::findScenario("uniform")));
     EXPECT_EQ(replay.sceneName(), "uniform");
     EXPECT_TRUE(replay.startRecording());
 }
@@ -101,7 +102,7 @@ TEST(Replay, AChangedStartDoesNotMatch) {
     Lab lab(*ro::findTechnique("hshg"), 400, 2, {});
     Recording recording = recordSession(lab);
     // Not the run that was recorded: the last click lands elsewhere.
-    ASSERT_EQ(recording.inputs[9].kind, ro::app::RecordedInput::Kind::Spawn);
+    ASSERT_EQ(recording.inputs[9].kind, ro::app::Command::Kind::Spawn);
     recording.inputs[9].point.x += 3.0f;
     Lab replay(*ro::findTechnique("hshg"), 10, 2, {});
     replay.startReplay(recording);

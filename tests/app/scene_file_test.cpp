@@ -15,6 +15,7 @@
 
 namespace {
 
+using ro::app::Command;
 using ro::app::Lab;
 using ro::app::LabState;
 using ro::app::SceneFile;
@@ -50,7 +51,7 @@ TEST(SceneFile, SaveLoadSaveGivesTheSameFileAndTheSameState) {
         const ro::ScenarioInfo* scenario = ro::findScenario(preset);
         Lab lab(*ro::findTechnique("hshg"), 1200, 4, {}, std::nullopt, scenario);
         for (int frame = 0; frame < 40; ++frame) lab.update(1.0 / 60.0, true);
-        lab.spawnAt({10.0f, 10.0f});
+        lab.apply(Command::spawn({10.0f, 10.0f}));
         const SceneFile saved{lab.capture(), {2.5f, ro::Vec2{3.25f, 7.0f}}};
         const std::string first = ro::app::sceneToJson(saved);
         const SceneFile loaded = ro::app::sceneFromJson(first);
@@ -67,13 +68,13 @@ TEST(SceneFile, SaveLoadSaveGivesTheSameFileAndTheSameState) {
         EXPECT_EQ(other.world().hasFilters(), std::string(preset) == "layers") << preset;
         lab.world().refreshPairs();  // both on the positions on screen
         EXPECT_EQ(other.world().overlapPairs(), lab.world().overlapPairs()) << preset;
-        other.setTechnique(*ro::findTechnique("tree"));
+        other.apply(Command::useTechnique(*ro::findTechnique("tree")));
         for (int frame = 0; frame < 40; ++frame) {
             lab.update(1.0 / 60.0, true);
             other.update(1.0 / 60.0, true);
         }
-        lab.spawnAt({20.0f, 20.0f});  // from the restored generator: the same random entity
-        other.spawnAt({20.0f, 20.0f});
+        lab.apply(Command::spawn({20.0f, 20.0f}));  // from the restored generator: the same random entity
+        other.apply(Command::spawn({20.0f, 20.0f}));
         LabState a = lab.capture(), b = other.capture();
         b.technique = a.technique;
         expectSameState(a, b);

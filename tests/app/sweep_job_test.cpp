@@ -23,6 +23,7 @@
 
 namespace {
 
+using ro::app::Command;
 using ro::app::Lab;
 using ro::app::SweepJob;
 
@@ -144,11 +145,11 @@ TEST(SweepJob, APresetsSceneIsSweptAsBeforeAndClicksMakeItYours) {
     EXPECT_EQ(job.points().front().n, SweepJob::kMinScalingCount);
     for (const ro::SweepPoint& p : job.points()) EXPECT_EQ(p.scenario, "uniform");
 
-    lab.spawnAt({0.0f, 0.0f});
+    lab.apply(Command::spawn({0.0f, 0.0f}));
     EXPECT_EQ(lab.sceneOrigin(), Lab::SceneOrigin::Edited);
     EXPECT_EQ(SweepJob::sourceOf(lab).kind, SweepJob::Source::Kind::Snapshot);
     EXPECT_EQ(SweepJob::sourceOf(lab).perCopy, 301u);
-    lab.respawn();  // a preset's control: the preset's scene again
+    lab.apply(Command::respawn());  // a preset's control: the preset's scene again
     EXPECT_EQ(SweepJob::sourceOf(lab).kind, SweepJob::Source::Kind::Preset);
 }
 
@@ -156,8 +157,8 @@ TEST(SweepJob, AutosCellIsOneRuleInThePanelAndTheParameterPlot) {
     // The mixed preset: a tenth of the boxes 10-40 across. Auto's cell follows the median boxes
     // (at most four of their sides), not the largest, in the panel's cell and the plot's marker.
     Lab lab(*ro::findTechnique("grid"), 2'000, 1);
-    lab.loadScenario(ro::findScenario("mixed"));
-    lab.useAutoCellSize();
+    lab.apply(Command::preset(ro::findScenario("mixed")));
+    lab.apply(Command::autoCellSize());
     ASSERT_TRUE(lab.autoCellSize());
     const double cell = *lab.world().broadPhaseSettings().find(ro::kCellSizeParameter.key);
     EXPECT_EQ(cell, static_cast<double>(ro::autoCellSize(lab.world().boxes())));

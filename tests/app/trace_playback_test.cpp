@@ -25,6 +25,7 @@
 
 namespace {
 
+using ro::app::Command;
 using ro::app::Lab;
 using IdPair = std::pair<std::uint32_t, std::uint32_t>;
 
@@ -144,7 +145,7 @@ TEST(TracePlayback, EveryFramesPairsAreBruteForcesUnderTwoTechniques) {
         }
         EXPECT_GT(pairsSeen, 0u);  // the comparison had something to compare
         // Scrubbed back: the file is read again from its start.
-        lab.seekTrace(5);
+        lab.apply(Command::traceSeek(5));
         lab.refreshIfChanged();
         EXPECT_EQ(lab.trace()->frame(), 5u);
         EXPECT_EQ(labIdPairs(lab), bruteIdPairs(frames[5]));
@@ -177,11 +178,11 @@ TEST(TracePlayback, WithoutLoopItStopsPausedOnTheLastFrame) {
     const std::string path = writeTrace("end.trace", frames);
     Lab lab(*ro::findTechnique("grid"), 0, 1);
     lab.loadTrace(path);
-    lab.setTraceLoop(false);
+    lab.apply(Command::traceLoop(false));
     for (int k = 0; k < 10; ++k) lab.update(1.0 / 60.0, true);
     EXPECT_TRUE(lab.paused());
     EXPECT_EQ(lab.trace()->frame(), 3u);
-    lab.togglePause();  // played again: from the start
+    lab.apply(Command::togglePause());  // played again: from the start
     EXPECT_EQ(lab.trace()->frame(), 0u);
     std::filesystem::remove(path);
 }
@@ -191,10 +192,10 @@ TEST(TracePlayback, SpeedPlaysFramesPerTick) {
     const std::string path = writeTrace("speed.trace", frames);
     Lab lab(*ro::findTechnique("grid"), 0, 1);
     lab.loadTrace(path);
-    lab.setTraceSpeed(0.25f);
+    lab.apply(Command::traceSpeed(0.25f));
     for (int k = 0; k < 8; ++k) lab.update(1.0 / 60.0, true);
     EXPECT_EQ(lab.trace()->frame(), 2u);
-    lab.setTraceSpeed(4.0f);
+    lab.apply(Command::traceSpeed(4.0f));
     lab.update(1.0 / 60.0, true);
     EXPECT_EQ(lab.trace()->frame(), 6u);
     EXPECT_EQ(labIdPairs(lab), bruteIdPairs(frames[6]));
@@ -206,7 +207,7 @@ TEST(TracePlayback, CompareVerdictRanksTheComparedTechniquesAndPicksOne) {
     const std::string path = writeTrace("verdict.trace", frames);
     Lab lab(*ro::findTechnique("grid"), 0, 1);
     lab.loadTrace(path);
-    for (const char* id : {"grid", "sap", "hshg"}) lab.setCompared(*ro::findTechnique(id), true);
+    for (const char* id : {"grid", "sap", "hshg"}) lab.apply(Command::compared(*ro::findTechnique(id), true));
     for (int k = 0; k < 9; ++k) lab.update(1.0 / 60.0, true);
     for (const auto& row : lab.compare().rows()) EXPECT_EQ(row.mismatchTicks, 0u) << row.technique->id;
     const ro::app::CompareVerdict verdict = ro::app::compareVerdict(lab.compare(), lab.comparedSceneProfile());
