@@ -23,15 +23,13 @@ Layout computeLayout(float width, float height, const LayoutInputs& in) {
     if (in.columnCollapsed) {
         layout.hud = {columnX, 0.0f, columnWidth, std::min(in.titleHeight, height)};
     } else {
-        const float hud = std::clamp(in.hudHeight, in.titleHeight, height);
-        layout.hud = {columnX, 0.0f, columnWidth, hud};
         // Compare at the bottom, its height a share of the window's: its top (and its Use
-        // button) stays put while the HUD's rows come and go; the legend takes what is between.
-        float compareTop = height;
-        if (in.compareOpen) {
-            compareTop = std::max(height - Layout::kCompareShare * height, hud);
-            if (compareTop < height) layout.compare = {columnX, compareTop, columnWidth, height - compareTop};
-        }
+        // button) stays put while the HUD's rows and notices come and go; a HUD taller than
+        // what is left scrolls. The legend takes what is between.
+        const float compareTop = in.compareOpen ? height - Layout::kCompareShare * height : height;
+        const float hud = std::clamp(in.hudHeight, in.titleHeight, std::max(compareTop, in.titleHeight));
+        layout.hud = {columnX, 0.0f, columnWidth, hud};
+        if (in.compareOpen) layout.compare = {columnX, compareTop, columnWidth, height - compareTop};
         if (compareTop - hud >= Layout::kMinLegend) layout.legend = {columnX, hud, columnWidth, compareTop - hud};
     }
 

@@ -52,7 +52,7 @@ struct Layout {
     static constexpr float kColumnWidth = 300.0f;
     static constexpr float kCollapsedWidth = 110.0f;  ///< the column folded: the HUD's title bar
     /// Compare, when open, takes this share of the column's height, at its bottom.
-    static constexpr float kCompareShare = 0.45f;
+    static constexpr float kCompareShare = 0.4f;
     /// Less room than this between the HUD and Compare, and the legend is not shown.
     static constexpr float kMinLegend = 40.0f;
     /// A window narrower than this opens with the right column folded: the world keeps room.

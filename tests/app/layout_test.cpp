@@ -72,10 +72,12 @@ TEST(Layout, CompareSitsAtTheBottomWhereTheHudsRowsDoNotMoveIt) {
     in.hudHeight = 380.0f;
     EXPECT_EQ(computeLayout(1280.0f, 800.0f, in).compare.y, l.compare.y);
     expectApartAndInside(l, 1280.0f, 800.0f);
-    // A HUD too tall for both: Compare starts under it, and the legend is not shown.
+    // A HUD too tall for both: Compare stays where it was, the HUD ends at its top (and
+    // scrolls), and the legend is not shown.
     in.hudHeight = 700.0f;
     const Layout tall = computeLayout(1280.0f, 800.0f, in);
-    EXPECT_EQ(tall.compare.y, 700.0f);
+    EXPECT_EQ(tall.compare.y, l.compare.y);
+    EXPECT_EQ(tall.hud.bottom(), l.compare.y);
     EXPECT_TRUE(tall.legend.empty());
     expectApartAndInside(tall, 1280.0f, 800.0f);
 }
