@@ -317,6 +317,8 @@ void Coherent<Inner>::relist(const BoxView& boxes) {
         const Aabb b{m_fatMinX[p.b], m_fatMinY[p.b], m_fatMaxX[p.b], m_fatMaxY[p.b]};
         if (exact || touches(a, b)) m_kept.push_back({p.a, p.b});
     }
+    // In index order: the exact tests of later steps then read the boxes nearly in sequence.
+    std::sort(m_kept.begin(), m_kept.end(), [](IndexPair x, IndexPair y) { return x.a < y.a || (x.a == y.a && x.b < y.b); });
     reserveWithHeadroom(m_kept, 2 * m_kept.size());  // room for the pairs refinds add
     m_refound = n;
     m_mode = Mode::Coherent;
