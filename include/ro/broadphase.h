@@ -63,7 +63,7 @@ struct NamedCounter {
 /// ("hash_false_positives"). A few at most, held in place (no heap, copied with Counters).
 class ExtraCounters {
 public:
-    static constexpr std::size_t kCapacity = 6;
+    static constexpr std::size_t kCapacity = 8;
     /// Sets the counter with this key (a string that outlives the counters: a literal).
     void set(std::string_view key, double value) {
         for (std::size_t i = 0; i < m_count; ++i)

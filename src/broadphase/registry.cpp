@@ -32,7 +32,7 @@ constexpr std::array kTechniques{
     TechniqueInfo{"sweep", "Single-axis sweep (insertion sort)", SingleAxisSweep::kGuide, Coherent<SingleAxisSweep>::kParameters, &make<Coherent<SingleAxisSweep>>},
     TechniqueInfo{"tree", "Dynamic AABB tree", DynamicTree::kGuide, DynamicTree::kParameters, &make<DynamicTree>},
     TechniqueInfo{"quadtree", "Quadtree", Quadtree::kGuide, Coherent<Quadtree>::kParameters, &make<Coherent<Quadtree>>},
-    TechniqueInfo{"auto", "Auto: HSHG or tree, timed", AutoPick::kGuide, AutoPick::kParameters, &make<AutoPick>},
+    TechniqueInfo{"auto", "Auto: HSHG, tree or SAP, timed", AutoPick::kGuide, AutoPick::kParameters, &make<AutoPick>},
 };
 
 }  // namespace

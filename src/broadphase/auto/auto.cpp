@@ -27,10 +27,13 @@ void AutoPick::startTrial() {
     m_watchedSteps = 0;
     if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<Coherent<HierarchicalGrid>>();
     if (!m_techniques[kTree]) m_techniques[kTree] = std::make_unique<DynamicTree>();
+    if (!m_techniques[kSap]) m_techniques[kSap] = std::make_unique<Coherent<SweepAndPrune>>();
     for (const auto& technique : m_techniques) technique->configure(m_settings);
 }
 
-TechniqueBase& AutoPick::answering() const { return *m_techniques[m_pick == Pick::Tree ? kTree : kHshg]; }
+TechniqueBase& AutoPick::answering() const {
+    return *m_techniques[m_pick == Pick::Tree ? kTree : m_pick == Pick::Sap ? kSap : kHshg];
+}
 
 template <typename Step>
 void AutoPick::onEach(Step&& step, bool timed) {
@@ -66,7 +69,7 @@ void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t
     m_stepMs = msSince(start);
 }
 
-void AutoPick::watchTree(double stepMs) {
+void AutoPick::watchKept(double stepMs) {
     m_watchedMs += stepMs;
     if (++m_watchedSteps % kWatchSteps != 0) return;
     const double hshgMs = m_hshgMsPerEntity * m_count;
@@ -83,17 +86,20 @@ void AutoPick::watchTree(double stepMs) {
 
 void AutoPick::preferHshg() {
     if (m_pick == Pick::Hshg) return;
-    // The HSHG builds on the last update's boxes, as the tree holds them (the caller's arrays
+    // The HSHG builds on the last update's boxes, as the kept technique holds them (the caller's arrays
     // are theirs again once update() returns), so queries before the next update find what
     // the tree would have found. A one-off copy, at the hand-over.
     if (!m_techniques[kHshg]) {
         m_techniques[kHshg] = std::make_unique<Coherent<HierarchicalGrid>>();
         m_techniques[kHshg]->configure(m_settings);
-        if (m_updated && m_techniques[kTree]) {
-            const auto& tree = static_cast<const DynamicTree&>(*m_techniques[kTree]);
+        if (m_updated && (m_techniques[kTree] || m_techniques[kSap])) {
+            const auto boxOf = [&](std::uint32_t i) {
+                return m_techniques[kTree] ? static_cast<const DynamicTree&>(*m_techniques[kTree]).boxOf(i)
+                                           : static_cast<const Coherent<SweepAndPrune>&>(*m_techniques[kSap]).boxOf(i);
+            };
             std::vector<float> minX(m_count), minY(m_count), maxX(m_count), maxY(m_count);
             for (std::uint32_t i = 0; i < m_count; ++i) {
-                const Aabb box = tree.boxOf(i);
+                const Aabb box = boxOf(i);
                 minX[i] = box.minX, minY[i] = box.minY, maxX[i] = box.maxX, maxY[i] = box.maxY;
             }
             updateChecked(*m_techniques[kHshg], m_boxes.withCoordinates(minX.data(), minY.data(), maxX.data(), maxY.data()));
@@ -101,6 +107,7 @@ void AutoPick::preferHshg() {
     }
     m_pick = Pick::Hshg;
     m_techniques[kTree].reset();
+    m_techniques[kSap].reset();
     m_otherPairs = {};
 }
 
@@ -113,7 +120,7 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
         return;
     }
     if (m_pick == Pick::Trial) {
-        // Both find their pairs (the tree's pair list must follow every step); the HSHG's answer.
+        // All find their pairs (the tree's pair list must follow every step); the HSHG's answer.
         onEach([&](TechniqueBase& technique, std::size_t k) { technique.findPairs(k == kHshg ? out : m_otherPairs); },
                m_trialStep > 0);
         if (m_trialStep > 0) {
@@ -124,29 +131,33 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
         }
         m_stepTrialMs = {};
         if (++m_trialStep == kTrialSteps) {
-            m_pick = m_trialMs[kTree] < m_trialMs[kHshg] ? Pick::Tree : Pick::Hshg;
+            const std::size_t fastest = static_cast<std::size_t>(
+                std::min_element(m_trialMs.begin(), m_trialMs.end()) - m_trialMs.begin());
+            m_pick = fastest == kTree ? Pick::Tree : fastest == kSap ? Pick::Sap : Pick::Hshg;
             m_hshgMsPerEntity = m_hshgBestMs / std::max(1u, m_count);
-            m_techniques[m_pick == Pick::Tree ? kHshg : kTree].reset();
+            for (std::size_t k = 0; k < m_techniques.size(); ++k)
+                if (k != fastest) m_techniques[k].reset();
             m_otherPairs = {};
         }
-    } else if (m_pick == Pick::Tree) {
+    } else if (m_pick == Pick::Tree || m_pick == Pick::Sap) {
         const auto start = std::chrono::steady_clock::now();
         answering().findPairs(out);
-        watchTree(m_stepMs + msSince(start));
+        watchKept(m_stepMs + msSince(start));
     } else {
         answering().findPairs(out);
     }
-    // The counters of the technique that answered this step, and the memory of both.
+    // The counters of the technique that answered this step, and the memory of all.
     m_counters = answering().counters();
     m_counters.bytesHeld = bytesHeld(m_otherPairs);
     for (const auto& technique : m_techniques)
         if (technique) m_counters.bytesHeld += technique->counters().bytesHeld;
     m_counters.extra.set("uses_tree", m_pick == Pick::Tree ? 1.0 : 0.0);
+    m_counters.extra.set("uses_sap", m_pick == Pick::Sap ? 1.0 : 0.0);
     m_counters.extra.set("trial_steps_left", m_pick == Pick::Trial ? kTrialSteps - m_trialStep : 0.0);
 }
 
 void AutoPick::forEachElement(const std::function<void(const StructureElement&)>& visit) const {
-    if (m_techniques[kHshg] || m_techniques[kTree]) answering().forEachElement(visit);
+    if (m_techniques[kHshg] || m_techniques[kTree] || m_techniques[kSap]) answering().forEachElement(visit);
 }
 
 std::string AutoPick::validate() const {
@@ -157,17 +168,17 @@ std::string AutoPick::validate() const {
 }
 
 QueryCost AutoPick::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
-    if (!m_techniques[kHshg] && !m_techniques[kTree]) return {};
+    if (!m_techniques[kHshg] && !m_techniques[kTree] && !m_techniques[kSap]) return {};
     return answering().queryBox(box, out);
 }
 
 QueryCost AutoPick::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {
-    if (!m_techniques[kHshg] && !m_techniques[kTree]) return {};
+    if (!m_techniques[kHshg] && !m_techniques[kTree] && !m_techniques[kSap]) return {};
     return answering().queryRay(segment, out);
 }
 
 QueryCost AutoPick::doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) {
-    if (!m_techniques[kHshg] && !m_techniques[kTree]) return {};
+    if (!m_techniques[kHshg] && !m_techniques[kTree] && !m_techniques[kSap]) return {};
     return answering().raycastFirst(segment, hit);
 }
 

@@ -1,16 +1,19 @@
 #pragma once
-/// Auto: the HSHG or the AABB tree, whichever a scene's first steps show to be faster.
+/// Auto: the HSHG, the AABB tree or sweep and prune, whichever a scene's first steps show to
+/// be fastest.
 ///
-/// The two win in different worlds. The HSHG rebuilds its cells every step, so a step costs
+/// The first two win in different worlds. The HSHG rebuilds its cells every step, so a step costs
 /// O(n + k) whatever moved: it wins where most bodies move fast or come and go. (It sits
 /// under the coherence layer, coherent/coherent.h: steps where no box left its fat box skip
 /// it, which the trial's timing sees like any other cost.) The tree keeps
 /// its fat boxes and its pairs across steps and works in proportion to the leaves that left
 /// their fat box: it wins where most bodies are static or slow against their size (the
-/// static field, 3.5x faster than the HSHG; sparse mixes of big boxes, about 2x).
-/// Neither can tell from the boxes alone which world it is in, so auto runs both on the first
-/// kTrialSteps steps of a scene, times the steps after the first (a build for both), and keeps
-/// the faster; the other is freed. A scene starts again at the first update, after new
+/// static field, 3.5x faster than the HSHG; sparse mixes of big boxes, about 2x). Sweep and
+/// prune (under the same layer) wins where few boxes are near each other along its axis:
+/// small, sparse piles of debris (the suite's junkyard, about 2x the HSHG's speed).
+/// None can tell from the boxes alone which world it is in, so auto runs all three on the first
+/// kTrialSteps steps of a scene, times the steps after the first (a build for each), and keeps
+/// the fastest; the others are freed. A scene starts again at the first update, after new
 /// parameters, and when most of the entities are new in one update (a new scene).
 ///
 /// The trial flatters the tree: just built, no leaf has left its fat box yet, and the first
@@ -19,10 +22,12 @@
 /// tree is watched: every kWatchSteps steps its mean since the pick is compared with the
 /// HSHG's fastest trial step, and above kGiveUp times that, plus a doubt that shrinks as steps
 /// accumulate (a wave of reinsertion is a few steps; a slow tree is slow in every window),
-/// the HSHG takes over (one HSHG build) until the next scene.
+/// the HSHG takes over (one HSHG build) until the next scene. A kept sweep and prune is
+/// watched the same way: its trial can fall on a scene's calm start (a wall before it is
+/// smashed), and the HSHG's cost follows a scene's changes more closely.
 ///
-/// What it costs: the trial steps cost both techniques' steps; after them, the kept one's plus
-/// an O(n) compare of the ids. Its answers are exactly those of either (both are exact).
+/// What it costs: the trial steps cost the three techniques' steps; after them, the kept one's
+/// plus an O(n) compare of the ids. Its answers are exactly those of any (all are exact).
 
 #include <array>
 #include <cstdint>
@@ -34,6 +39,7 @@
 #include "broadphase/technique_base.h"
 #include "broadphase/coherent/coherent.h"
 #include "broadphase/hshg/hshg.h"
+#include "broadphase/sap/sap.h"
 #include "broadphase/tree/tree.h"
 
 namespace ro {
@@ -43,35 +49,36 @@ class AutoPick final : public Technique<AutoPick> {
 
 public:
     static constexpr TechniqueGuide kGuide{
-        .how = "Runs the HSHG and the AABB tree side by side for a scene's first steps, times them, and keeps the "
-               "faster: the HSHG where most bodies move, the tree where most are static or slow.",
-        .complexity = "that of the one it keeps; both for 3 steps per scene",
-        .cost = "The kept technique's cost, plus both techniques' steps for the first 3 steps of each scene.",
+        .how = "Runs the HSHG, the AABB tree and sweep and prune side by side for a scene's first steps, times them, "
+               "and keeps the fastest: the HSHG where most bodies move, the tree where most are static or slow, "
+               "sweep and prune where few are near each other along an axis.",
+        .complexity = "that of the one it keeps; all three for 3 steps per scene",
+        .cost = "The kept technique's cost, plus the three techniques' steps for the first 3 steps of each scene.",
         .suits = "A scene you have not measured: static fields, sparse mixes of sizes and crowds of movers alike.",
         .source = "ro's own: the measurements of the mixed family and the static field (README, Performance)",
     };
     static constexpr ParameterSpec kParameters[] = {HierarchicalGrid::kFactorParameter, DynamicTree::kMarginParameter,
                                                     kCoherentParameter};
-    /// Steps of a scene run by both: the first builds, the others are timed.
+    /// Steps of a scene run by all three: the first builds, the others are timed.
     static constexpr std::uint32_t kTrialSteps = 3;
     /// A new scene (most entities new in one update) starts a trial from this many entities.
     static constexpr std::uint32_t kMinTrialCount = 256;
-    /// A kept tree's mean since its pick is judged every kWatchSteps steps: it is given up
+    /// A kept tree's (or sweep and prune's) mean since its pick is judged every kWatchSteps steps: it is given up
     /// above (kGiveUp + kDoubt * kWatchSteps / steps) times the HSHG's fastest trial step, so
-    /// 2.05x after 16 steps, 1.3x after 64, 1.11x after 256. The mean forgets slowly: past
+    /// 2.05x after 8 steps, 1.3x after 32, 1.08x after 256. The mean forgets slowly: past
     /// kMemorySteps both sums are halved.
-    static constexpr std::uint32_t kWatchSteps = 16;
+    static constexpr std::uint32_t kWatchSteps = 8;
     static constexpr double kGiveUp = 1.05, kDoubt = 1.0;
     static constexpr std::uint32_t kMemorySteps = 1024;
 
-    enum class Pick : std::uint8_t { Trial, Hshg, Tree };
+    enum class Pick : std::uint8_t { Trial, Hshg, Tree, Sap };
 
     AutoPick() : Technique(kParameters) {}
 
-    /// Which technique answers now (Trial while both run).
+    /// Which technique answers now (Trial while all run).
     [[nodiscard]] Pick pick() const { return m_pick; }
     /// Hands the steps to the HSHG now, built on the last update's boxes, until the next
-    /// scene's trial: what the watch does when a kept tree turns out slow.
+    /// scene's trial: what the watch does when a kept tree or sweep and prune turns out slow.
     void preferHshg();
 
     [[nodiscard]] bool exploitsMovedLists() const override;
@@ -89,25 +96,26 @@ protected:
     QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) override;
 
 private:
-    static constexpr std::size_t kHshg = 0, kTree = 1;
+    static constexpr std::size_t kHshg = 0, kTree = 1, kSap = 2;
 
     /// Starts a trial: both techniques exist and take the next update afresh.
     void startTrial();
     /// The technique that answers queries and draws: during a trial, the HSHG.
     [[nodiscard]] TechniqueBase& answering() const;
-    /// Gives up a kept tree that turned out slower than the HSHG's trial said the HSHG is.
-    void watchTree(double stepMs);
+    /// Gives up a kept tree or sweep and prune that turned out slower than the HSHG's trial
+    /// said the HSHG is.
+    void watchKept(double stepMs);
     /// Runs `step` on every live technique, timing each into m_stepTrialMs during the timed
     /// steps of a trial.
     template <typename Step>
     void onEach(Step&& step, bool timed);
 
     Settings m_settings;
-    std::array<std::unique_ptr<TechniqueBase>, 2> m_techniques;
+    std::array<std::unique_ptr<TechniqueBase>, 3> m_techniques;
     Pick m_pick = Pick::Trial;
     std::uint32_t m_trialStep = 0;
-    std::array<double, 2> m_trialMs{};      ///< by technique: its timed trial steps
-    std::array<double, 2> m_stepTrialMs{};  ///< by technique: this trial step so far
+    std::array<double, 3> m_trialMs{};      ///< by technique: its timed trial steps
+    std::array<double, 3> m_stepTrialMs{};  ///< by technique: this trial step so far
     double m_hshgBestMs = 0.0;              ///< the HSHG's fastest timed trial step
     double m_hshgMsPerEntity = 0.0;  ///< the HSHG's timed trial steps, per step and entity
     double m_watchedMs = 0.0;        ///< a kept tree's steps since its pick (halved past kMemorySteps)
@@ -116,7 +124,7 @@ private:
     double m_stepMs = 0.0;           ///< the last update's time
     BoxView m_boxes;                 ///< the last update's ids, flags and filters (keyed; no coordinates)
     bool m_updated = false;          ///< m_boxes holds an update's
-    std::vector<Pair> m_otherPairs;  ///< the pairs of the technique a trial runs beside
+    std::vector<Pair> m_otherPairs;  ///< the pairs of the techniques a trial runs beside
 };
 
 }  // namespace ro

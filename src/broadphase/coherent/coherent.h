@@ -83,6 +83,13 @@ public:
     [[nodiscard]] Mode mode() const { return m_mode; }
     [[nodiscard]] float margin() const { return m_margin; }
     [[nodiscard]] const Inner& inner() const { return m_inner; }
+    /// The last update's box at dense index `i`, for a hand-over to another technique (auto):
+    /// the layer's copy while the inner technique holds fat boxes, else the inner's own.
+    [[nodiscard]] Aabb boxOf(std::uint32_t i) const
+        requires requires(const Inner& inner) { inner.boxOf(i); }
+    {
+        return m_holds == Holds::Fat ? m_tight[i] : m_inner.boxOf(i);
+    }
 
     [[nodiscard]] bool exploitsMovedLists() const override {
         return m_mode == Mode::Coherent || m_inner.exploitsMovedLists();

@@ -71,6 +71,8 @@ public:
     /// for its begin delimiter and a scan to the first delimiter past its end that touches void.
     /// Throws std::out_of_range for an index the last update did not have.
     QueryCost interferingWith(std::uint32_t entity, std::vector<std::uint32_t>& out) const;
+    /// The last update's box at dense index `i` (its own copy).
+    [[nodiscard]] Aabb boxOf(std::uint32_t i) const { return m_boxes.box(i); }
     /// The axis of the last update (0 x, 1 y).
     [[nodiscard]] std::uint32_t axis() const { return m_axis; }
     /// Whether the last update rebuilt the array (first step, new axis, too many swaps now or lately).
