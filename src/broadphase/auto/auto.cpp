@@ -14,7 +14,6 @@ double msSince(std::chrono::steady_clock::time_point start) {
 
 void AutoPick::applySettings(const Settings& settings) {
     m_settings = settings;
-    m_retried = false;
     startTrial();
 }
 
@@ -26,15 +25,10 @@ void AutoPick::startTrial() {
     m_hshgBestMs = 0.0;
     m_watchedMs = 0.0;
     m_watchedSteps = 0;
-    m_bestStepMs = {};
-    for (std::size_t k = 0; k < m_techniques.size(); ++k) {
-        if (m_techniques[k]) continue;
-        if (k == kHshg) m_techniques[k] = std::make_unique<Coherent<HierarchicalGrid>>();
-        if (k == kTree) m_techniques[k] = std::make_unique<DynamicTree>();
-        if (k == kSap) m_techniques[k] = std::make_unique<Coherent<SweepAndPrune>>();
-        m_techniques[k]->configure(m_settings);
-        m_fresh[k] = true;  // its first update is a full one, whichever the caller makes
-    }
+    if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<Coherent<HierarchicalGrid>>();
+    if (!m_techniques[kTree]) m_techniques[kTree] = std::make_unique<DynamicTree>();
+    if (!m_techniques[kSap]) m_techniques[kSap] = std::make_unique<Coherent<SweepAndPrune>>();
+    for (const auto& technique : m_techniques) technique->configure(m_settings);
 }
 
 TechniqueBase& AutoPick::answering() const {
@@ -61,44 +55,27 @@ void AutoPick::doUpdate(const BoxView& boxes) {
     m_updated = true;
     m_count = boxes.count;
     const bool newScene = boxes.count >= kMinTrialCount && 2 * idSlots().newIdCount() > boxes.count;
-    if (m_pick != Pick::Trial && newScene) {
-        m_retried = false;
-        startTrial();
-    }
+    if (m_pick != Pick::Trial && newScene) startTrial();
     const auto start = std::chrono::steady_clock::now();
-    onEach([&](TechniqueBase& technique, std::size_t k) {
-        updateChecked(technique, boxes);
-        m_fresh[k] = false;
-    }, m_pick == Pick::Trial && m_trialStep > 0);
+    onEach([&](TechniqueBase& technique, std::size_t) { updateChecked(technique, boxes); },
+           m_pick == Pick::Trial && m_trialStep > 0);
     m_stepMs = msSince(start);
 }
 
 void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
     const auto start = std::chrono::steady_clock::now();
-    onEach([&](TechniqueBase& technique, std::size_t k) {
-        if (m_fresh[k]) updateChecked(technique, boxes);  // made by a trial since the last update
-        else updateMovedChecked(technique, boxes, moved);
-        m_fresh[k] = false;
-    }, m_pick == Pick::Trial && m_trialStep > 0);
+    onEach([&](TechniqueBase& technique, std::size_t) { updateMovedChecked(technique, boxes, moved); },
+           m_pick == Pick::Trial && m_trialStep > 0);
     m_stepMs = msSince(start);
 }
 
 void AutoPick::watchKept(double stepMs) {
     m_watchedMs += stepMs;
     if (++m_watchedSteps % kWatchSteps != 0) return;
-    // A kept tree or SAP is held to the HSHG's fastest trial step, a kept HSHG to the others'.
-    const double otherMs = (m_pick == Pick::Hshg ? m_othersMsPerEntity : m_hshgMsPerEntity) * m_count;
+    const double hshgMs = m_hshgMsPerEntity * m_count;
     const double doubt = kDoubt * kWatchSteps / m_watchedSteps;
-    const double above = m_pick == Pick::Hshg ? kRetryAbove : kGiveUp + doubt;
-    if (m_watchedMs / m_watchedSteps > above * otherMs) {
-        if (m_pick != Pick::Hshg) {
-            preferHshg();
-        } else if (!m_retried) {
-            // The HSHG's trial fell on a calm start (no box had left its fat box): the others
-            // are tried again beside it, as it costs now. Once a scene.
-            m_retried = true;
-            startTrial();
-        }
+    if (m_watchedMs / m_watchedSteps > (kGiveUp + doubt) * hshgMs) {
+        preferHshg();
         return;
     }
     if (m_watchedSteps >= kMemorySteps) {
@@ -149,11 +126,8 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
         if (m_trialStep > 0) {
             // The HSHG's fastest timed step is the estimate the watch holds a kept tree to: its
             // steps cost the same every step, and the slower ones met the tree's cold caches.
-            for (std::size_t k = 0; k < m_techniques.size(); ++k) {
-                m_bestStepMs[k] = m_trialStep == 1 ? m_stepTrialMs[k] : std::min(m_bestStepMs[k], m_stepTrialMs[k]);
-                m_trialMs[k] += m_stepTrialMs[k];
-            }
-            m_hshgBestMs = m_bestStepMs[kHshg];
+            m_hshgBestMs = m_trialStep == 1 ? m_stepTrialMs[kHshg] : std::min(m_hshgBestMs, m_stepTrialMs[kHshg]);
+            for (std::size_t k = 0; k < m_techniques.size(); ++k) m_trialMs[k] += m_stepTrialMs[k];
         }
         m_stepTrialMs = {};
         if (++m_trialStep == kTrialSteps) {
@@ -161,15 +135,16 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
                 std::min_element(m_trialMs.begin(), m_trialMs.end()) - m_trialMs.begin());
             m_pick = fastest == kTree ? Pick::Tree : fastest == kSap ? Pick::Sap : Pick::Hshg;
             m_hshgMsPerEntity = m_hshgBestMs / std::max(1u, m_count);
-            m_othersMsPerEntity = std::min(m_bestStepMs[kTree], m_bestStepMs[kSap]) / std::max(1u, m_count);
             for (std::size_t k = 0; k < m_techniques.size(); ++k)
                 if (k != fastest) m_techniques[k].reset();
             m_otherPairs = {};
         }
-    } else {
+    } else if (m_pick == Pick::Tree || m_pick == Pick::Sap) {
         const auto start = std::chrono::steady_clock::now();
         answering().findPairs(out);
         watchKept(m_stepMs + msSince(start));
+    } else {
+        answering().findPairs(out);
     }
     // The counters of the technique that answered this step, and the memory of all.
     m_counters = answering().counters();

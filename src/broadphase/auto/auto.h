@@ -24,10 +24,7 @@
 /// accumulate (a wave of reinsertion is a few steps; a slow tree is slow in every window),
 /// the HSHG takes over (one HSHG build) until the next scene. A kept sweep and prune is
 /// watched the same way: its trial can fall on a scene's calm start (a wall before it is
-/// smashed), and the HSHG's cost follows a scene's changes more closely. A kept HSHG is
-/// watched against the others' fastest trial steps: under the coherence layer its trial can
-/// fall on steps where no box has left its fat box yet (a static field's first steps), and
-/// once a scene, above that, the three are tried again beside it as it costs by then.
+/// smashed), and the HSHG's cost follows a scene's changes more closely.
 ///
 /// What it costs: the trial steps cost the three techniques' steps; after them, the kept one's
 /// plus an O(n) compare of the ids. Its answers are exactly those of any (all are exact).
@@ -72,9 +69,6 @@ public:
     /// kMemorySteps both sums are halved.
     static constexpr std::uint32_t kWatchSteps = 8;
     static constexpr double kGiveUp = 1.05, kDoubt = 1.0;
-    /// A kept HSHG tries the others again above this many times their fastest trial step: a
-    /// fresh tree's steps flatter it, so only a gap this wide says the HSHG's trial misled.
-    static constexpr double kRetryAbove = 4.0;
     static constexpr std::uint32_t kMemorySteps = 1024;
 
     enum class Pick : std::uint8_t { Trial, Hshg, Tree, Sap };
@@ -123,10 +117,6 @@ private:
     std::array<double, 3> m_trialMs{};      ///< by technique: its timed trial steps
     std::array<double, 3> m_stepTrialMs{};  ///< by technique: this trial step so far
     double m_hshgBestMs = 0.0;              ///< the HSHG's fastest timed trial step
-    std::array<double, 3> m_bestStepMs{};   ///< by technique: its fastest timed trial step
-    std::array<bool, 3> m_fresh{};          ///< by technique: made since the last update
-    double m_othersMsPerEntity = 0.0;       ///< the tree's or SAP's fastest trial step, whichever less, per entity
-    bool m_retried = false;                 ///< a kept HSHG's watch started a trial again this scene
     double m_hshgMsPerEntity = 0.0;  ///< the HSHG's timed trial steps, per step and entity
     double m_watchedMs = 0.0;        ///< a kept tree's steps since its pick (halved past kMemorySteps)
     std::uint32_t m_watchedSteps = 0;
