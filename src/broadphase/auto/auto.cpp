@@ -25,6 +25,7 @@ void AutoPick::startTrial() {
     m_hshgBestMs = 0.0;
     m_watchedMs = 0.0;
     m_watchedSteps = 0;
+    m_calmSteps = 0;
     if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<Coherent<HierarchicalGrid>>();
     if (!m_techniques[kTree]) m_techniques[kTree] = std::make_unique<DynamicTree>();
     if (!m_techniques[kSap]) m_techniques[kSap] = std::make_unique<Coherent<SweepAndPrune>>();
@@ -123,14 +124,27 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
         // All find their pairs (the tree's pair list must follow every step); the HSHG's answer.
         onEach([&](TechniqueBase& technique, std::size_t k) { technique.findPairs(k == kHshg ? out : m_otherPairs); },
                m_trialStep > 0);
-        if (m_trialStep > 0) {
+        // Under the coherence layer a scene's first steps cost the HSHG and SAP almost nothing
+        // (no box has left its fat box yet), and the tree too: on a static field the HSHG won
+        // such a trial, then rebuilt from every box each step, 20x the tree. So the timed
+        // steps wait for the HSHG's first re-find (a box left its fat box), at most
+        // kMaxCalmSteps steps: a resting scene stays calm, and is timed calm.
+        bool timed = m_trialStep > 0;
+        if (timed && m_calmSteps < kMaxCalmSteps) {
+            const Counters hshg = m_techniques[kHshg]->counters();
+            const bool calm = hshg.extra.find("refound").value_or(1.0) == 0.0 && hshg.extra.find("pass_through").value_or(1.0) == 0.0;
+            if (calm) ++m_calmSteps, timed = false;
+            else m_calmSteps = kMaxCalmSteps;  // moving now: every step from here is timed
+        }
+        if (timed) {
             // The HSHG's fastest timed step is the estimate the watch holds a kept tree to: its
             // steps cost the same every step, and the slower ones met the tree's cold caches.
             m_hshgBestMs = m_trialStep == 1 ? m_stepTrialMs[kHshg] : std::min(m_hshgBestMs, m_stepTrialMs[kHshg]);
             for (std::size_t k = 0; k < m_techniques.size(); ++k) m_trialMs[k] += m_stepTrialMs[k];
         }
         m_stepTrialMs = {};
-        if (++m_trialStep == kTrialSteps) {
+        const bool advance = m_trialStep == 0 || timed;
+        if (advance && ++m_trialStep == kTrialSteps) {
             const std::size_t fastest = static_cast<std::size_t>(
                 std::min_element(m_trialMs.begin(), m_trialMs.end()) - m_trialMs.begin());
             m_pick = fastest == kTree ? Pick::Tree : fastest == kSap ? Pick::Sap : Pick::Hshg;

@@ -61,6 +61,8 @@ public:
                                                     kCoherentParameter};
     /// Steps of a scene run by all three: the first builds, the others are timed.
     static constexpr std::uint32_t kTrialSteps = 3;
+    /// At most this many untimed steps more while no box has left the HSHG's fat boxes.
+    static constexpr std::uint32_t kMaxCalmSteps = 2;
     /// A new scene (most entities new in one update) starts a trial from this many entities.
     static constexpr std::uint32_t kMinTrialCount = 256;
     /// A kept tree's (or sweep and prune's) mean since its pick is judged every kWatchSteps steps: it is given up
@@ -114,6 +116,7 @@ private:
     std::array<std::unique_ptr<TechniqueBase>, 3> m_techniques;
     Pick m_pick = Pick::Trial;
     std::uint32_t m_trialStep = 0;
+    std::uint32_t m_calmSteps = 0;          ///< trial steps left untimed while nothing moved out
     std::array<double, 3> m_trialMs{};      ///< by technique: its timed trial steps
     std::array<double, 3> m_stepTrialMs{};  ///< by technique: this trial step so far
     double m_hshgBestMs = 0.0;              ///< the HSHG's fastest timed trial step
