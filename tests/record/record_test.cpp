@@ -42,7 +42,10 @@ std::vector<Frame> readAll(const std::string& path) {
 }
 
 std::string workPath(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / "ro_record_tests";
+    // A directory per test: ctest runs the cases in parallel, and record() looks for a
+    // recording's .partial files in its directory, where another case's would be in progress.
+    const auto dir = std::filesystem::temp_directory_path() / "ro_record_tests" /
+                     ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::create_directories(dir);
     return (dir / name).string();
 }
