@@ -95,8 +95,9 @@ void AutoPick::preferHshg() {
         m_techniques[kHshg]->configure(m_settings);
         if (m_updated && (m_techniques[kTree] || m_techniques[kSap])) {
             const auto boxOf = [&](std::uint32_t i) {
-                return m_techniques[kTree] ? static_cast<const DynamicTree&>(*m_techniques[kTree]).boxOf(i)
-                                           : static_cast<const Coherent<SweepAndPrune>&>(*m_techniques[kSap]).boxOf(i);
+                if (m_techniques[kTree]) return static_cast<const DynamicTree&>(*m_techniques[kTree]).boxOf(i);
+                const auto& sap = static_cast<const Coherent<SweepAndPrune>&>(*m_techniques[kSap]);
+                return sap.keptBoxOf(i).value_or(sap.inner().boxOf(i));
             };
             std::vector<float> minX(m_count), minY(m_count), maxX(m_count), maxY(m_count);
             for (std::uint32_t i = 0; i < m_count; ++i) {

@@ -183,7 +183,7 @@ void Coherent<Inner>::doUpdateMoved(const BoxView& boxes, std::span<const std::u
     for (const std::uint32_t i : moved) {
         const Aabb box = boxes.box(i);
         m_tight[i] = box;
-        const bool inside = (m_fatMinX[i] <= box.minX) & (m_fatMinY[i] <= box.minY) & (box.maxX <= m_fatMaxX[i]) &
+        const bool inside = (m_fatMinX[i] <= box.minX) && (m_fatMinY[i] <= box.minY) && (box.maxX <= m_fatMaxX[i]) &&
                             (box.maxY <= m_fatMaxY[i]);
         if (inside || changed[i] != 0) continue;  // a moved index listed twice is one change
         changed[i] = 1;

@@ -83,12 +83,12 @@ public:
     [[nodiscard]] Mode mode() const { return m_mode; }
     [[nodiscard]] float margin() const { return m_margin; }
     [[nodiscard]] const Inner& inner() const { return m_inner; }
-    /// The last update's box at dense index `i`, for a hand-over to another technique (auto):
-    /// the layer's copy while the inner technique holds fat boxes, else the inner's own.
-    [[nodiscard]] Aabb boxOf(std::uint32_t i) const
-        requires requires(const Inner& inner) { inner.boxOf(i); }
-    {
-        return m_holds == Holds::Fat ? m_tight[i] : m_inner.boxOf(i);
+    /// The last update's box at dense index `i` while the inner technique holds fat boxes (the
+    /// layer's copy), for a hand-over to another technique (auto); nothing while the inner
+    /// technique holds the boxes themselves.
+    [[nodiscard]] std::optional<Aabb> keptBoxOf(std::uint32_t i) const {
+        if (m_holds != Holds::Fat) return std::nullopt;
+        return m_tight[i];
     }
 
     [[nodiscard]] bool exploitsMovedLists() const override {
