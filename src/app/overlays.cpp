@@ -353,6 +353,9 @@ void OverlayRenderer::addPairLines(Screen& screen, const World& world, const std
         const Pair& p = candidates[k * n / tests];
         if (p.a >= world.size() || p.b >= world.size()) continue;  // pairs of a tick before removals
         if (overlapsOf(p) != overlapping) continue;
+        // A big entity's pairs are the darker entities inside its outline: a line to each
+        // from its centre made a star over the mixed preset's every big box.
+        if (screen.outlinedBig(halfW[p.a], halfH[p.a]) || screen.outlinedBig(halfW[p.b], halfH[p.b])) continue;
         const float x0 = view.toScreenX(posX[p.a]);
         const float y0 = view.toScreenY(posY[p.a]);
         const float x1 = view.toScreenX(posX[p.b]);

@@ -177,7 +177,27 @@ void Screen::limitOverdraw(const World& world) {
     }
 }
 
+void Screen::measureBig(const World& world) {
+    // The median of at most 1,024 entities spread over the arrays: enough to tell a few
+    // big ones from the crowd, and cheap at a million.
+    constexpr std::uint32_t kSample = 1024;
+    const auto halfW = world.halfW(), halfH = world.halfH();
+    const std::uint32_t n = world.size();
+    m_bigHalf = std::numeric_limits<float>::infinity();
+    if (n < 2) return;
+    const std::uint32_t taken = std::min(n, kSample);
+    m_sizeSample.resize(taken);
+    for (std::uint32_t k = 0; k < taken; ++k) {
+        const std::uint32_t i = static_cast<std::uint32_t>(static_cast<std::uint64_t>(k) * n / taken);
+        m_sizeSample[k] = std::max(halfW[i], halfH[i]);
+    }
+    const auto middle = m_sizeSample.begin() + taken / 2;
+    std::nth_element(m_sizeSample.begin(), middle, m_sizeSample.end());
+    if (*middle > 0.0f) m_bigHalf = kBigSides * *middle;
+}
+
 void Screen::beginFrame(const World& world, bool linesOver) {
+    measureBig(world);
     // The raster pays off once an entity is a few pixels across: pick it when the smallest is.
     float smallest = std::numeric_limits<float>::infinity();
     const auto halfW = world.halfW();
@@ -226,6 +246,8 @@ void Screen::drawEntities(const World& world) {
 
     m_drawn = {};
     m_entities.clear();
+    m_bigFills.clear();
+    m_bigOutlines.clear();
     for (std::uint32_t i = 0; i < world.size(); ++i) {
         const float cx = m_view.toScreenX(posX[i]);
         const float cy = m_view.toScreenY(posY[i]);
@@ -240,6 +262,11 @@ void Screen::drawEntities(const World& world) {
         // The common case at a million entities, kept free of branches on shape and overlap.
         const std::uint32_t layer = byLayer ? static_cast<std::uint32_t>(std::countr_zero(category[i] | 0x8u)) : 0u;
         const std::uint8_t kind = byLayer ? EntityRaster::layerKindOf(layer, dark) : EntityRaster::kindOf(circle, dark);
+        if (outlinedBig(halfW[i], halfH[i])) {
+            addBig(cx, cy, hw, hh, circle, entityColour(circle, dark, byLayer ? layer : kNoLayer));
+            ++(m_rasterFrame && everyOneRasterized ? m_drawn.rasterized : m_drawn.geometry);
+            continue;
+        }
         if (m_rasterFrame && hw < EntityRaster::kDotHalfPixels && hh < EntityRaster::kDotHalfPixels) {
             m_raster.addDot(cx, cy, kind);
             ++m_drawn.rasterized;
@@ -251,13 +278,7 @@ void Screen::drawEntities(const World& world) {
             continue;
         }
         ++m_drawn.geometry;
-        SDL_Color color = circle ? (dark ? palette::kCircleOverlap : palette::kCircle)
-                                 : (dark ? palette::kBoxOverlap : palette::kBox);
-        if (byLayer) {
-            color = palette::kLayers[layer];
-            if (dark) color = {static_cast<std::uint8_t>(color.r / 2), static_cast<std::uint8_t>(color.g / 2),
-                               static_cast<std::uint8_t>(color.b / 2), 255};
-        }
+        const SDL_Color color = entityColour(circle, dark, byLayer ? layer : kNoLayer);
         // A circle under two pixels across is indistinguishable from a square, and cheaper.
         if (circle && hw >= 1.0f) {
             const UnitPolygon& polygon = hw < 3.0f ? m_small : (hw < 8.0f ? m_medium : m_large);
@@ -268,8 +289,47 @@ void Screen::drawEntities(const World& world) {
     }
     if (m_rasterFrame) m_raster.draw(m_renderer);
     m_drawn.density = m_rasterFrame && m_raster.densityView();
+    SDL_SetRenderDrawBlendMode(m_renderer, SDL_BLENDMODE_BLEND);
+    m_bigFills.draw(m_renderer);
     SDL_SetRenderDrawBlendMode(m_renderer, SDL_BLENDMODE_NONE);
     m_entities.draw(m_renderer);
+    m_bigOutlines.draw(m_renderer);
+}
+
+SDL_Color Screen::entityColour(bool circle, bool overlapping, std::uint32_t layer) {
+    if (layer == kNoLayer)
+        return circle ? (overlapping ? palette::kCircleOverlap : palette::kCircle)
+                      : (overlapping ? palette::kBoxOverlap : palette::kBox);
+    const SDL_Color c = palette::kLayers[layer];
+    if (!overlapping) return c;
+    return {static_cast<std::uint8_t>(c.r / 2), static_cast<std::uint8_t>(c.g / 2), static_cast<std::uint8_t>(c.b / 2), 255};
+}
+
+void Screen::addBig(float cx, float cy, float hw, float hh, bool circle, SDL_Color color) {
+    SDL_Color faint = color;
+    faint.a = kBigFillAlpha;
+    if (m_rasterFrame && m_everyOneRasterized) {
+        // Into the raster, under and over its entities; a circle's outline is its box's.
+        m_raster.shadeRect(cx - hw, cy - hh, cx + hw, cy + hh, faint);
+        m_raster.addOutline(cx - hw, cy - hh, cx + hw, cy + hh, color);
+        return;
+    }
+    if (circle) {
+        const UnitPolygon& polygon = m_large;
+        m_bigFills.addPolygon(cx, cy, hw, polygon.x.data(), polygon.y.data(), polygon.count, faint);
+        for (int k = 0; k < polygon.count; ++k) {
+            const int next = (k + 1) % polygon.count;
+            m_bigOutlines.addLine(cx + hw * polygon.x[k], cy + hw * polygon.y[k], cx + hw * polygon.x[next],
+                                  cy + hw * polygon.y[next], kBigOutlineWidth, color);
+        }
+        return;
+    }
+    m_bigFills.addRect(cx - hw, cy - hh, cx + hw, cy + hh, faint);
+    const float w = kBigOutlineWidth;
+    m_bigOutlines.addRect(cx - hw, cy - hh, cx + hw, cy - hh + w, color);
+    m_bigOutlines.addRect(cx - hw, cy + hh - w, cx + hw, cy + hh, color);
+    m_bigOutlines.addRect(cx - hw, cy - hh, cx - hw + w, cy + hh, color);
+    m_bigOutlines.addRect(cx + hw - w, cy - hh, cx + hw, cy + hh, color);
 }
 
 bool Screen::saveScreenshot(const std::string& path, const SDL_Rect* area) const {
