@@ -109,6 +109,11 @@ bool WithStatics<Inner>::split(const BoxView& boxes) {
         m_moverDense.push_back(i);
     }
     resizeWithHeadroom(m_staticDense, statics);
+    // Room for a moved list of every mover and for large query answers: steps do not grow them.
+    reserveWithHeadroom(m_movedCompact, m_moverDense.size());
+    reserveWithHeadroom(m_moverPairs, m_moverDense.size());
+    reserveWithHeadroom(m_found, 64);
+    reserveWithHeadroom(m_hits, 64);
     // The statics the index holds, each found by its slot at its compact place: the index
     // stands if every one is there with its box (a swap-remove moved some to other indices).
     bool kept = !m_rebuild && statics == m_staticSlots.size();
@@ -213,15 +218,21 @@ void WithStatics<Inner>::countUpdate(bool staticsBuilt) {
     m_staticBuildVisited = staticsBuilt ? m_statics.counters().elementsVisited : 0;
     counters.elementsVisited += m_staticBuildVisited;
     counters.heapAllocations = allocations;
-    counters.bytesHeld += (m_layered ? m_statics.counters().bytesHeld : 0) + bytesHeld(m_wasStatic) + bytesHeld(m_compactOf) +
-                          bytesHeld(m_moverDense) + bytesHeld(m_staticDense) + bytesHeld(m_moverMinX) + bytesHeld(m_moverMinY) +
-                          bytesHeld(m_moverMaxX) + bytesHeld(m_moverMaxY) + bytesHeld(m_moverSlots) +
-                          bytesHeld(m_moverCategory) + bytesHeld(m_moverMask) + bytesHeld(m_staticMinX) +
-                          bytesHeld(m_staticMinY) + bytesHeld(m_staticMaxX) + bytesHeld(m_staticMaxY) +
-                          bytesHeld(m_staticSlots) + bytesHeld(m_staticOfSlot) + bytesHeld(m_movedCompact) + bytesHeld(m_moverPairs) +
-                          bytesHeld(m_found) + bytesHeld(m_hits);
+    counters.bytesHeld = bytesHeldNow();
     counters.extra.set("static_builds", static_cast<double>(m_staticBuilds));
     this->m_counters = counters;
+}
+
+template <typename Inner>
+std::uint64_t WithStatics<Inner>::bytesHeldNow() const {
+    std::uint64_t bytes = m_movers.counters().bytesHeld + (m_layered ? m_statics.counters().bytesHeld : 0);
+    for (const auto* v : {&m_compactOf, &m_moverDense, &m_staticDense, &m_moverSlots, &m_moverCategory, &m_moverMask,
+                          &m_staticSlots, &m_staticOfSlot, &m_movedCompact, &m_found})
+        bytes += bytesHeld(*v);
+    for (const auto* v : {&m_moverMinX, &m_moverMinY, &m_moverMaxX, &m_moverMaxY, &m_staticMinX, &m_staticMinY,
+                          &m_staticMaxX, &m_staticMaxY})
+        bytes += bytesHeld(*v);
+    return bytes + bytesHeld(m_wasStatic) + bytesHeld(m_moverPairs) + bytesHeld(m_hits);
 }
 
 template <typename Inner>
@@ -231,12 +242,13 @@ void WithStatics<Inner>::findPairs(std::vector<Pair>& out) {
         m_movers.findPairs(out);
         Counters counters = m_movers.counters();
         counters.heapAllocations = updated.heapAllocations;
-        counters.bytesHeld = updated.bytesHeld;
+        counters.bytesHeld = bytesHeldNow();
         counters.extra.set("static_builds", static_cast<double>(m_staticBuilds));
         this->m_counters = counters;
         return;
     }
     m_movers.findPairs(m_moverPairs);
+    reserveWithHeadroom(m_moverPairs, 2 * m_moverPairs.size());  // room for the count to rise
     Counters counters = m_movers.counters();
     reserveWithHeadroom(out, m_moverPairs.size());
     out.resize(m_moverPairs.size());
@@ -263,8 +275,8 @@ void WithStatics<Inner>::findPairs(std::vector<Pair>& out) {
     counters.elementsVisited += m_staticBuildVisited;
     counters.candidatePairs = out.size();
     counters.heapAllocations = updated.heapAllocations;
-    counters.bytesHeld = updated.bytesHeld;
-    counters.extra = updated.extra;
+    counters.bytesHeld = bytesHeldNow();
+    counters.extra.set("static_builds", static_cast<double>(m_staticBuilds));
     this->m_counters = counters;
 }
 

@@ -106,6 +106,8 @@ private:
     [[nodiscard]] BoxView staticView() const;
     /// The counters of the update: the indexes' work this step.
     void countUpdate(bool staticsBuilt);
+    /// Heap bytes of both indexes and the layer's arrays.
+    [[nodiscard]] std::uint64_t bytesHeldNow() const;
 
     Inner m_movers;   ///< every box when not layered
     Inner m_statics;  ///< the statics, when layered
