@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace ro {
 namespace {
@@ -121,6 +122,7 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
         m_counters = {};
         return;
     }
+    std::optional<Counters> answered;
     if (m_pick == Pick::Trial) {
         // All find their pairs (the tree's pair list must follow every step); the HSHG's answer.
         onEach([&](TechniqueBase& technique, std::size_t k) { technique.findPairs(k == kHshg ? out : m_otherPairs); },
@@ -157,12 +159,15 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
     } else if (m_pick == Pick::Tree || m_pick == Pick::Sap) {
         const auto start = std::chrono::steady_clock::now();
         answering().findPairs(out);
+        // Read before the watch: giving the kept technique up hands over to an HSHG that
+        // has not found pairs yet (its counters would say none).
+        answered = answering().counters();
         watchKept(m_stepMs + msSince(start));
     } else {
         answering().findPairs(out);
     }
     // The counters of the technique that answered this step, and the memory of all.
-    m_counters = answering().counters();
+    m_counters = answered ? *answered : answering().counters();
     m_counters.bytesHeld = bytesHeld(m_otherPairs);
     for (const auto& technique : m_techniques)
         if (technique) m_counters.bytesHeld += technique->counters().bytesHeld;
