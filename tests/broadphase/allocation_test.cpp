@@ -101,6 +101,51 @@ TEST_P(SteadyState, NoHeapAllocationPerStepWhileBodiesComeAndGo) {
     EXPECT_GT(pairs.size(), 0u);
 }
 
+TEST_P(SteadyState, NoHeapAllocationPerStepOverAStaticField) {
+    // A level: three boxes in four static, the movers creeping and now and then jumping out
+    // of their fat boxes (a fiftieth of them each step), every other step a moved list. Neither the static index nor the
+    // movers' may allocate once warm.
+    const Aabb area{0, 0, 800, 600};
+    auto technique = findTechnique(GetParam())->create();
+    technique->configure(test::withCell(14.0f, area));
+    test::Population population;
+    std::vector<std::uint8_t> isStatic;
+    std::vector<std::uint32_t> movers;
+    Rng rng(17);
+    for (std::uint32_t i = 0; i < 3000; ++i) {
+        population.add(test::boxAt(rng.range(10, 790), rng.range(10, 590), rng.range(2, 7)));
+        isStatic.push_back(i % 4 == 0 ? 0 : 1);
+        if (i % 4 == 0) movers.push_back(i);
+    }
+    std::vector<Pair> pairs;
+    pairs.reserve(20'000);
+    const auto step = [&](int i) {
+        // There and back in two steps, so no mover drifts out of the grid's bounds.
+        for (const std::uint32_t m : movers) {
+            const float d = ((m / 4 + static_cast<std::uint32_t>(i / 2)) % 50 == 0 ? 20.0f : 0.1f) * (i % 2 == 0 ? 1.0f : -1.0f);
+            population.set(m, {population.boxes.minX[m] + d, population.boxes.minY[m] - d, population.boxes.maxX[m] + d,
+                               population.boxes.maxY[m] - d});
+        }
+        BoxView view = population.boxes.view();
+        view.isStatic = isStatic.data();
+        if (i % 2 == 1)
+            technique->updateMoved(view, movers);
+        else
+            technique->update(view);
+        technique->findPairs(pairs);
+    };
+    for (int i = 0; i < 30; ++i) step(i);  // warm-up: buffers reach their working size
+    TechniqueChanges changes;
+    (void)changes.steady(technique->counters());
+    for (int i = 0; i < 60; ++i) {
+        const std::uint64_t before = heapAllocationCount();
+        step(i);
+        if (!changes.steady(technique->counters())) continue;
+        EXPECT_EQ(heapAllocationCount() - before, 0u) << "step " << i;
+    }
+    EXPECT_GT(pairs.size(), 0u);
+}
+
 TEST_P(SteadyState, ACountThatCreepsUpAllocatesOnlyNowAndThen) {
     // A spray adds a body a step: buffers grown to exactly the count would allocate on every
     // step (the boxes' copies once did, with their flags). With headroom they grow by half

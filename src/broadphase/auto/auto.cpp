@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace ro {
 namespace {
@@ -26,9 +27,9 @@ void AutoPick::startTrial() {
     m_watchedMs = 0.0;
     m_watchedSteps = 0;
     m_calmSteps = 0;
-    if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<Coherent<HierarchicalGrid>>();
+    if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<Coherent<WithStatics<HierarchicalGrid>>>();
     if (!m_techniques[kTree]) m_techniques[kTree] = std::make_unique<DynamicTree>();
-    if (!m_techniques[kSap]) m_techniques[kSap] = std::make_unique<Coherent<SweepAndPrune>>();
+    if (!m_techniques[kSap]) m_techniques[kSap] = std::make_unique<Coherent<WithStatics<SweepAndPrune>>>();
     for (const auto& technique : m_techniques) technique->configure(m_settings);
 }
 
@@ -91,12 +92,12 @@ void AutoPick::preferHshg() {
     // are theirs again once update() returns), so queries before the next update find what
     // the tree would have found. A one-off copy, at the hand-over.
     if (!m_techniques[kHshg]) {
-        m_techniques[kHshg] = std::make_unique<Coherent<HierarchicalGrid>>();
+        m_techniques[kHshg] = std::make_unique<Coherent<WithStatics<HierarchicalGrid>>>();
         m_techniques[kHshg]->configure(m_settings);
         if (m_updated && (m_techniques[kTree] || m_techniques[kSap])) {
             const auto boxOf = [&](std::uint32_t i) {
                 if (m_techniques[kTree]) return static_cast<const DynamicTree&>(*m_techniques[kTree]).boxOf(i);
-                const auto& sap = static_cast<const Coherent<SweepAndPrune>&>(*m_techniques[kSap]);
+                const auto& sap = static_cast<const Coherent<WithStatics<SweepAndPrune>>&>(*m_techniques[kSap]);
                 return sap.keptBoxOf(i).value_or(sap.inner().boxOf(i));
             };
             std::vector<float> minX(m_count), minY(m_count), maxX(m_count), maxY(m_count);
@@ -121,6 +122,7 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
         m_counters = {};
         return;
     }
+    std::optional<Counters> answered;
     if (m_pick == Pick::Trial) {
         // All find their pairs (the tree's pair list must follow every step); the HSHG's answer.
         onEach([&](TechniqueBase& technique, std::size_t k) { technique.findPairs(k == kHshg ? out : m_otherPairs); },
@@ -157,12 +159,15 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
     } else if (m_pick == Pick::Tree || m_pick == Pick::Sap) {
         const auto start = std::chrono::steady_clock::now();
         answering().findPairs(out);
+        // Read before the watch: giving the kept technique up hands over to an HSHG that
+        // has not found pairs yet (its counters would say none).
+        answered = answering().counters();
         watchKept(m_stepMs + msSince(start));
     } else {
         answering().findPairs(out);
     }
     // The counters of the technique that answered this step, and the memory of all.
-    m_counters = answering().counters();
+    m_counters = answered ? *answered : answering().counters();
     m_counters.bytesHeld = bytesHeld(m_otherPairs);
     for (const auto& technique : m_techniques)
         if (technique) m_counters.bytesHeld += technique->counters().bytesHeld;

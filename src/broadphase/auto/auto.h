@@ -5,7 +5,8 @@
 /// The first two win in different worlds. The HSHG rebuilds its cells every step, so a step costs
 /// O(n + k) whatever moved: it wins where most bodies move fast or come and go. (It sits
 /// under the coherence layer, coherent/coherent.h: steps where no box left its fat box skip
-/// it, which the trial's timing sees like any other cost.) The tree keeps
+/// it, which the trial's timing sees like any other cost; and over the statics layer,
+/// statics/statics.h, so declared statics cost it only when they change.) The tree keeps
 /// its fat boxes and its pairs across steps and works in proportion to the leaves that left
 /// their fat box: it wins where most bodies are static or slow against their size (the
 /// static field, 3.5x faster than the HSHG; sparse mixes of big boxes, about 2x). Sweep and

@@ -472,5 +472,11 @@ template class Coherent<HierarchicalGrid>;
 template class Coherent<SweepAndPrune>;
 template class Coherent<SingleAxisSweep>;
 template class Coherent<Quadtree>;
+template class Coherent<WithStatics<SpatialGrid>>;
+template class Coherent<WithStatics<SpatialHash>>;
+template class Coherent<WithStatics<HierarchicalGrid>>;
+template class Coherent<WithStatics<SweepAndPrune>>;
+template class Coherent<WithStatics<SingleAxisSweep>>;
+template class Coherent<WithStatics<Quadtree>>;
 
 }  // namespace ro

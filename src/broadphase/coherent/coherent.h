@@ -184,6 +184,7 @@ private:
 #include "broadphase/quadtree/quadtree.h"
 #include "broadphase/sap/sap.h"
 #include "broadphase/sweep/sweep.h"
+#include "broadphase/statics/statics.h"
 
 namespace ro {
 extern template class Coherent<SpatialGrid>;
@@ -192,4 +193,11 @@ extern template class Coherent<HierarchicalGrid>;
 extern template class Coherent<SweepAndPrune>;
 extern template class Coherent<SingleAxisSweep>;
 extern template class Coherent<Quadtree>;
+// The registry's: statics in an index of their own under the coherence (docs/statics.md).
+extern template class Coherent<WithStatics<SpatialGrid>>;
+extern template class Coherent<WithStatics<SpatialHash>>;
+extern template class Coherent<WithStatics<HierarchicalGrid>>;
+extern template class Coherent<WithStatics<SweepAndPrune>>;
+extern template class Coherent<WithStatics<SingleAxisSweep>>;
+extern template class Coherent<WithStatics<Quadtree>>;
 }  // namespace ro

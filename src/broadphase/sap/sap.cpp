@@ -1,6 +1,8 @@
 #include "broadphase/sap/sap.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -113,6 +115,13 @@ void SweepAndPrune::markVoid() {
         depth += (d.bits >> 30 & 2u) - 1u;  // +1 at a begin, -1 (wrapping) at an end, without a branch
         d.bits = (d.bits & ~kTouchesVoid) | (depth == 0 ? kTouchesVoid : 0u);
     }
+    const float* lo = axisMin();
+    const float* hi = axisMax();
+    float largest = 0.0f;
+    for (std::uint32_t i = 0; i < m_boxes.count; ++i) largest = std::max(largest, hi[i] - lo[i]);
+    // Rounded up, in double, so min + extent never falls short of a box's max.
+    const double extent = static_cast<double>(largest);
+    m_largestExtent = std::nextafter(extent + extent * 1e-6, std::numeric_limits<double>::infinity());
 }
 
 void SweepAndPrune::findPairs(std::vector<Pair>& out) {
@@ -215,13 +224,15 @@ std::uint64_t SweepAndPrune::forEachOnAxis(float lo, float hi, Visit visit) cons
     const float* axisEnd = axisMax();
     // The first delimiter at or past lo. Intervals that begin in [lo, hi] have their begin
     // from here on; those that began before lo and are still open began after the last
-    // delimiter that touches void before here (at it, nothing was open).
+    // delimiter that touches void before here (at it, nothing was open), and no further back
+    // than the largest extent: in a dense field no delimiter touches void.
     const auto first = std::partition_point(m_delimiters.begin(), m_delimiters.end(),
                                             [lo](const Delimiter& d) { return d.value < lo; });
+    const double reach = static_cast<double>(lo) - m_largestExtent;
     std::uint64_t visited = 0;
     for (auto it = first; it != m_delimiters.begin();) {
         const Delimiter& d = *--it;
-        if (d.touchesVoid()) break;
+        if (d.touchesVoid() || static_cast<double>(d.value) < reach) break;
         ++visited;
         if (d.isBegin() && axisEnd[d.entity()] >= lo) visit(d.entity());
     }

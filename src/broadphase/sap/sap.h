@@ -122,6 +122,7 @@ private:
     /// Insertion sort from last step's order; false (array unsorted) when it ran out of budget.
     bool insertionSort();
     void mergeAdded();
+    /// The delimiters after which no interval is open, and the largest extent on the axis.
     void markVoid();
     /// Calls visit(entity) once for every entity whose interval on the sweep axis meets
     /// [lo, hi]; returns the delimiters visited.
@@ -139,6 +140,7 @@ private:
     sweep::AxisChooser m_axisChooser;
     EntityDiff m_diff;
     std::uint32_t m_axis = 0;
+    double m_largestExtent = 0.0;  ///< max - min on the axis, at least (rounded up): how far a query walks back
     bool m_built = false;    ///< m_delimiters holds last step's entities
     bool m_rebuilt = false;
     std::uint32_t m_rebuildsAhead = 0;  ///< steps left that rebuild without trying insertion sort
