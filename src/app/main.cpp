@@ -16,7 +16,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "app/compare_window.h"
 #include "app/gui.h"
+#include "app/hud.h"
 #include "app/input.h"
 #include "app/lab.h"
 #include "app/layout.h"
