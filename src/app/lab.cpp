@@ -62,7 +62,7 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
       m_scenario(scenario),
       m_sceneSeed(seed),
       m_technique(indexOf(technique)),
-      m_wallClock(steadySeconds) {
+      m_clock(steadySeconds) {
     m_world.setBroadPhase(technique.create());
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
     m_world.setBeforeTick([this](World& w) { beforeTick(w); });
@@ -197,7 +197,7 @@ void Lab::setTechnique(std::size_t index) {
     m_technique = index % techniques().size();
     m_world.setBroadPhase(technique().create());
     m_lastStepAllocations = 0;
-    forgetPace();
+    m_clock.forgetPace();
     refitUnfitCellSize();  // a cell set for another technique's scene
     // The HUD's pairs become the new technique's at once, even while paused.
     m_world.refreshPairs();
@@ -299,7 +299,7 @@ void Lab::compareTick(const BoxView& boxes, std::uint64_t tick) {
     // Stop where it went wrong, so the pair can be looked at.
     m_alarm = CompareAlarm{mismatches.front().first->technique->id, mismatches.front().second};
     m_paused = true;
-    m_uiTurnSeconds = 0.0;
+    m_clock.cancelUiTurn();
 }
 
 void Lab::setTechnique(const TechniqueInfo& technique) { setTechnique(indexOf(technique)); }
@@ -413,7 +413,7 @@ void Lab::togglePause() {
     if (!m_paused) m_alarm.reset();
     // Played again at the end of a trace that does not loop: from its start.
     if (!m_paused && m_trace && !m_trace->loop && m_trace->frame() + 1 >= m_trace->frames()) seekTrace(0);
-    m_uiTurnSeconds = 0.0;
+    m_clock.cancelUiTurn();
     // A tick finds pairs before its response moves the entities: once paused, the pairs are
     // found again on the positions on screen.
     if (m_paused) m_refreshPending = true;
@@ -659,7 +659,7 @@ bool Lab::removeAt(Vec2 p) {
 
 void Lab::populationChanged() {
     m_lastStepAllocations = 0;
-    forgetPace();
+    m_clock.forgetPace();
     if (m_paused) m_refreshTimes = World::RefreshTimes::Measure;  // the last tick's scene is gone
     // A preset brings its own walls: the technique's region follows them, or a grid sized for
     // the old ones would clamp every box beyond them into its edge cells.
@@ -675,17 +675,11 @@ void Lab::populationChanged() {
 
 void Lab::update(double realSeconds, bool virtualClock) {
     const double dt = 1.0 / m_world.config().tickHz;
-    // Decay with a time constant of about a second.
-    const double keep = std::exp(-std::clamp(realSeconds, 0.0, 10.0));
-    m_recentReal *= keep;
-    m_recentSimulated *= keep;
-    // The frame that ran the last ticks lasted them too: only the rest of it was the UI's.
-    const double uiSeconds = std::max(0.0, realSeconds - m_lastUpdateTicksSeconds);
-    m_lastUpdateTicksSeconds = 0.0;
+    const double uiSeconds = m_clock.beginFrame(realSeconds);
     refreshIfChanged();
     if (m_paused && !m_stepRequested) return;
     const std::uint64_t before = heapAllocationCount();
-    const double start = m_wallClock();
+    const double start = m_clock.now();
     int ticks = 1;
     if (m_trace) {
         try {
@@ -702,9 +696,9 @@ void Lab::update(double realSeconds, bool virtualClock) {
         applyDueInputs();
     } else if (m_paused || virtualClock) {
         m_world.tick();
-    } else if (m_uiTurnSeconds > 0.0) {
+    } else if (m_clock.uiTurn()) {
         // The UI's turn after a slow tick: this frame's time is dropped.
-        m_uiTurnSeconds -= uiSeconds;
+        m_clock.takeUiTurn(uiSeconds);
         ticks = 0;
     } else {
         ticks = m_world.advance(realSeconds, kTickBudgetSeconds);
@@ -713,9 +707,8 @@ void Lab::update(double realSeconds, bool virtualClock) {
     collectMisses();
     if (ticks > 0) {
         m_addedOverlaps = 0;  // the ticks listed them
-        m_lastTicksSeconds = m_lastUpdateTicksSeconds = m_wallClock() - start;
+        m_clock.ticksRan(m_clock.now() - start);
         m_lastStepAllocations = heapAllocationCount() - before;
-        if (m_lastTicksSeconds > kTickBudgetSeconds) m_uiTurnSeconds = m_lastTicksSeconds;
     }
     // A single step while paused: the pairs of the positions it left, as when pausing.
     if (m_paused && ticks > 0) m_world.refreshPairs(World::RefreshTimes::KeepTheTicks);
@@ -728,13 +721,8 @@ void Lab::update(double realSeconds, bool virtualClock) {
         ++m_noticesGiven;
     }
     if (!m_paused && !virtualClock) {
-        m_recentReal += realSeconds * m_world.config().speed;
-        m_recentSimulated += ticks * dt;
+        m_clock.addPace(realSeconds * m_world.config().speed, ticks * dt);
     }
-}
-
-double Lab::simulationRate() const {
-    return m_recentReal > 0.0 ? std::min(1.0, m_recentSimulated / m_recentReal) : 1.0;
 }
 
 }  // namespace ro::app

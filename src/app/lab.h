@@ -16,6 +16,7 @@
 
 #include "app/command.h"
 #include "app/compare.h"
+#include "app/lab_clock.h"
 #include "app/lab_state.h"
 #include "app/trace_playback.h"
 #include "ro/registry.h"
@@ -190,16 +191,14 @@ public:
     /// as long as they took, so the UI gets at least half of the wall clock whatever a tick
     /// costs. The simulation slows down instead (simulationRate says by how much).
     void update(double realSeconds, bool virtualClock);
-    static constexpr double kTickBudgetSeconds = 0.025;
-    /// The clock that times the ticks of an update, in seconds: the steady clock, or one a
-    /// test drives so that pacing is checked without depending on how fast the machine is.
-    using WallClock = double (*)();
-    void setWallClock(WallClock clock) { m_wallClock = clock; }
+    static constexpr double kTickBudgetSeconds = LabClock::kTickBudgetSeconds;
+    using WallClock = LabClock::WallClock;
+    void setWallClock(WallClock clock) { m_clock.setWallClock(clock); }
     /// Simulated time over real time (times the speed setting) across about the last second:
     /// 1 when the simulation keeps up, below 1 when ticks are too slow for real time.
-    [[nodiscard]] double simulationRate() const;
+    [[nodiscard]] double simulationRate() const { return m_clock.rate(); }
     /// Wall time of the ticks of the last frame that ran any, in seconds.
-    [[nodiscard]] double lastTicksSeconds() const { return m_lastTicksSeconds; }
+    [[nodiscard]] double lastTicksSeconds() const { return m_clock.lastTicksSeconds(); }
     /// Heap allocations made by the last update that ran ticks.
     [[nodiscard]] std::uint64_t lastStepAllocations() const { return m_lastStepAllocations; }
 
@@ -358,15 +357,7 @@ private:
     std::uint64_t m_missedTotal = 0;
     std::uint64_t m_missesCollectedTick = 0;  ///< the tick whose missed pairs were taken last
     std::vector<MissMark> m_missMarks;        ///< reused: oldest first, faded ones dropped
-    WallClock m_wallClock;
-    double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
-    double m_lastTicksSeconds = 0.0;
-    double m_lastUpdateTicksSeconds = 0.0;  ///< wall time of the last update's ticks, 0 if it ran none
-    /// The "slowed: 83% of real time" of a scene or technique that is gone (onecell's ticks,
-    /// then 0 ms ones) would show for a second after a change: the pace starts over.
-    void forgetPace() { m_recentReal = m_recentSimulated = 0.0; }
-    double m_recentReal = 0.0;      ///< decaying sums of real and simulated seconds (about 1 s)
-    double m_recentSimulated = 0.0;
+    LabClock m_clock;
 };
 
 }  // namespace ro::app
