@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "broadphase/hash/hash.h"
 #include "core/alloc_counter.h"
 #include "core/overlap_count.h"
 #include "world/load_scene.h"
@@ -199,6 +200,7 @@ void Lab::setTechnique(std::size_t index) {
     m_lastStepAllocations = 0;
     m_clock.forgetPace();
     refitUnfitCellSize();  // a cell set for another technique's scene
+    refitUnfitBucketCount();
     // The HUD's pairs become the new technique's at once, even while paused.
     m_world.refreshPairs();
 }
@@ -475,11 +477,27 @@ void Lab::refitUnfitCellSize() {
     if (*cell * kUnfitCellRatio >= smallestSide && *cell <= kUnfitCellRatio * largestSide) return;
     const double was = *cell;
     fitCellSizeToPopulation();
+    addNotice(fmt::format("cell size {:.3g} set by hand no longer fits boxes of {:.3g} to {:.3g}: Auto gives {:.3g} "
+                          "(set it by hand again to keep another)",
+                          was, smallestSide, largestSide, *m_world.broadPhaseSettings().find(kCellSizeParameter.key)));
+}
+
+void Lab::refitUnfitBucketCount() {
+    const ParameterSpec& spec = SpatialHash::kTableSizeParameter;
+    const std::optional<double> buckets = m_world.broadPhaseSettings().find(spec.key);
+    if (!buckets || *buckets == 0.0 || !findParameter(technique().parameters, spec.key)) return;
+    if (static_cast<double>(m_world.size()) <= kUnfitBucketRatio * *buckets) return;
+    Settings settings = m_world.broadPhaseSettings();
+    settings.set(spec.key, 0.0);
+    applySettings(settings);
+    addNotice(fmt::format("{:.0f} buckets set by hand no longer fit {} entities: Auto gives {} "
+                          "(set it by hand again to keep another)",
+                          *buckets, m_world.size(), SpatialHash::tableSizeFor(0, m_world.size())));
+}
+
+void Lab::addNotice(const std::string& line) {
     // Beside a notice of the same change (the sizes fitted to a count), not over it.
-    m_notice += fmt::format("{}cell size {:.3g} set by hand no longer fits boxes of {:.3g} to {:.3g}: Auto gives {:.3g} "
-                            "(set it by hand again to keep another)",
-                            m_notice.empty() ? "" : "; ", was, smallestSide, largestSide,
-                            *m_world.broadPhaseSettings().find(kCellSizeParameter.key));
+    m_notice += (m_notice.empty() ? "" : "; ") + line;
     ++m_noticesGiven;
 }
 
@@ -670,6 +688,7 @@ void Lab::populationChanged() {
     }
     if (m_autoCellSize) fitCellSizeToPopulation();
     refitUnfitCellSize();
+    refitUnfitBucketCount();
     refreshIfPaused();
 }
 

@@ -44,6 +44,9 @@ public:
     /// side (each box then spans hundreds of cells) or larger than the largest's (each cell
     /// holds a crowd): a cell of 0.05 under boxes of 1 to 40, or of 30 under boxes of 0.5.
     static constexpr double kUnfitCellRatio = 8.0;
+    /// A bucket count set by hand is unfit once the entities outnumber the buckets this many
+    /// times (Auto gives about 10 buckets an entity): each bucket's crowd is tested pair by pair.
+    static constexpr double kUnfitBucketRatio = 8.0;
 
     /// Builds the world with `entities` entities from `seed`, and the technique with the
     /// parameter values in `parameters` (a cell size among them turns auto off). The entities
@@ -268,6 +271,10 @@ private:
     /// A cell size set by hand that the boxes have outgrown (after a count, size or technique
     /// change) is refit, with a notice: kept, it could make every tick take seconds.
     void refitUnfitCellSize();
+    /// The same for the hash's bucket count set by hand: refit to Auto (0), with a notice.
+    void refitUnfitBucketCount();
+    /// Adds `line` to the notice (beside a notice of the same change, not over it).
+    void addNotice(const std::string& line);
     void respawnPopulation();
     /// Notes an input while recording (with the tick it comes at).
     void record(Command input);

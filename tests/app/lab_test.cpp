@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/lab.h"
+#include "broadphase/hash/hash.h"
 #include "core/box_helpers.h"
 #include "ro/registry.h"
 #include "scenario/scenario.h"
@@ -191,6 +192,36 @@ TEST(Lab, ACellSetByHandThatTheBoxesOutgrewIsRefitAndSaysSo) {
     EXPECT_TRUE(small.autoCellSize());
     EXPECT_GT(cell(small), 0.05 * ro::app::Lab::kUnfitCellRatio);
     EXPECT_NE(small.notice().find("cell size 0.05 set by hand no longer fits"), std::string::npos) << small.notice();
+}
+
+TEST(Lab, ABucketCountSetByHandFarBelowTheCountIsRefitAndSaysSo) {
+    const ro::ParameterSpec& spec = ro::SpatialHash::kTableSizeParameter;
+    const auto buckets = [&](const Lab& lab) { return *lab.world().broadPhaseSettings().find(spec.key); };
+    Lab lab(*ro::findTechnique("hash"), 1'000, 1, {});
+    lab.apply(Command::parameter(spec, 2'000));
+    // 10,000 entities in 2,000 buckets still fit (at most kUnfitBucketRatio a bucket): kept.
+    lab.apply(Command::count(10'000));
+    EXPECT_EQ(buckets(lab), 2'000);
+    EXPECT_EQ(lab.notice().find("buckets"), std::string::npos) << lab.notice();
+    // 100,000 do not: back to Auto (0), and the HUD's notice says what was set and why.
+    lab.apply(Command::count(100'000));
+    EXPECT_EQ(buckets(lab), 0);
+    EXPECT_NE(lab.notice().find("2000 buckets set by hand no longer fit 100000 entities"), std::string::npos)
+        << lab.notice();
+    // Undo brings the count and the hand-set buckets back together.
+    lab.apply(Command::undo());
+    EXPECT_EQ(lab.world().size(), 10'000u);
+    EXPECT_EQ(buckets(lab), 2'000);
+
+    // Carried through a technique without buckets, the count grew meanwhile: refit on the way back.
+    Lab carried(*ro::findTechnique("hash"), 1'000, 1, {});
+    carried.apply(Command::parameter(spec, 1'500));
+    carried.apply(Command::useTechnique(*ro::findTechnique("grid")));
+    carried.apply(Command::count(50'000));
+    EXPECT_EQ(buckets(carried), 1'500);
+    carried.apply(Command::useTechnique(*ro::findTechnique("hash")));
+    EXPECT_EQ(buckets(carried), 0);
+    EXPECT_NE(carried.notice().find("1500 buckets set by hand"), std::string::npos) << carried.notice();
 }
 
 TEST(Lab, ACountChangeStartsTheCompareMediansOver) {
