@@ -228,6 +228,15 @@ void populationSection(const Lab& lab, CommandQueue& commands) {
     if (ImGui::Button("Respawn all")) commands.push(Command::respawn());
     ImGui::SameLine();
     if (ImGui::Button("Sizes for count")) commands.push(Command::fitSizes());
+    // Undo takes back the technique, its settings and the count: a row that never moves.
+    ImGui::SameLine();
+    ImGui::BeginDisabled(lab.undoDepth() == 0);
+    if (ImGui::Button("Undo (Ctrl+Z)")) commands.push(Command::undo());
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip(lab.undoDepth() == 0 ? "Nothing to undo"
+                                               : "The settings before the last change: technique, parameters, the "
+                                                 "cell's Auto, entity count");
 }
 
 /// A trace's frames in place of the scene: its path and Load, then, while one plays, where it
