@@ -377,6 +377,8 @@ int run(const ro::app::Options& options) {
             if (lab.noticesGiven() != noticesShown) {  // sizes fitted to a new count: say so in the HUD
                 noticesShown = lab.noticesGiven();
                 say(lab.notice(), 8);
+                fmt::print("notice: {}\n", lab.notice());  // for the log a walk reads
+                std::fflush(stdout);
             }
             lab.refreshIfChanged();
             // Hidden levels belong to a technique: a new one shows all of its own.
