@@ -80,6 +80,8 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
     if (m_autoCellSize) settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
     applySettings(settings);
     m_world.refreshPairs();  // a lab started paused shows its pairs before the first tick
+    noteEvents();
+    m_events = {};  // the window starts with the lab as built
 }
 
 const TechniqueInfo& Lab::technique() const { return techniques()[m_technique]; }
@@ -95,6 +97,15 @@ void Lab::apply(Command command) {
     rememberSettings(command);
     if (command.recorded()) record(command);
     dispatch(command);
+    noteEvents();
+}
+
+void Lab::noteEvents() {
+    if (m_technique != m_noted.technique) m_events.technique = true;
+    if (sceneName() != m_noted.scene) m_events.scene = true;
+    if (m_world.size() != m_noted.count) m_events.count = m_world.size();
+    if (m_noticesGiven != m_noted.notices) m_events.notices.push_back(m_notice);
+    m_noted = {m_technique, std::string(sceneName()), m_world.size(), m_noticesGiven};
 }
 
 bool Lab::accept(Command& command) const {
@@ -283,6 +294,11 @@ void Lab::restore(const LabState& state) {
     resetMeasurements();
     forgetMisses();
     m_world.refreshPairs();
+    // The file's scene comes with its camera: no scene or count change for the window to follow.
+    m_events.restored = true;
+    m_noted.scene = sceneName();
+    m_noted.count = m_world.size();
+    noteEvents();
 }
 
 void Lab::setCompared(const TechniqueInfo& technique, bool compared) {
@@ -361,6 +377,8 @@ void Lab::loadTrace(const std::string& path) {
     forgetMisses();
     populationChanged();
     m_world.refreshPairs();
+    m_events.scene = true;  // another trace is another scene, under the same name
+    noteEvents();
 }
 
 void Lab::seekTrace(std::uint64_t index) {
@@ -742,6 +760,7 @@ void Lab::update(double realSeconds, bool virtualClock) {
     if (!m_paused && !virtualClock) {
         m_clock.addPace(realSeconds * m_world.config().speed, ticks * dt);
     }
+    noteEvents();  // the rain's count, a trace that ended, a notice
 }
 
 }  // namespace ro::app

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app/command.h"
@@ -37,6 +38,17 @@ namespace ro::app {
                                      [](const ParameterSpec& p) { return p.key == kCoherentParameter.key; });
     return !(layered && spec.key == "fat_margin");
 }
+
+/// What changed in the lab since the window last took it (Lab::takeEvents): what the window
+/// keeps of its own follows it (the camera, the overlays' levels, the HUD's line).
+struct LabEvents {
+    bool technique = false;  ///< another technique: its structure's levels are others
+    bool scene = false;      ///< another scene (a preset, a trace): other walls, a camera fitted to them
+    bool restored = false;   ///< a scene file or a replay's start: it brings its own camera
+    std::optional<std::uint32_t> count;  ///< the entity count changed, to this
+    std::vector<std::string> notices;    ///< lines about automatic changes, oldest first (notice())
+    [[nodiscard]] bool empty() const { return !technique && !scene && !restored && !count && notices.empty(); }
+};
 
 class Lab {
 public:
@@ -66,6 +78,8 @@ public:
     /// world-changing command is ignored; while recording, a recorded kind is noted with its
     /// tick; then the command takes effect.
     void apply(Command command);
+    /// What apply, update, restore and the trace changed since the last call; then nothing.
+    LabEvents takeEvents() { return std::exchange(m_events, {}); }
 
     // ---- technique and its settings -------------------------------------------------------------
     [[nodiscard]] std::size_t techniqueIndex() const { return m_technique; }
@@ -266,6 +280,8 @@ private:
     /// World settings (speed, sub-steps, gravity, response); while paused the pairs are redone.
     void setWorldConfig(const WorldConfig& config);
     void refreshIfPaused() { m_refreshPending = m_paused; }
+    /// Adds to m_events what differs from what was last noted (after each change).
+    void noteEvents();
     void populationChanged();
     void fitCellSizeToPopulation();
     /// A cell size set by hand that the boxes have outgrown (after a count, size or technique
@@ -365,6 +381,14 @@ private:
     std::uint64_t m_missesCollectedTick = 0;  ///< the tick whose missed pairs were taken last
     std::vector<MissMark> m_missMarks;        ///< reused: oldest first, faded ones dropped
     LabClock m_clock;
+    LabEvents m_events;
+    /// What the events last said: a change is what differs from it.
+    struct Noted {
+        std::size_t technique = 0;
+        std::string scene;
+        std::uint32_t count = 0;
+        std::uint64_t notices = 0;
+    } m_noted;
 };
 
 }  // namespace ro::app

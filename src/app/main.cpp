@@ -292,12 +292,10 @@ int run(const ro::app::Options& options) {
     double msDraw = 0.0;
     FrameReport report;
     FrameHistory history;
-    std::size_t shownTechnique = lab.techniqueIndex();
-    // The scene and count the camera was last chosen for: another scene has its own walls, and
-    // is fitted; a count grown by more than a tenth may cover the view too many times over (a
-    // click or two must not undo the person's zoom).
-    std::string shownScene(lab.sceneName());
+    // The count the camera was last chosen for: a count grown by more than a tenth may cover
+    // the view too many times over (a click or two must not undo the person's zoom).
     std::uint32_t shownCount = lab.world().size();
+    lab.takeEvents();  // the camera and the overlays start where the options put them
     // A line for the HUD, shown for some seconds and in at least kMessageFrames frames: the
     // first tick of a million entities under Compare can take longer than the seconds.
     std::string message;
@@ -309,7 +307,6 @@ int run(const ro::app::Options& options) {
         messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
         messageFrames = kMessageFrames;
     };
-    std::uint64_t noticesShown = 0;
 
     for (std::uint64_t frame = 1;; ++frame) {
         // SIGINT or SIGTERM between two steps: a clean exit with the shell's status.
@@ -359,14 +356,11 @@ int run(const ro::app::Options& options) {
                 const std::string said = runSceneFileRequest(sceneFileUi, lab, screen);
                 if (sceneFileUi.saveRequested && said.starts_with("saved ")) sceneFileUi.lastSaved = sceneFileUi.path;
                 say(said, 8);
-                shownScene = lab.sceneName();  // a loaded scene or a replay brings its camera
-                shownCount = lab.world().size();
             }
             if (sceneFileUi.traceRequested) {
                 const TracePlayback* before = lab.trace();
                 sceneFileUi.traceMessage = runTraceRequest(sceneFileUi.tracePath, lab);
                 sceneFileUi.traceFailed = !lab.trace() || lab.trace() == before;
-                if (!sceneFileUi.traceFailed) screen.resetCamera();  // another trace, other walls
                 say(sceneFileUi.traceMessage, 8);
                 fmt::print("{}\n", sceneFileUi.traceMessage);  // for the log a walk reads
                 std::fflush(stdout);
@@ -374,26 +368,28 @@ int run(const ro::app::Options& options) {
             if (std::string said = plots.takeMessage(); !said.empty()) {
                 say(std::move(said), 8);
             }
-            if (lab.noticesGiven() != noticesShown) {  // sizes fitted to a new count: say so in the HUD
-                noticesShown = lab.noticesGiven();
-                say(lab.notice(), 8);
-                fmt::print("notice: {}\n", lab.notice());  // for the log a walk reads
-                std::fflush(stdout);
-            }
             lab.refreshIfChanged();
+            // What changed in the lab this frame: the window's own state follows it.
+            LabEvents events = lab.takeEvents();
+            for (std::string& notice : events.notices) {  // sizes fitted to a new count: say so in the HUD
+                fmt::print("notice: {}\n", notice);  // for the log a walk reads
+                std::fflush(stdout);
+                say(std::move(notice), 8);
+            }
             // Hidden levels belong to a technique: a new one shows all of its own.
-            if (lab.techniqueIndex() != shownTechnique) overlays.hiddenLevels = 0;
-            shownTechnique = lab.techniqueIndex();
-            if (lab.sceneName() != shownScene) {
-                shownScene = lab.sceneName();
+            if (events.technique) overlays.hiddenLevels = 0;
+            if (events.restored) shownCount = lab.world().size();  // a scene file or a replay brings its camera
+            if (events.scene) {  // other walls
                 screen.resetCamera();
                 shownCount = 0;
             }
-            if (const std::uint32_t count = lab.world().size(); count < shownCount) {
-                shownCount = count;
-            } else if (count > shownCount + shownCount / 10) {
-                shownCount = count;
-                screen.limitOverdraw(lab.world());
+            if (events.scene || events.count) {
+                if (const std::uint32_t count = lab.world().size(); count < shownCount) {
+                    shownCount = count;
+                } else if (count > shownCount + shownCount / 10) {
+                    shownCount = count;
+                    screen.limitOverdraw(lab.world());
+                }
             }
             queries.run(lab.world(), lab.technique());
             // A sweep runs on a worker: the window takes what it measured.

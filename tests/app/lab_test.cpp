@@ -224,6 +224,50 @@ TEST(Lab, ABucketCountSetByHandFarBelowTheCountIsRefitAndSaysSo) {
     EXPECT_NE(carried.notice().find("1500 buckets set by hand"), std::string::npos) << carried.notice();
 }
 
+TEST(Lab, PublishesWhatChangedOnceAndOnlyThat) {
+    Lab lab(*ro::findTechnique("grid"), 500, 1, {});
+    EXPECT_TRUE(lab.takeEvents().empty()) << "a lab as built has nothing to say";
+    // Each change says what it changed, and nothing else.
+    lab.apply(Command::useTechnique(*ro::findTechnique("sap")));
+    ro::app::LabEvents e = lab.takeEvents();
+    EXPECT_TRUE(e.technique);
+    EXPECT_FALSE(e.scene || e.restored || e.count || !e.notices.empty());
+    EXPECT_TRUE(lab.takeEvents().empty()) << "taken once";
+    lab.apply(Command::count(800));
+    e = lab.takeEvents();
+    EXPECT_EQ(e.count, 800u);
+    EXPECT_FALSE(e.technique || e.scene || e.restored);
+    lab.apply(Command::preset(ro::findScenario("uniform")));
+    e = lab.takeEvents();
+    EXPECT_TRUE(e.scene);
+    EXPECT_FALSE(e.technique || e.restored);
+    // A setting that changes neither (the same technique again, the world paused) says nothing.
+    lab.apply(Command::useTechnique(*ro::findTechnique("sap")));
+    lab.apply(Command::pause(true));
+    EXPECT_TRUE(lab.takeEvents().empty());
+    // A count that refits a hand-set cell: the count and the notice, in one frame's events.
+    lab.apply(Command::preset(nullptr));
+    lab.apply(Command::useTechnique(*ro::findTechnique("grid")));
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 30.0));
+    lab.takeEvents();
+    lab.apply(Command::count(200'000));
+    e = lab.takeEvents();
+    EXPECT_EQ(e.count, 200'000u);
+    ASSERT_EQ(e.notices.size(), 1u);
+    EXPECT_NE(e.notices[0].find("cell size 30 set by hand no longer fits"), std::string::npos) << e.notices[0];
+    // A scene file brings its camera: restored, and no scene or count for the camera to follow.
+    Lab other(*ro::findTechnique("hshg"), 300, 2, {}, std::nullopt, ro::findScenario("clustered"));
+    lab.restore(other.capture());
+    e = lab.takeEvents();
+    EXPECT_TRUE(e.restored);
+    EXPECT_TRUE(e.technique);
+    EXPECT_FALSE(e.scene || e.count);
+    // A tick that changes nothing the window follows says nothing.
+    lab.apply(Command::pause(false));
+    lab.update(1.0 / 60.0, true);
+    EXPECT_TRUE(lab.takeEvents().empty());
+}
+
 TEST(Lab, ACountChangeStartsTheCompareMediansOver) {
     // The table's medians are of the last 60 ticks: after 100 -> 2,000 they must describe the
     // 2,000, not show the 100's times beside the new p95s.
