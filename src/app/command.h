@@ -46,6 +46,8 @@ struct Command {
         /// Ctrl+Z: the settings before the last settings change (technique, parameters, Auto,
         /// count) come back, as the recorded commands that set them.
         Undo,
+        /// The Cancel of "predicted ~N s a tick": the command held for a confirmation goes.
+        DropHeld,
     };
     /// Kinds up to here are recorded and replayed.
     static constexpr Kind kLastRecorded = Kind::Layers;
@@ -59,6 +61,9 @@ struct Command {
     WorldConfig world{};
     /// Compared's technique (one outside the registry too: tests compare a faulty one).
     const TechniqueInfo* technique = nullptr;
+    /// Applied even when its predicted tick takes seconds: the person said Apply (a replay
+    /// never asks either).
+    bool confirmed = false;
 
     [[nodiscard]] bool recorded() const { return kind <= kLastRecorded; }
 
@@ -99,6 +104,7 @@ struct Command {
     static Command traceSpeed(float speed) { return {.kind = Kind::TraceSpeed, .value = speed}; }
     static Command traceEnd() { return {.kind = Kind::TraceEnd}; }
     static Command undo() { return {.kind = Kind::Undo}; }
+    static Command dropHeld() { return {.kind = Kind::DropHeld}; }
 };
 
 /// The commands made in a frame, oldest first: the keys and the mouse, the panel, the plots and

@@ -94,10 +94,50 @@ void Lab::apply(Command command) {
                               command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize;
     if (changesWorld && ignoredDuringReplay()) return;
     if (!accept(command)) return;
+    // Seconds a tick: asked first. Undo's own commands bring back what ran before; a replay's
+    // were confirmed when recorded.
+    if (!command.confirmed && !m_undoing && !m_applyingReplay) {
+        if (const double seconds = predictedTickSeconds(command); seconds > kConfirmAboveSeconds) {
+            m_held = Held{std::move(command), seconds};
+            return;
+        }
+    }
+    if (command.kind == Kind::DropHeld || command.confirmed) m_held.reset();
+    command.confirmed = true;  // recorded as applied: its replay does not ask
     rememberSettings(command);
     if (command.recorded()) record(command);
     dispatch(command);
     noteEvents();
+}
+
+double Lab::predictedOperations(const TechniqueInfo& t, std::uint32_t count, double cell) const {
+    const double n = count;
+    if (t.id == "brute") return n * (n - 1.0) / 2.0;
+    if (!findParameter(t.parameters, kCellSizeParameter.key) || cell <= 0.0 || m_world.size() == 0) return 0.0;
+    double sides = 0.0;
+    for (std::uint32_t i = 0; i < m_world.size(); ++i) sides += m_world.halfW()[i] + m_world.halfH()[i];
+    const double side = sides / m_world.size();  // mean of 2 x half over both axes
+    const Aabb& walls = m_world.config().bounds;
+    const double density = n / (static_cast<double>(walls.width()) * walls.height());
+    const double cellsPerBox = (side / cell + 1.0) * (side / cell + 1.0);
+    const double boxesPerCell = density * (side + cell) * (side + cell);
+    return n * cellsPerBox * (1.0 + boxesPerCell / 2.0);
+}
+
+double Lab::predictedTickSeconds(const Command& c) const {
+    using Kind = Command::Kind;
+    const double cell = m_world.broadPhaseSettings().find(kCellSizeParameter.key).value_or(0.0);
+    double operations = 0.0;
+    // A count under a technique with cells fits the sizes and a hand-set cell to it: only
+    // brute force's grows as n^2 whatever the sizes. A technique switch refits an unfit cell.
+    if (c.kind == Kind::Count && technique().id == "brute")
+        operations = predictedOperations(technique(), static_cast<std::uint32_t>(c.value), cell);
+    else if (c.kind == Kind::Technique && c.name == "brute")
+        operations = predictedOperations(*findTechnique(c.name), m_world.size(), cell);
+    else if (c.kind == Kind::Parameter && c.name == kCellSizeParameter.key &&
+             findParameter(technique().parameters, c.name))
+        operations = predictedOperations(technique(), m_world.size(), c.value);
+    return operations / kOperationsPerSecond;
 }
 
 void Lab::noteEvents() {
@@ -159,6 +199,7 @@ void Lab::dispatch(const Command& c) {
         case Kind::TraceSpeed: setTraceSpeed(static_cast<float>(c.value)); break;
         case Kind::TraceEnd: endTrace(); break;
         case Kind::Undo: undo(); break;
+        case Kind::DropHeld: break;
     }
 }
 

@@ -616,6 +616,47 @@ void legendSection() {
     wrapped("Keys work anywhere but in a text field.", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 }
 
+/// The question a held change asks: what it is, its predicted tick, Apply or Cancel. The modal
+/// is built while it is open, and closes once the lab holds nothing (applied or dropped).
+void slowChangeModal(const Lab& lab, CommandQueue& commands) {
+    constexpr const char* kTitle = "A slow change";
+    if (lab.held() && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+    if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+        return;
+    if (const auto& held = lab.held()) {
+        const Command& c = held->command;
+        const auto ask = [&](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.8f, 0.4f, 1.0f)); };
+        switch (c.kind) {
+            case Command::Kind::Technique:
+                withText(ask, "{} at {} entities: predicted ~{:.1f} s a tick.", c.name, lab.world().size(), held->seconds);
+                break;
+            case Command::Kind::Count:
+                withText(ask, "{:.0f} entities under {}: predicted ~{:.1f} s a tick.", c.value, lab.technique().id,
+                         held->seconds);
+                break;
+            default:
+                withText(ask, "{} {:.3g} at {} entities: predicted ~{:.1f} s a tick.", c.name, c.value,
+                         lab.world().size(), held->seconds);
+                break;
+        }
+        hint("The window stays responsive; the simulation slows down.");
+        if (ImGui::Button("Apply")) {
+            Command confirmed = c;
+            confirmed.confirmed = true;
+            commands.push(std::move(confirmed));
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) {
+            commands.push(Command::dropHeld());
+            ImGui::CloseCurrentPopup();
+        }
+    } else {
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
 }  // namespace
 
 void placeWindow(const Rect& area) {
@@ -664,6 +705,7 @@ void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, U
     section("Compare");
     compareSection(lab, commands, plots);
     levelsSection(overlays);
+    slowChangeModal(lab, commands);
     ImGui::PopItemWidth();
     rects.panel = windowRect();
     ImGui::End();

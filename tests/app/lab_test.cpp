@@ -268,6 +268,61 @@ TEST(Lab, PublishesWhatChangedOnceAndOnlyThat) {
     EXPECT_TRUE(lab.takeEvents().empty());
 }
 
+TEST(Lab, PredictsATicksWorkFromASimpleModel) {
+    Lab brute(*ro::findTechnique("brute"), 1'000, 1, {});
+    // Brute force: n(n-1)/2 pair tests at the count asked for, at kOperationsPerSecond.
+    EXPECT_DOUBLE_EQ(brute.predictedTickSeconds(Command::count(20'000)),
+                     20'000.0 * 19'999.0 / 2.0 / Lab::kOperationsPerSecond);
+    EXPECT_EQ(brute.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, 0.05)), 0.0) << "brute has no cell";
+    // A technique with cells: the work grows as the cell shrinks under the same boxes.
+    Lab grid(*ro::findTechnique("grid"), 20'000, 1, {});
+    const double side = grid.sizeRange().minHalf + grid.sizeRange().maxHalf;
+    const double fine = grid.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, side / 100.0));
+    const double fitted = grid.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, side));
+    EXPECT_GT(fine, fitted * 1000.0) << "a cell 100 x smaller: each box covers about 10,000 cells, not 4";
+    EXPECT_EQ(grid.predictedTickSeconds(Command::useTechnique(*ro::findTechnique("sap"))), 0.0) << "not predicted";
+}
+
+TEST(Lab, AChangePredictedToTakeSecondsATickIsHeldUntilConfirmed) {
+    Lab lab(*ro::findTechnique("brute"), 1'000, 1, {});
+    ASSERT_TRUE(lab.startRecording());
+    // 20,000 under brute force: held, nothing changed, nothing recorded, nothing to undo.
+    lab.apply(Command::count(20'000));
+    ASSERT_TRUE(lab.held());
+    EXPECT_EQ(lab.held()->command.kind, Command::Kind::Count);
+    EXPECT_GT(lab.held()->seconds, Lab::kConfirmAboveSeconds);
+    EXPECT_EQ(lab.world().size(), 1'000u);
+    EXPECT_EQ(lab.recordedInputs(), 0u);
+    EXPECT_EQ(lab.undoDepth(), 0u);
+    // Cancel drops it.
+    lab.apply(Command::dropHeld());
+    EXPECT_FALSE(lab.held());
+    EXPECT_EQ(lab.world().size(), 1'000u);
+    // A count predicted under the limit is applied at once.
+    lab.apply(Command::count(2'000));
+    EXPECT_FALSE(lab.held());
+    EXPECT_EQ(lab.world().size(), 2'000u);
+    // Asked again and confirmed (the panel's Apply): applied and recorded.
+    lab.apply(Command::count(20'000));
+    ASSERT_TRUE(lab.held());
+    Command confirmed = lab.held()->command;
+    confirmed.confirmed = true;
+    lab.apply(confirmed);
+    EXPECT_FALSE(lab.held());
+    EXPECT_EQ(lab.world().size(), 20'000u);
+    EXPECT_EQ(lab.recordedInputs(), 2u);
+    const ro::app::Recording recording = lab.stopRecording();
+
+    // The replay applies the recorded count without asking, and arrives where the recording ended.
+    Lab replayer(*ro::findTechnique("brute"), 1'000, 1, {});
+    replayer.startReplay(recording);
+    EXPECT_FALSE(replayer.held());
+    EXPECT_EQ(replayer.world().size(), 20'000u);
+    ASSERT_TRUE(replayer.replayStatus());
+    EXPECT_TRUE(replayer.replayStatus()->finished);
+    EXPECT_TRUE(replayer.replayStatus()->matched);
+}
+
 TEST(Lab, ACountChangeStartsTheCompareMediansOver) {
     // The table's medians are of the last 60 ticks: after 100 -> 2,000 they must describe the
     // 2,000, not show the 100's times beside the new p95s.
