@@ -96,7 +96,7 @@ void Lab::apply(Command command) {
     if (!accept(command)) return;
     // Seconds a tick: asked first. Undo's own commands bring back what ran before; a replay's
     // were confirmed when recorded.
-    if (!command.confirmed && !m_undoing && !m_applyingReplay) {
+    if (!command.confirmed && !m_undoing && !m_recorder.applyingReplay()) {
         if (const double seconds = predictedTickSeconds(command); seconds > kConfirmAboveSeconds) {
             m_held = Held{std::move(command), seconds};
             return;
@@ -157,7 +157,7 @@ bool Lab::accept(Command& command) const {
         case Kind::World: return !m_trace;
         case Kind::Preset: return command.name == "random" || findScenario(command.name);
         // A replay run under another technique skips the recorded switches.
-        case Kind::Technique: return findTechnique(command.name) && !(m_applyingReplay && m_replay->technique);
+        case Kind::Technique: return findTechnique(command.name) && !m_recorder.forcedTechnique();
         case Kind::Parameter:
             for (const TechniqueInfo& t : techniques())
                 if (findParameter(t.parameters, command.name)) return true;
@@ -206,7 +206,7 @@ void Lab::dispatch(const Command& c) {
 void Lab::rememberSettings(const Command& command) {
     using Kind = Command::Kind;
     // Undo's own commands are not changes to take back; a replay's are not the person's.
-    if (m_undoing || m_applyingReplay) return;
+    if (m_undoing || m_recorder.applyingReplay()) return;
     if (command.kind != Kind::Technique && command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize &&
         command.kind != Kind::Count)
         return;
@@ -389,9 +389,9 @@ void Lab::resetMeasurements() {
 
 void Lab::loadTrace(const std::string& path) {
     // Checked through first: a bad trace leaves the running scene as it was.
-    if (m_recording) throw std::invalid_argument("stop recording before playing a trace");
+    if (m_recorder.recording()) throw std::invalid_argument("stop recording before playing a trace");
     auto trace = std::make_unique<TracePlayback>(path);
-    m_replay.reset();
+    m_recorder.stopReplay();
     WorldConfig config = m_world.config();
     config.gravity = false;
     config.response = ContactResponse::None;
@@ -768,7 +768,7 @@ void Lab::update(double realSeconds, bool virtualClock) {
             endTrace();
             ticks = 0;
         }
-    } else if (m_replay && !m_replay->finished) {
+    } else if (m_recorder.replay() && !m_recorder.replay()->finished) {
         // A replay runs tick by tick: the recorded inputs go in before the tick they came at.
         m_world.tick();
         applyDueInputs();

@@ -18,6 +18,7 @@
 #include "app/command.h"
 #include "app/compare.h"
 #include "app/lab_clock.h"
+#include "app/lab_recorder.h"
 #include "app/lab_state.h"
 #include "app/trace_playback.h"
 #include "ro/registry.h"
@@ -153,9 +154,9 @@ public:
     /// --record-trace writes it. An empty function for none.
     void setTickListener(std::function<void(const World&)> listener) { m_tickListener = std::move(listener); }
     bool startRecording(const Camera& camera = {});
-    [[nodiscard]] bool recording() const { return m_recording.has_value(); }
+    [[nodiscard]] bool recording() const { return m_recorder.recording(); }
     /// Inputs recorded so far (0 when not recording).
-    [[nodiscard]] std::size_t recordedInputs() const { return m_recording ? m_recording->inputs.size() : 0; }
+    [[nodiscard]] std::size_t recordedInputs() const { return m_recorder.recordedInputs(); }
     /// Ends the recording here: its end tick and the state's fingerprint there.
     Recording stopRecording();
     /// Restores the recording's start and replays its inputs at their ticks, one tick per
@@ -171,7 +172,7 @@ public:
     };
     [[nodiscard]] std::optional<ReplayStatus> replayStatus() const;
     /// Leaves the replay where it is (the person's inputs count again).
-    void stopReplay() { m_replay.reset(); }
+    void stopReplay() { m_recorder.stopReplay(); }
     /// A fingerprint (FNV-1a) of every entity's every float, bit for bit, and of the count.
     [[nodiscard]] std::uint64_t stateHash() const;
 
@@ -386,17 +387,7 @@ private:
     SceneProfiler m_profiler;
     std::uint64_t m_profiledTick = ~std::uint64_t{0};  ///< a refresh shows a tick's boxes again: profiled once
     std::unique_ptr<TracePlayback> m_trace;
-    std::optional<Recording> m_recording;
-    std::uint64_t m_recordingStartTick = 0;
-    struct Replay {
-        Recording recording;
-        const TechniqueInfo* technique = nullptr;  ///< forced: recorded switches are skipped
-        std::size_t next = 0;                       ///< the next input to apply
-        bool finished = false;
-        bool matched = false;
-    };
-    std::optional<Replay> m_replay;
-    bool m_applyingReplay = false;
+    LabRecorder m_recorder;
     std::optional<CompareAlarm> m_alarm;
     std::uint64_t m_missedTotal = 0;
     std::uint64_t m_missesCollectedTick = 0;  ///< the tick whose missed pairs were taken last
