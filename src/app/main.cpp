@@ -54,56 +54,69 @@ std::string shotMessage(const ro::app::Screen& screen) {
     return fmt::format("screenshot: {}", where.string());
 }
 
-/// The panel's Save, Load, Record (Stop) and Replay buttons; returns the line the HUD shows. A
-/// failed load or replay leaves the scene as it was, and says why.
-std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& lab, ro::app::Screen& screen) {
+/// What came of a file request: the line the HUD shows, and whether it did what was asked.
+struct FileResult {
+    ro::app::Command request;
+    std::string said;
+    bool done = false;
+};
+
+/// Runs one file request of the queue (save, load, record, replay, trace) on the lab; the
+/// camera is the screen's (saved with a scene, brought back by a load or a replay). A file it
+/// cannot use leaves the scene as it was, and the line says why.
+FileResult runFileRequest(ro::app::Command request, ro::app::Lab& lab, ro::app::Screen& screen) {
     using namespace ro::app;
+    using Kind = Command::Kind;
     std::error_code error;
     auto where = [&](const std::string& path) { return std::filesystem::absolute(path, error).string(); };
-    const std::string path = ui.path, replayPath = ui.replayPath;
+    const std::string path = request.name;
+    FileResult result{std::move(request), {}, false};
+    const Kind kind = result.request.kind;
     try {
-        if (ui.saveRequested) {
+        if (kind == Kind::SaveScene) {
             saveSceneFile(path, {lab.capture(), screen.camera()});
-            return fmt::format("saved {} entities to {}", lab.world().size(), where(path));
-        }
-        if (ui.recordRequested && !lab.recording())
-            return lab.startRecording(screen.camera()) ? "recording every input from this tick"
-                                                        : "not recording: a replay or a trace is playing";
-        if (ui.recordRequested) {
+            result.said = fmt::format("saved {} entities to {}", lab.world().size(), where(path));
+        } else if (kind == Kind::Record && !lab.recording()) {
+            result.done = lab.startRecording(screen.camera());
+            result.said = result.done ? "recording every input from this tick" : "not recording: a replay or a trace is playing";
+            return result;
+        } else if (kind == Kind::Record) {
             const Recording recording = lab.stopRecording();
-            saveReplayFile(replayPath, recording);
-            return fmt::format("recorded {} input{} over {} ticks to {}", recording.inputs.size(),
-                               recording.inputs.size() == 1 ? "" : "s", recording.endTick, where(replayPath));
-        }
-        const BusyScope busy;
-        if (ui.replayRequested) {
-            const Recording recording = loadReplayFile(replayPath);
+            saveReplayFile(path, recording);
+            result.said = fmt::format("recorded {} input{} over {} ticks to {}", recording.inputs.size(),
+                                      recording.inputs.size() == 1 ? "" : "s", recording.endTick, where(path));
+        } else if (kind == Kind::Replay) {
+            const BusyScope busy;
+            const Recording recording = loadReplayFile(path);
             lab.startReplay(recording);
             screen.setCamera(recording.camera, lab.world().config().bounds);
-            return fmt::format("replaying {} inputs over {} ticks", recording.inputs.size(), recording.endTick);
+            result.said = fmt::format("replaying {} inputs over {} ticks", recording.inputs.size(), recording.endTick);
+        } else if (kind == Kind::LoadScene) {
+            const BusyScope busy;
+            Camera camera = screen.camera();
+            if (const std::string why = loadInto(path, lab, camera); !why.empty()) {
+                result.said = fmt::format("not loaded, the scene is unchanged: {}", why);
+                return result;
+            }
+            screen.setCamera(camera, lab.world().config().bounds);
+            result.said = fmt::format("loaded {} entities from {}", lab.world().size(), where(path));
+        } else if (kind == Kind::LoadTrace) {
+            try {
+                const BusyScope busy;
+                lab.loadTrace(path);
+                result.said = fmt::format("playing {}: {} frames", lab.trace()->label(), lab.trace()->frames());
+            } catch (const std::exception& e) {  // TraceError names the file, the frame and the box
+                result.said = fmt::format("not loaded, the scene is unchanged: {}", e.what());
+                return result;
+            }
         }
-        Camera camera = screen.camera();
-        if (const std::string why = loadInto(path, lab, camera); !why.empty())
-            return fmt::format("not loaded, the scene is unchanged: {}", why);
-        screen.setCamera(camera, lab.world().config().bounds);
-        return fmt::format("loaded {} entities from {}", lab.world().size(), where(path));
+        result.done = true;
     } catch (const SceneFileError& e) {
-        return fmt::format("failed, the scene is unchanged: {}", e.what());
+        result.said = fmt::format("failed, the scene is unchanged: {}", e.what());
     } catch (const std::invalid_argument& e) {
-        return fmt::format("not replayed, the scene is unchanged: {}: {}", replayPath, e.what());
+        result.said = fmt::format("not replayed, the scene is unchanged: {}: {}", path, e.what());
     }
-}
-
-/// The panel's Load trace: plays the trace in place of the scene, or says why not (the scene
-/// stays as it was). Returns the line the panel and the HUD show.
-std::string runTraceRequest(const std::string& path, ro::app::Lab& lab) {
-    try {
-        const ro::app::BusyScope busy;
-        lab.loadTrace(path);
-        return fmt::format("playing {}: {} frames", lab.trace()->label(), lab.trace()->frames());
-    } catch (const std::exception& e) {  // TraceError names the file, the frame and the box
-        return fmt::format("not loaded, the scene is unchanged: {}", e.what());
-    }
+    return result;
 }
 
 int run(const ro::app::Options& options) {
@@ -347,23 +360,25 @@ int run(const ro::app::Options& options) {
             screen.fitView(lab.world().config().bounds);
             if (plotsUi.scalingRequested) plots.startScaling(lab, commands);
             if (!input.uiHidden()) plots.draw(lab, commands, uiRects, layout.plots);
-            // The commands, in the order they were made: the one way the lab changes.
-            for (Command& command : commands.take()) lab.apply(std::move(command));
+            // The commands, in the order they were made: the one way the lab changes. A file
+            // request is run here, in its place in the queue; what came of it is said below.
+            std::vector<FileResult> fileResults;
+            for (Command& command : commands.take()) {
+                if (command.fileRequest()) fileResults.push_back(runFileRequest(std::move(command), lab, screen));
+                else lab.apply(std::move(command));
+            }
             // The step.
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
-            if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
-                sceneFileUi.replayRequested) {
-                const std::string said = runSceneFileRequest(sceneFileUi, lab, screen);
-                if (sceneFileUi.saveRequested && said.starts_with("saved ")) sceneFileUi.lastSaved = sceneFileUi.path;
-                say(said, 8);
-            }
-            if (sceneFileUi.traceRequested) {
-                const TracePlayback* before = lab.trace();
-                sceneFileUi.traceMessage = runTraceRequest(sceneFileUi.tracePath, lab);
-                sceneFileUi.traceFailed = !lab.trace() || lab.trace() == before;
-                say(sceneFileUi.traceMessage, 8);
-                fmt::print("{}\n", sceneFileUi.traceMessage);  // for the log a walk reads
-                std::fflush(stdout);
+            for (FileResult& result : fileResults) {
+                if (result.request.kind == Command::Kind::SaveScene && result.done) sceneFileUi.lastSaved = result.request.name;
+                if (result.request.kind == Command::Kind::LoadTrace) {
+                    // Shown under the trace's row until the next; in the log a walk reads.
+                    sceneFileUi.traceMessage = result.said;
+                    sceneFileUi.traceFailed = !result.done;
+                    fmt::print("{}\n", result.said);
+                    std::fflush(stdout);
+                }
+                say(std::move(result.said), 8);
             }
             if (std::string said = plots.takeMessage(); !said.empty()) {
                 say(std::move(said), 8);

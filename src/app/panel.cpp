@@ -249,7 +249,7 @@ void traceSection(const Lab& lab, CommandQueue& commands, SceneFileUi& ui) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A trace of your game's frames: binary (ro::TraceWriter) or .csv (docs/trace-format.md)");
     ImGui::SameLine();
-    ui.traceRequested = ImGui::Button("Load trace") || entered;
+    if (ImGui::Button("Load trace") || entered) commands.push(Command::file(Command::Kind::LoadTrace, ui.tracePath));
     if (!ui.traceMessage.empty())
         wrapped(ui.traceMessage, ui.traceFailed ? ImVec4(1.0f, 0.45f, 0.45f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     const TracePlayback* trace = lab.trace();
@@ -369,7 +369,8 @@ void sceneSection(const Lab& lab, CommandQueue& commands, SceneFileUi& files) {
 
 /// Save or load the whole lab (JSON), record a session and replay one: paths, buttons, and what
 /// the last one did.
-void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
+void sceneFileRow(const Lab& lab, CommandQueue& commands, SceneFileUi& ui) {
+    const auto request = [&](Command::Kind kind, const char* path) { commands.push(Command::file(kind, path)); };
     ImGui::SetNextItemWidth(170.0f);
     ImGui::InputText("##scene-file", ui.path, sizeof ui.path);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scene file: entities, technique and parameters, world settings, camera");
@@ -379,13 +380,13 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
         // nearby must never replace someone's scene without a word.
         std::error_code error;
         if (ui.path != ui.lastSaved && std::filesystem::exists(ui.path, error)) ImGui::OpenPopup("Replace the file?");
-        else ui.saveRequested = true;
+        else request(Command::Kind::SaveScene, ui.path);
     }
     if (ImGui::BeginPopupModal("Replace the file?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         text("{} exists.", ui.path);
         text("Replace it with the scene on screen?");
         if (ImGui::Button("Replace")) {
-            ui.saveRequested = true;
+            request(Command::Kind::SaveScene, ui.path);
             ImGui::CloseCurrentPopup();
         }
         ImGui::SameLine();
@@ -393,14 +394,14 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
         ImGui::EndPopup();
     }
     ImGui::SameLine();
-    ui.loadRequested = ImGui::Button("Load");
+    if (ImGui::Button("Load")) request(Command::Kind::LoadScene, ui.path);
     ImGui::SetNextItemWidth(170.0f);
     ImGui::InputText("##replay-file", ui.replayPath, sizeof ui.replayPath);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Replay file: a start scene and every input with its tick");
     ImGui::SameLine();
-    ui.recordRequested = ImGui::Button(lab.recording() ? "Stop##record" : "Record");
+    if (ImGui::Button(lab.recording() ? "Stop##record" : "Record")) request(Command::Kind::Record, ui.replayPath);
     ImGui::SameLine();
-    ui.replayRequested = ImGui::Button("Replay");
+    if (ImGui::Button("Replay")) request(Command::Kind::Replay, ui.replayPath);
     // Always one line, so the rows below stay where they are.
     const auto replay = lab.replayStatus();
     if (lab.recording()) {
@@ -687,15 +688,13 @@ void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, U
     section("Population");
     populationSection(lab, commands);
     section("Scene");
-    sceneFile.traceRequested = false;  // set by the Scene section's trace row
     sceneSection(lab, commands, sceneFile);
     // Files fold away (the panel fits the window at every count); open while a recording or a
     // replay runs, so its status shows.
-    sceneFile.saveRequested = sceneFile.loadRequested = sceneFile.recordRequested = sceneFile.replayRequested = false;
     const auto replay = lab.replayStatus();
     if (lab.recording() || (replay && !replay->finished)) ImGui::SetNextItemOpen(true);
     if (ImGui::TreeNode("Scene file, record, replay")) {
-        sceneFileRow(lab, sceneFile);
+        sceneFileRow(lab, commands, sceneFile);
         ImGui::TreePop();
     }
     section("Clock");

@@ -13,18 +13,13 @@
 
 namespace ro::app {
 
-/// The panel's scene and replay rows: the paths typed and the buttons pressed this frame (the
-/// app saves and loads: the camera is the screen's; what came of it goes to the HUD's message).
+/// The panel's scene and replay rows: the paths typed, and what the last file requests did (the
+/// buttons push file commands; the app runs them, and what came of them goes to the HUD).
 struct SceneFileUi {
     char path[512] = "ro_scene.json";
-    bool saveRequested = false;    ///< Save, or Replace in the question Save asks over a file
     std::string lastSaved;         ///< the path this run last saved to: saving there again asks nothing
-    bool loadRequested = false;
     char replayPath[512] = "ro_replay.json";
-    bool recordRequested = false;  ///< Record, or Stop while recording
-    bool replayRequested = false;
     char tracePath[512] = "game.trace";
-    bool traceRequested = false;   ///< Load trace
     std::string traceMessage;      ///< what the last Load trace did: shown under its row until the next
     bool traceFailed = false;      ///< the last Load trace was refused: its message stands out
     bool traceOpen = false;        ///< the Scene section shows the trace row (its "trace..." button)
