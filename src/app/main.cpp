@@ -308,7 +308,9 @@ int run(const ro::app::Options& options) {
     // The count the camera was last chosen for: a count grown by more than a tenth may cover
     // the view too many times over (a click or two must not undo the person's zoom).
     std::uint32_t shownCount = lab.world().size();
-    lab.takeEvents();  // the camera and the overlays start where the options put them
+    // The camera and the overlays start where the options put them; a notice of the start
+    // (a trace too large for the technique asked for) is said in the first frames.
+    std::vector<std::string> startNotices = lab.takeEvents().notices;
     // A line for the HUD, shown for some seconds and in at least kMessageFrames frames: the
     // first tick of a million entities under Compare can take longer than the seconds.
     std::string message;
@@ -320,6 +322,11 @@ int run(const ro::app::Options& options) {
         messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
         messageFrames = kMessageFrames;
     };
+    for (std::string& notice : startNotices) {
+        fmt::print("notice: {}\n", notice);
+        std::fflush(stdout);
+        say(std::move(notice), 8);
+    }
 
     for (std::uint64_t frame = 1;; ++frame) {
         // SIGINT or SIGTERM between two steps: a clean exit with the shell's status.
