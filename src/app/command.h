@@ -46,6 +46,15 @@ struct Command {
         /// Ctrl+Z: the settings before the last settings change (technique, parameters, Auto,
         /// count) come back, as the recorded commands that set them.
         Undo,
+        /// The Cancel of "predicted ~N s a tick": the command held for a confirmation goes.
+        DropHeld,
+        // Files: the app runs them in the queue's order, outside the lab (which has no files),
+        // and says what came of each (main.cpp's FileResult). `name` is the path.
+        SaveScene,    ///< the scene and the camera to a scene file
+        LoadScene,    ///< a scene file in place of the scene
+        Record,       ///< starts recording, or stops and writes the replay file
+        Replay,       ///< a replay file played from its start
+        LoadTrace,    ///< a trace played in place of the scene
     };
     /// Kinds up to here are recorded and replayed.
     static constexpr Kind kLastRecorded = Kind::Layers;
@@ -59,8 +68,13 @@ struct Command {
     WorldConfig world{};
     /// Compared's technique (one outside the registry too: tests compare a faulty one).
     const TechniqueInfo* technique = nullptr;
+    /// Applied even when its predicted tick takes seconds: the person said Apply (a replay
+    /// never asks either).
+    bool confirmed = false;
 
     [[nodiscard]] bool recorded() const { return kind <= kLastRecorded; }
+    /// A file to read or write: run by the app, not applied to the lab.
+    [[nodiscard]] bool fileRequest() const { return kind >= Kind::SaveScene; }
 
     // One maker per kind, so that a caller says what it wants and not how it is stored.
     static Command spawn(Vec2 p) { return {.kind = Kind::Spawn, .point = p}; }
@@ -99,6 +113,8 @@ struct Command {
     static Command traceSpeed(float speed) { return {.kind = Kind::TraceSpeed, .value = speed}; }
     static Command traceEnd() { return {.kind = Kind::TraceEnd}; }
     static Command undo() { return {.kind = Kind::Undo}; }
+    static Command dropHeld() { return {.kind = Kind::DropHeld}; }
+    static Command file(Kind kind, std::string path) { return {.kind = kind, .name = std::move(path)}; }
 };
 
 /// The commands made in a frame, oldest first: the keys and the mouse, the panel, the plots and

@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "broadphase/hash/hash.h"
 #include "core/alloc_counter.h"
 #include "core/overlap_count.h"
 #include "world/load_scene.h"
@@ -62,7 +63,7 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
       m_scenario(scenario),
       m_sceneSeed(seed),
       m_technique(indexOf(technique)),
-      m_wallClock(steadySeconds) {
+      m_clock(steadySeconds) {
     m_world.setBroadPhase(technique.create());
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
     m_world.setBeforeTick([this](World& w) { beforeTick(w); });
@@ -79,6 +80,8 @@ Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t s
     if (m_autoCellSize) settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
     applySettings(settings);
     m_world.refreshPairs();  // a lab started paused shows its pairs before the first tick
+    noteEvents();
+    m_events = {};  // the window starts with the lab as built
 }
 
 const TechniqueInfo& Lab::technique() const { return techniques()[m_technique]; }
@@ -91,9 +94,58 @@ void Lab::apply(Command command) {
                               command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize;
     if (changesWorld && ignoredDuringReplay()) return;
     if (!accept(command)) return;
+    // Seconds a tick: asked first. Undo's own commands bring back what ran before; a replay's
+    // were confirmed when recorded.
+    if (!command.confirmed && !m_undoing && !m_recorder.applyingReplay()) {
+        if (const double seconds = predictedTickSeconds(command); seconds > kConfirmAboveSeconds) {
+            m_held = Held{std::move(command), seconds};
+            return;
+        }
+    }
+    if (command.kind == Kind::DropHeld || command.confirmed) m_held.reset();
+    command.confirmed = true;  // recorded as applied: its replay does not ask
     rememberSettings(command);
     if (command.recorded()) record(command);
     dispatch(command);
+    noteEvents();
+}
+
+double Lab::predictedOperations(const TechniqueInfo& t, std::uint32_t count, double cell) const {
+    const double n = count;
+    if (t.id == "brute") return n * (n - 1.0) / 2.0;
+    if (!findParameter(t.parameters, kCellSizeParameter.key) || cell <= 0.0 || m_world.size() == 0) return 0.0;
+    double sides = 0.0;
+    for (std::uint32_t i = 0; i < m_world.size(); ++i) sides += m_world.halfW()[i] + m_world.halfH()[i];
+    const double side = sides / m_world.size();  // mean of 2 x half over both axes
+    const Aabb& walls = m_world.config().bounds;
+    const double density = n / (static_cast<double>(walls.width()) * walls.height());
+    const double cellsPerBox = (side / cell + 1.0) * (side / cell + 1.0);
+    const double boxesPerCell = density * (side + cell) * (side + cell);
+    return n * cellsPerBox * (1.0 + boxesPerCell / 2.0);
+}
+
+double Lab::predictedTickSeconds(const Command& c) const {
+    using Kind = Command::Kind;
+    const double cell = m_world.broadPhaseSettings().find(kCellSizeParameter.key).value_or(0.0);
+    double operations = 0.0;
+    // A count under a technique with cells fits the sizes and a hand-set cell to it: only
+    // brute force's grows as n^2 whatever the sizes. A technique switch refits an unfit cell.
+    if (c.kind == Kind::Count && technique().id == "brute")
+        operations = predictedOperations(technique(), static_cast<std::uint32_t>(c.value), cell);
+    else if (c.kind == Kind::Technique && c.name == "brute")
+        operations = predictedOperations(*findTechnique(c.name), m_world.size(), cell);
+    else if (c.kind == Kind::Parameter && c.name == kCellSizeParameter.key &&
+             findParameter(technique().parameters, c.name))
+        operations = predictedOperations(technique(), m_world.size(), c.value);
+    return operations / kOperationsPerSecond;
+}
+
+void Lab::noteEvents() {
+    if (m_technique != m_noted.technique) m_events.technique = true;
+    if (sceneName() != m_noted.scene) m_events.scene = true;
+    if (m_world.size() != m_noted.count) m_events.count = m_world.size();
+    if (m_noticesGiven != m_noted.notices) m_events.notices.push_back(m_notice);
+    m_noted = {m_technique, std::string(sceneName()), m_world.size(), m_noticesGiven};
 }
 
 bool Lab::accept(Command& command) const {
@@ -105,7 +157,7 @@ bool Lab::accept(Command& command) const {
         case Kind::World: return !m_trace;
         case Kind::Preset: return command.name == "random" || findScenario(command.name);
         // A replay run under another technique skips the recorded switches.
-        case Kind::Technique: return findTechnique(command.name) && !(m_applyingReplay && m_replay->technique);
+        case Kind::Technique: return findTechnique(command.name) && !m_recorder.forcedTechnique();
         case Kind::Parameter:
             for (const TechniqueInfo& t : techniques())
                 if (findParameter(t.parameters, command.name)) return true;
@@ -147,13 +199,20 @@ void Lab::dispatch(const Command& c) {
         case Kind::TraceSpeed: setTraceSpeed(static_cast<float>(c.value)); break;
         case Kind::TraceEnd: endTrace(); break;
         case Kind::Undo: undo(); break;
+        case Kind::DropHeld: break;
+        // The lab has no files: the app runs these (a stray one here does nothing).
+        case Kind::SaveScene:
+        case Kind::LoadScene:
+        case Kind::Record:
+        case Kind::Replay:
+        case Kind::LoadTrace: break;
     }
 }
 
 void Lab::rememberSettings(const Command& command) {
     using Kind = Command::Kind;
     // Undo's own commands are not changes to take back; a replay's are not the person's.
-    if (m_undoing || m_applyingReplay) return;
+    if (m_undoing || m_recorder.applyingReplay()) return;
     if (command.kind != Kind::Technique && command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize &&
         command.kind != Kind::Count)
         return;
@@ -197,8 +256,9 @@ void Lab::setTechnique(std::size_t index) {
     m_technique = index % techniques().size();
     m_world.setBroadPhase(technique().create());
     m_lastStepAllocations = 0;
-    forgetPace();
+    m_clock.forgetPace();
     refitUnfitCellSize();  // a cell set for another technique's scene
+    refitUnfitBucketCount();
     // The HUD's pairs become the new technique's at once, even while paused.
     m_world.refreshPairs();
 }
@@ -281,6 +341,11 @@ void Lab::restore(const LabState& state) {
     resetMeasurements();
     forgetMisses();
     m_world.refreshPairs();
+    // The file's scene comes with its camera: no scene or count change for the window to follow.
+    m_events.restored = true;
+    m_noted.scene = sceneName();
+    m_noted.count = m_world.size();
+    noteEvents();
 }
 
 void Lab::setCompared(const TechniqueInfo& technique, bool compared) {
@@ -299,7 +364,7 @@ void Lab::compareTick(const BoxView& boxes, std::uint64_t tick) {
     // Stop where it went wrong, so the pair can be looked at.
     m_alarm = CompareAlarm{mismatches.front().first->technique->id, mismatches.front().second};
     m_paused = true;
-    m_uiTurnSeconds = 0.0;
+    m_clock.cancelUiTurn();
 }
 
 void Lab::setTechnique(const TechniqueInfo& technique) { setTechnique(indexOf(technique)); }
@@ -330,9 +395,9 @@ void Lab::resetMeasurements() {
 
 void Lab::loadTrace(const std::string& path) {
     // Checked through first: a bad trace leaves the running scene as it was.
-    if (m_recording) throw std::invalid_argument("stop recording before playing a trace");
+    if (m_recorder.recording()) throw std::invalid_argument("stop recording before playing a trace");
     auto trace = std::make_unique<TracePlayback>(path);
-    m_replay.reset();
+    m_recorder.stopReplay();
     WorldConfig config = m_world.config();
     config.gravity = false;
     config.response = ContactResponse::None;
@@ -359,6 +424,8 @@ void Lab::loadTrace(const std::string& path) {
     forgetMisses();
     populationChanged();
     m_world.refreshPairs();
+    m_events.scene = true;  // another trace is another scene, under the same name
+    noteEvents();
 }
 
 void Lab::seekTrace(std::uint64_t index) {
@@ -413,7 +480,7 @@ void Lab::togglePause() {
     if (!m_paused) m_alarm.reset();
     // Played again at the end of a trace that does not loop: from its start.
     if (!m_paused && m_trace && !m_trace->loop && m_trace->frame() + 1 >= m_trace->frames()) seekTrace(0);
-    m_uiTurnSeconds = 0.0;
+    m_clock.cancelUiTurn();
     // A tick finds pairs before its response moves the entities: once paused, the pairs are
     // found again on the positions on screen.
     if (m_paused) m_refreshPending = true;
@@ -475,11 +542,27 @@ void Lab::refitUnfitCellSize() {
     if (*cell * kUnfitCellRatio >= smallestSide && *cell <= kUnfitCellRatio * largestSide) return;
     const double was = *cell;
     fitCellSizeToPopulation();
+    addNotice(fmt::format("cell size {:.3g} set by hand no longer fits boxes of {:.3g} to {:.3g}: Auto gives {:.3g} "
+                          "(set it by hand again to keep another)",
+                          was, smallestSide, largestSide, *m_world.broadPhaseSettings().find(kCellSizeParameter.key)));
+}
+
+void Lab::refitUnfitBucketCount() {
+    const ParameterSpec& spec = SpatialHash::kTableSizeParameter;
+    const std::optional<double> buckets = m_world.broadPhaseSettings().find(spec.key);
+    if (!buckets || *buckets == 0.0 || !findParameter(technique().parameters, spec.key)) return;
+    if (static_cast<double>(m_world.size()) <= kUnfitBucketRatio * *buckets) return;
+    Settings settings = m_world.broadPhaseSettings();
+    settings.set(spec.key, 0.0);
+    applySettings(settings);
+    addNotice(fmt::format("{:.0f} buckets set by hand no longer fit {} entities: Auto gives {} "
+                          "(set it by hand again to keep another)",
+                          *buckets, m_world.size(), SpatialHash::tableSizeFor(0, m_world.size())));
+}
+
+void Lab::addNotice(const std::string& line) {
     // Beside a notice of the same change (the sizes fitted to a count), not over it.
-    m_notice += fmt::format("{}cell size {:.3g} set by hand no longer fits boxes of {:.3g} to {:.3g}: Auto gives {:.3g} "
-                            "(set it by hand again to keep another)",
-                            m_notice.empty() ? "" : "; ", was, smallestSide, largestSide,
-                            *m_world.broadPhaseSettings().find(kCellSizeParameter.key));
+    m_notice += (m_notice.empty() ? "" : "; ") + line;
     ++m_noticesGiven;
 }
 
@@ -659,7 +742,7 @@ bool Lab::removeAt(Vec2 p) {
 
 void Lab::populationChanged() {
     m_lastStepAllocations = 0;
-    forgetPace();
+    m_clock.forgetPace();
     if (m_paused) m_refreshTimes = World::RefreshTimes::Measure;  // the last tick's scene is gone
     // A preset brings its own walls: the technique's region follows them, or a grid sized for
     // the old ones would clamp every box beyond them into its edge cells.
@@ -670,22 +753,17 @@ void Lab::populationChanged() {
     }
     if (m_autoCellSize) fitCellSizeToPopulation();
     refitUnfitCellSize();
+    refitUnfitBucketCount();
     refreshIfPaused();
 }
 
 void Lab::update(double realSeconds, bool virtualClock) {
     const double dt = 1.0 / m_world.config().tickHz;
-    // Decay with a time constant of about a second.
-    const double keep = std::exp(-std::clamp(realSeconds, 0.0, 10.0));
-    m_recentReal *= keep;
-    m_recentSimulated *= keep;
-    // The frame that ran the last ticks lasted them too: only the rest of it was the UI's.
-    const double uiSeconds = std::max(0.0, realSeconds - m_lastUpdateTicksSeconds);
-    m_lastUpdateTicksSeconds = 0.0;
+    const double uiSeconds = m_clock.beginFrame(realSeconds);
     refreshIfChanged();
     if (m_paused && !m_stepRequested) return;
     const std::uint64_t before = heapAllocationCount();
-    const double start = m_wallClock();
+    const double start = m_clock.now();
     int ticks = 1;
     if (m_trace) {
         try {
@@ -696,15 +774,15 @@ void Lab::update(double realSeconds, bool virtualClock) {
             endTrace();
             ticks = 0;
         }
-    } else if (m_replay && !m_replay->finished) {
+    } else if (m_recorder.replay() && !m_recorder.replay()->finished) {
         // A replay runs tick by tick: the recorded inputs go in before the tick they came at.
         m_world.tick();
         applyDueInputs();
     } else if (m_paused || virtualClock) {
         m_world.tick();
-    } else if (m_uiTurnSeconds > 0.0) {
+    } else if (m_clock.uiTurn()) {
         // The UI's turn after a slow tick: this frame's time is dropped.
-        m_uiTurnSeconds -= uiSeconds;
+        m_clock.takeUiTurn(uiSeconds);
         ticks = 0;
     } else {
         ticks = m_world.advance(realSeconds, kTickBudgetSeconds);
@@ -713,9 +791,8 @@ void Lab::update(double realSeconds, bool virtualClock) {
     collectMisses();
     if (ticks > 0) {
         m_addedOverlaps = 0;  // the ticks listed them
-        m_lastTicksSeconds = m_lastUpdateTicksSeconds = m_wallClock() - start;
+        m_clock.ticksRan(m_clock.now() - start);
         m_lastStepAllocations = heapAllocationCount() - before;
-        if (m_lastTicksSeconds > kTickBudgetSeconds) m_uiTurnSeconds = m_lastTicksSeconds;
     }
     // A single step while paused: the pairs of the positions it left, as when pausing.
     if (m_paused && ticks > 0) m_world.refreshPairs(World::RefreshTimes::KeepTheTicks);
@@ -728,13 +805,9 @@ void Lab::update(double realSeconds, bool virtualClock) {
         ++m_noticesGiven;
     }
     if (!m_paused && !virtualClock) {
-        m_recentReal += realSeconds * m_world.config().speed;
-        m_recentSimulated += ticks * dt;
+        m_clock.addPace(realSeconds * m_world.config().speed, ticks * dt);
     }
-}
-
-double Lab::simulationRate() const {
-    return m_recentReal > 0.0 ? std::min(1.0, m_recentSimulated / m_recentReal) : 1.0;
+    noteEvents();  // the rain's count, a trace that ended, a notice
 }
 
 }  // namespace ro::app

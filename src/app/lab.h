@@ -12,10 +12,13 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app/command.h"
 #include "app/compare.h"
+#include "app/lab_clock.h"
+#include "app/lab_recorder.h"
 #include "app/lab_state.h"
 #include "app/trace_playback.h"
 #include "ro/registry.h"
@@ -37,12 +40,26 @@ namespace ro::app {
     return !(layered && spec.key == "fat_margin");
 }
 
+/// What changed in the lab since the window last took it (Lab::takeEvents): what the window
+/// keeps of its own follows it (the camera, the overlays' levels, the HUD's line).
+struct LabEvents {
+    bool technique = false;  ///< another technique: its structure's levels are others
+    bool scene = false;      ///< another scene (a preset, a trace): other walls, a camera fitted to them
+    bool restored = false;   ///< a scene file or a replay's start: it brings its own camera
+    std::optional<std::uint32_t> count;  ///< the entity count changed, to this
+    std::vector<std::string> notices;    ///< lines about automatic changes, oldest first (notice())
+    [[nodiscard]] bool empty() const { return !technique && !scene && !restored && !count && notices.empty(); }
+};
+
 class Lab {
 public:
     /// A cell set by hand is unfit once it is this many times smaller than the smallest box's
     /// side (each box then spans hundreds of cells) or larger than the largest's (each cell
     /// holds a crowd): a cell of 0.05 under boxes of 1 to 40, or of 30 under boxes of 0.5.
     static constexpr double kUnfitCellRatio = 8.0;
+    /// A bucket count set by hand is unfit once the entities outnumber the buckets this many
+    /// times (Auto gives about 10 buckets an entity): each bucket's crowd is tested pair by pair.
+    static constexpr double kUnfitBucketRatio = 8.0;
 
     /// Builds the world with `entities` entities from `seed`, and the technique with the
     /// parameter values in `parameters` (a cell size among them turns auto off). The entities
@@ -62,6 +79,29 @@ public:
     /// world-changing command is ignored; while recording, a recorded kind is noted with its
     /// tick; then the command takes effect.
     void apply(Command command);
+
+    // ---- changes that ask first ---------------------------------------------------------------
+    /// Pair tests (and cell visits) a second, for the predictions: the grid's 296 M pair tests at
+    /// a million entities under a cell of 30 took 3.1 s a tick (issue 45's measurement).
+    static constexpr double kOperationsPerSecond = 1e8;
+    /// A change predicted to make ticks longer than this is held until confirmed.
+    static constexpr double kConfirmAboveSeconds = 1.0;
+    /// Predicted work of a tick of `technique` at `count` entities under cell `cell` (for a
+    /// technique with cells), with the current sizes and walls: brute force n(n-1)/2 pair tests;
+    /// a technique with cells n x (cells a box covers) x (1 + boxes a cell holds / 2), from
+    /// the mean side. Other techniques: 0 (their cost follows the overlaps, not a setting).
+    [[nodiscard]] double predictedOperations(const TechniqueInfo& technique, std::uint32_t count, double cell) const;
+    /// Seconds a tick would take after `command` (0 for a command whose cost is not predicted).
+    [[nodiscard]] double predictedTickSeconds(const Command& command) const;
+    /// A person's change whose predicted tick takes seconds, held instead of applied: the panel
+    /// asks, and pushes it again confirmed (Apply) or DropHeld (Cancel).
+    struct Held {
+        Command command;
+        double seconds = 0.0;  ///< predicted per tick
+    };
+    [[nodiscard]] const std::optional<Held>& held() const { return m_held; }
+    /// What apply, update, restore and the trace changed since the last call; then nothing.
+    LabEvents takeEvents() { return std::exchange(m_events, {}); }
 
     // ---- technique and its settings -------------------------------------------------------------
     [[nodiscard]] std::size_t techniqueIndex() const { return m_technique; }
@@ -114,9 +154,9 @@ public:
     /// --record-trace writes it. An empty function for none.
     void setTickListener(std::function<void(const World&)> listener) { m_tickListener = std::move(listener); }
     bool startRecording(const Camera& camera = {});
-    [[nodiscard]] bool recording() const { return m_recording.has_value(); }
+    [[nodiscard]] bool recording() const { return m_recorder.recording(); }
     /// Inputs recorded so far (0 when not recording).
-    [[nodiscard]] std::size_t recordedInputs() const { return m_recording ? m_recording->inputs.size() : 0; }
+    [[nodiscard]] std::size_t recordedInputs() const { return m_recorder.recordedInputs(); }
     /// Ends the recording here: its end tick and the state's fingerprint there.
     Recording stopRecording();
     /// Restores the recording's start and replays its inputs at their ticks, one tick per
@@ -132,7 +172,7 @@ public:
     };
     [[nodiscard]] std::optional<ReplayStatus> replayStatus() const;
     /// Leaves the replay where it is (the person's inputs count again).
-    void stopReplay() { m_replay.reset(); }
+    void stopReplay() { m_recorder.stopReplay(); }
     /// A fingerprint (FNV-1a) of every entity's every float, bit for bit, and of the count.
     [[nodiscard]] std::uint64_t stateHash() const;
 
@@ -190,16 +230,14 @@ public:
     /// as long as they took, so the UI gets at least half of the wall clock whatever a tick
     /// costs. The simulation slows down instead (simulationRate says by how much).
     void update(double realSeconds, bool virtualClock);
-    static constexpr double kTickBudgetSeconds = 0.025;
-    /// The clock that times the ticks of an update, in seconds: the steady clock, or one a
-    /// test drives so that pacing is checked without depending on how fast the machine is.
-    using WallClock = double (*)();
-    void setWallClock(WallClock clock) { m_wallClock = clock; }
+    static constexpr double kTickBudgetSeconds = LabClock::kTickBudgetSeconds;
+    using WallClock = LabClock::WallClock;
+    void setWallClock(WallClock clock) { m_clock.setWallClock(clock); }
     /// Simulated time over real time (times the speed setting) across about the last second:
     /// 1 when the simulation keeps up, below 1 when ticks are too slow for real time.
-    [[nodiscard]] double simulationRate() const;
+    [[nodiscard]] double simulationRate() const { return m_clock.rate(); }
     /// Wall time of the ticks of the last frame that ran any, in seconds.
-    [[nodiscard]] double lastTicksSeconds() const { return m_lastTicksSeconds; }
+    [[nodiscard]] double lastTicksSeconds() const { return m_clock.lastTicksSeconds(); }
     /// Heap allocations made by the last update that ran ticks.
     [[nodiscard]] std::uint64_t lastStepAllocations() const { return m_lastStepAllocations; }
 
@@ -264,11 +302,17 @@ private:
     /// World settings (speed, sub-steps, gravity, response); while paused the pairs are redone.
     void setWorldConfig(const WorldConfig& config);
     void refreshIfPaused() { m_refreshPending = m_paused; }
+    /// Adds to m_events what differs from what was last noted (after each change).
+    void noteEvents();
     void populationChanged();
     void fitCellSizeToPopulation();
     /// A cell size set by hand that the boxes have outgrown (after a count, size or technique
     /// change) is refit, with a notice: kept, it could make every tick take seconds.
     void refitUnfitCellSize();
+    /// The same for the hash's bucket count set by hand: refit to Auto (0), with a notice.
+    void refitUnfitBucketCount();
+    /// Adds `line` to the notice (beside a notice of the same change, not over it).
+    void addNotice(const std::string& line);
     void respawnPopulation();
     /// Notes an input while recording (with the tick it comes at).
     void record(Command input);
@@ -343,30 +387,21 @@ private:
     SceneProfiler m_profiler;
     std::uint64_t m_profiledTick = ~std::uint64_t{0};  ///< a refresh shows a tick's boxes again: profiled once
     std::unique_ptr<TracePlayback> m_trace;
-    std::optional<Recording> m_recording;
-    std::uint64_t m_recordingStartTick = 0;
-    struct Replay {
-        Recording recording;
-        const TechniqueInfo* technique = nullptr;  ///< forced: recorded switches are skipped
-        std::size_t next = 0;                       ///< the next input to apply
-        bool finished = false;
-        bool matched = false;
-    };
-    std::optional<Replay> m_replay;
-    bool m_applyingReplay = false;
+    LabRecorder m_recorder;
     std::optional<CompareAlarm> m_alarm;
     std::uint64_t m_missedTotal = 0;
     std::uint64_t m_missesCollectedTick = 0;  ///< the tick whose missed pairs were taken last
     std::vector<MissMark> m_missMarks;        ///< reused: oldest first, faded ones dropped
-    WallClock m_wallClock;
-    double m_uiTurnSeconds = 0.0;   ///< frames without ticks still owed to the UI after a slow tick
-    double m_lastTicksSeconds = 0.0;
-    double m_lastUpdateTicksSeconds = 0.0;  ///< wall time of the last update's ticks, 0 if it ran none
-    /// The "slowed: 83% of real time" of a scene or technique that is gone (onecell's ticks,
-    /// then 0 ms ones) would show for a second after a change: the pace starts over.
-    void forgetPace() { m_recentReal = m_recentSimulated = 0.0; }
-    double m_recentReal = 0.0;      ///< decaying sums of real and simulated seconds (about 1 s)
-    double m_recentSimulated = 0.0;
+    LabClock m_clock;
+    LabEvents m_events;
+    std::optional<Held> m_held;
+    /// What the events last said: a change is what differs from it.
+    struct Noted {
+        std::size_t technique = 0;
+        std::string scene;
+        std::uint32_t count = 0;
+        std::uint64_t notices = 0;
+    } m_noted;
 };
 
 }  // namespace ro::app

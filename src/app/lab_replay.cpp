@@ -11,60 +11,49 @@
 
 namespace ro::app {
 
-bool Lab::ignoredDuringReplay() {
-    if (!m_replay || m_applyingReplay) return false;
-    if (!m_replay->finished) return true;
-    m_replay.reset();
-    return false;
-}
+bool Lab::ignoredDuringReplay() { return m_recorder.ignoresPersonsInput(); }
 
 bool Lab::startRecording(const Camera& camera) {
-    if (m_replay && !m_replay->finished) return false;
+    if (m_recorder.replay() && !m_recorder.replay()->finished) return false;
     if (m_trace) return false;  // a trace's frames are no inputs a replay could repeat
-    m_replay.reset();
-    m_recording = Recording{capture(), camera, {}, 0, 0};
-    m_recordingStartTick = m_world.tickCount();
+    m_recorder.stopReplay();
+    m_recorder.start(Recording{capture(), camera, {}, 0, 0}, m_world.tickCount());
     return true;
 }
 
 Recording Lab::stopRecording() {
-    Recording recording = std::move(m_recording).value_or(Recording{});
-    m_recording.reset();
-    recording.endTick = m_world.tickCount() - m_recordingStartTick;
-    recording.endHash = stateHash();
-    return recording;
+    return m_recorder.stop(m_world.tickCount(), stateHash());
 }
 
 void Lab::record(Command input) {
-    if (!m_recording || m_applyingReplay) return;
-    input.tick = m_world.tickCount() - m_recordingStartTick;
-    m_recording->inputs.push_back(std::move(input));
+    m_recorder.note(std::move(input), m_world.tickCount());
 }
 
 void Lab::startReplay(const Recording& recording, const TechniqueInfo* technique) {
-    if (m_recording) throw std::invalid_argument("stop recording before replaying");
+    if (m_recorder.recording()) throw std::invalid_argument("stop recording before replaying");
     for (const Command& input : recording.inputs)
         if (input.tick > recording.endTick)
             throw std::invalid_argument(fmt::format("an input at tick {} comes after the end tick {}", input.tick,
                                                     recording.endTick));
     restore(recording.start);  // throws, leaving the lab as it was, for a start it refuses
     if (technique) setTechnique(*technique);
-    m_replay = Replay{recording, technique, 0, false, false};
+    m_recorder.startReplay({recording, technique, 0, false, false});
     m_paused = false;
     applyDueInputs();
 }
 
 std::optional<Lab::ReplayStatus> Lab::replayStatus() const {
-    if (!m_replay) return std::nullopt;
-    return ReplayStatus{m_world.tickCount(), m_replay->recording.endTick, m_replay->finished, m_replay->matched};
+    const LabRecorder::Replay* replay = m_recorder.replay();
+    if (!replay) return std::nullopt;
+    return ReplayStatus{m_world.tickCount(), replay->recording.endTick, replay->finished, replay->matched};
 }
 
 void Lab::applyDueInputs() {
-    Replay& replay = *m_replay;
+    LabRecorder::Replay& replay = *m_recorder.replay();
     const std::vector<Command>& inputs = replay.recording.inputs;
-    m_applyingReplay = true;
+    m_recorder.setApplyingReplay(true);
     while (replay.next < inputs.size() && inputs[replay.next].tick <= m_world.tickCount()) apply(inputs[replay.next++]);
-    m_applyingReplay = false;
+    m_recorder.setApplyingReplay(false);
     if (m_world.tickCount() >= replay.recording.endTick && !replay.finished) {
         replay.finished = true;
         replay.matched = stateHash() == replay.recording.endHash;

@@ -16,7 +16,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "app/compare_window.h"
 #include "app/gui.h"
+#include "app/hud.h"
 #include "app/input.h"
 #include "app/lab.h"
 #include "app/layout.h"
@@ -52,56 +54,69 @@ std::string shotMessage(const ro::app::Screen& screen) {
     return fmt::format("screenshot: {}", where.string());
 }
 
-/// The panel's Save, Load, Record (Stop) and Replay buttons; returns the line the HUD shows. A
-/// failed load or replay leaves the scene as it was, and says why.
-std::string runSceneFileRequest(const ro::app::SceneFileUi& ui, ro::app::Lab& lab, ro::app::Screen& screen) {
+/// What came of a file request: the line the HUD shows, and whether it did what was asked.
+struct FileResult {
+    ro::app::Command request;
+    std::string said;
+    bool done = false;
+};
+
+/// Runs one file request of the queue (save, load, record, replay, trace) on the lab; the
+/// camera is the screen's (saved with a scene, brought back by a load or a replay). A file it
+/// cannot use leaves the scene as it was, and the line says why.
+FileResult runFileRequest(ro::app::Command request, ro::app::Lab& lab, ro::app::Screen& screen) {
     using namespace ro::app;
+    using Kind = Command::Kind;
     std::error_code error;
     auto where = [&](const std::string& path) { return std::filesystem::absolute(path, error).string(); };
-    const std::string path = ui.path, replayPath = ui.replayPath;
+    const std::string path = request.name;
+    FileResult result{std::move(request), {}, false};
+    const Kind kind = result.request.kind;
     try {
-        if (ui.saveRequested) {
+        if (kind == Kind::SaveScene) {
             saveSceneFile(path, {lab.capture(), screen.camera()});
-            return fmt::format("saved {} entities to {}", lab.world().size(), where(path));
-        }
-        if (ui.recordRequested && !lab.recording())
-            return lab.startRecording(screen.camera()) ? "recording every input from this tick"
-                                                        : "not recording: a replay or a trace is playing";
-        if (ui.recordRequested) {
+            result.said = fmt::format("saved {} entities to {}", lab.world().size(), where(path));
+        } else if (kind == Kind::Record && !lab.recording()) {
+            result.done = lab.startRecording(screen.camera());
+            result.said = result.done ? "recording every input from this tick" : "not recording: a replay or a trace is playing";
+            return result;
+        } else if (kind == Kind::Record) {
             const Recording recording = lab.stopRecording();
-            saveReplayFile(replayPath, recording);
-            return fmt::format("recorded {} input{} over {} ticks to {}", recording.inputs.size(),
-                               recording.inputs.size() == 1 ? "" : "s", recording.endTick, where(replayPath));
-        }
-        const BusyScope busy;
-        if (ui.replayRequested) {
-            const Recording recording = loadReplayFile(replayPath);
+            saveReplayFile(path, recording);
+            result.said = fmt::format("recorded {} input{} over {} ticks to {}", recording.inputs.size(),
+                                      recording.inputs.size() == 1 ? "" : "s", recording.endTick, where(path));
+        } else if (kind == Kind::Replay) {
+            const BusyScope busy;
+            const Recording recording = loadReplayFile(path);
             lab.startReplay(recording);
             screen.setCamera(recording.camera, lab.world().config().bounds);
-            return fmt::format("replaying {} inputs over {} ticks", recording.inputs.size(), recording.endTick);
+            result.said = fmt::format("replaying {} inputs over {} ticks", recording.inputs.size(), recording.endTick);
+        } else if (kind == Kind::LoadScene) {
+            const BusyScope busy;
+            Camera camera = screen.camera();
+            if (const std::string why = loadInto(path, lab, camera); !why.empty()) {
+                result.said = fmt::format("not loaded, the scene is unchanged: {}", why);
+                return result;
+            }
+            screen.setCamera(camera, lab.world().config().bounds);
+            result.said = fmt::format("loaded {} entities from {}", lab.world().size(), where(path));
+        } else if (kind == Kind::LoadTrace) {
+            try {
+                const BusyScope busy;
+                lab.loadTrace(path);
+                result.said = fmt::format("playing {}: {} frames", lab.trace()->label(), lab.trace()->frames());
+            } catch (const std::exception& e) {  // TraceError names the file, the frame and the box
+                result.said = fmt::format("not loaded, the scene is unchanged: {}", e.what());
+                return result;
+            }
         }
-        Camera camera = screen.camera();
-        if (const std::string why = loadInto(path, lab, camera); !why.empty())
-            return fmt::format("not loaded, the scene is unchanged: {}", why);
-        screen.setCamera(camera, lab.world().config().bounds);
-        return fmt::format("loaded {} entities from {}", lab.world().size(), where(path));
+        result.done = true;
     } catch (const SceneFileError& e) {
-        return fmt::format("failed, the scene is unchanged: {}", e.what());
+        result.said = fmt::format("failed, the scene is unchanged: {}", e.what());
     } catch (const std::invalid_argument& e) {
-        return fmt::format("not replayed, the scene is unchanged: {}: {}", replayPath, e.what());
+        result.said = fmt::format("not replayed, the scene is unchanged: {}: {}", path, e.what());
     }
-}
-
-/// The panel's Load trace: plays the trace in place of the scene, or says why not (the scene
-/// stays as it was). Returns the line the panel and the HUD show.
-std::string runTraceRequest(const std::string& path, ro::app::Lab& lab) {
-    try {
-        const ro::app::BusyScope busy;
-        lab.loadTrace(path);
-        return fmt::format("playing {}: {} frames", lab.trace()->label(), lab.trace()->frames());
-    } catch (const std::exception& e) {  // TraceError names the file, the frame and the box
-        return fmt::format("not loaded, the scene is unchanged: {}", e.what());
-    }
+    return result;
 }
 
 int run(const ro::app::Options& options) {
@@ -290,12 +305,12 @@ int run(const ro::app::Options& options) {
     double msDraw = 0.0;
     FrameReport report;
     FrameHistory history;
-    std::size_t shownTechnique = lab.techniqueIndex();
-    // The scene and count the camera was last chosen for: another scene has its own walls, and
-    // is fitted; a count grown by more than a tenth may cover the view too many times over (a
-    // click or two must not undo the person's zoom).
-    std::string shownScene(lab.sceneName());
+    // The count the camera was last chosen for: a count grown by more than a tenth may cover
+    // the view too many times over (a click or two must not undo the person's zoom).
     std::uint32_t shownCount = lab.world().size();
+    // The camera and the overlays start where the options put them; a notice of the start
+    // (a trace too large for the technique asked for) is said in the first frames.
+    std::vector<std::string> startNotices = lab.takeEvents().notices;
     // A line for the HUD, shown for some seconds and in at least kMessageFrames frames: the
     // first tick of a million entities under Compare can take longer than the seconds.
     std::string message;
@@ -307,7 +322,11 @@ int run(const ro::app::Options& options) {
         messageUntil = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
         messageFrames = kMessageFrames;
     };
-    std::uint64_t noticesShown = 0;
+    for (std::string& notice : startNotices) {
+        fmt::print("notice: {}\n", notice);
+        std::fflush(stdout);
+        say(std::move(notice), 8);
+    }
 
     for (std::uint64_t frame = 1;; ++frame) {
         // SIGINT or SIGTERM between two steps: a clean exit with the shell's status.
@@ -348,48 +367,51 @@ int run(const ro::app::Options& options) {
             screen.fitView(lab.world().config().bounds);
             if (plotsUi.scalingRequested) plots.startScaling(lab, commands);
             if (!input.uiHidden()) plots.draw(lab, commands, uiRects, layout.plots);
-            // The commands, in the order they were made: the one way the lab changes.
-            for (Command& command : commands.take()) lab.apply(std::move(command));
+            // The commands, in the order they were made: the one way the lab changes. A file
+            // request is run here, in its place in the queue; what came of it is said below.
+            std::vector<FileResult> fileResults;
+            for (Command& command : commands.take()) {
+                if (command.fileRequest()) fileResults.push_back(runFileRequest(std::move(command), lab, screen));
+                else lab.apply(std::move(command));
+            }
             // The step.
             lab.update(ImGui::GetIO().DeltaTime, virtualClock);
-            if (sceneFileUi.saveRequested || sceneFileUi.loadRequested || sceneFileUi.recordRequested ||
-                sceneFileUi.replayRequested) {
-                const std::string said = runSceneFileRequest(sceneFileUi, lab, screen);
-                if (sceneFileUi.saveRequested && said.starts_with("saved ")) sceneFileUi.lastSaved = sceneFileUi.path;
-                say(said, 8);
-                shownScene = lab.sceneName();  // a loaded scene or a replay brings its camera
-                shownCount = lab.world().size();
-            }
-            if (sceneFileUi.traceRequested) {
-                const TracePlayback* before = lab.trace();
-                sceneFileUi.traceMessage = runTraceRequest(sceneFileUi.tracePath, lab);
-                sceneFileUi.traceFailed = !lab.trace() || lab.trace() == before;
-                if (!sceneFileUi.traceFailed) screen.resetCamera();  // another trace, other walls
-                say(sceneFileUi.traceMessage, 8);
-                fmt::print("{}\n", sceneFileUi.traceMessage);  // for the log a walk reads
-                std::fflush(stdout);
+            for (FileResult& result : fileResults) {
+                if (result.request.kind == Command::Kind::SaveScene && result.done) sceneFileUi.lastSaved = result.request.name;
+                if (result.request.kind == Command::Kind::LoadTrace) {
+                    // Shown under the trace's row until the next; in the log a walk reads.
+                    sceneFileUi.traceMessage = result.said;
+                    sceneFileUi.traceFailed = !result.done;
+                    fmt::print("{}\n", result.said);
+                    std::fflush(stdout);
+                }
+                say(std::move(result.said), 8);
             }
             if (std::string said = plots.takeMessage(); !said.empty()) {
                 say(std::move(said), 8);
             }
-            if (lab.noticesGiven() != noticesShown) {  // sizes fitted to a new count: say so in the HUD
-                noticesShown = lab.noticesGiven();
-                say(lab.notice(), 8);
-            }
             lab.refreshIfChanged();
+            // What changed in the lab this frame: the window's own state follows it.
+            LabEvents events = lab.takeEvents();
+            for (std::string& notice : events.notices) {  // sizes fitted to a new count: say so in the HUD
+                fmt::print("notice: {}\n", notice);  // for the log a walk reads
+                std::fflush(stdout);
+                say(std::move(notice), 8);
+            }
             // Hidden levels belong to a technique: a new one shows all of its own.
-            if (lab.techniqueIndex() != shownTechnique) overlays.hiddenLevels = 0;
-            shownTechnique = lab.techniqueIndex();
-            if (lab.sceneName() != shownScene) {
-                shownScene = lab.sceneName();
+            if (events.technique) overlays.hiddenLevels = 0;
+            if (events.restored) shownCount = lab.world().size();  // a scene file or a replay brings its camera
+            if (events.scene) {  // other walls
                 screen.resetCamera();
                 shownCount = 0;
             }
-            if (const std::uint32_t count = lab.world().size(); count < shownCount) {
-                shownCount = count;
-            } else if (count > shownCount + shownCount / 10) {
-                shownCount = count;
-                screen.limitOverdraw(lab.world());
+            if (events.scene || events.count) {
+                if (const std::uint32_t count = lab.world().size(); count < shownCount) {
+                    shownCount = count;
+                } else if (count > shownCount + shownCount / 10) {
+                    shownCount = count;
+                    screen.limitOverdraw(lab.world());
+                }
             }
             queries.run(lab.world(), lab.technique());
             // A sweep runs on a worker: the window takes what it measured.

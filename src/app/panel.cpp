@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "app/palette.h"
+#include "app/ui_text.h"
 
 namespace ro::app {
 namespace {
@@ -22,23 +23,6 @@ constexpr int kMaxPanelEntities = 1'000'000;
 constexpr int kMinPanelEntities = 10;
 constexpr float kMaxHalfExtent = 100.0f;
 
-/// ImGui text formatted by fmt; the buffer lives on the stack, so a HUD line does not allocate.
-template <typename... Args>
-void text(fmt::format_string<Args...> format, Args&&... args) {
-    fmt::memory_buffer buffer;
-    fmt::format_to(std::back_inserter(buffer), format, std::forward<Args>(args)...);
-    ImGui::TextUnformatted(buffer.data(), buffer.data() + buffer.size());
-}
-
-/// Formats into a stack buffer (no heap allocation for a line of a few hundred characters)
-/// and hands the text to `show`: the panel is built every frame.
-template <typename Show, typename... Args>
-void withText(Show show, fmt::format_string<Args...> format, Args&&... args) {
-    fmt::memory_buffer buffer;
-    fmt::format_to(std::back_inserter(buffer), format, std::forward<Args>(args)...);
-    show(std::string_view(buffer.data(), buffer.size()));
-}
-
 /// One label/value row of the HUD table.
 template <typename... Args>
 void row(const char* label, fmt::format_string<Args...> format, Args&&... args) {
@@ -47,13 +31,6 @@ void row(const char* label, fmt::format_string<Args...> format, Args&&... args) 
     ImGui::TextUnformatted(label);
     ImGui::TableNextColumn();
     text(format, std::forward<Args>(args)...);
-}
-
-/// Greyed text, for hints.
-void hint(std::string_view line) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextUnformatted(line.data(), line.data() + line.size());
-    ImGui::PopStyleColor();
 }
 
 /// A titled section of the panel.
@@ -73,49 +50,10 @@ struct Label {
     char text[64];
 };
 
-struct HumanBytes {
-    double value;
-    const char* unit;
-};
-
-HumanBytes humanBytes(std::uint64_t bytes) {
-    constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 3) {
-        value /= 1024.0;
-        ++unit;
-    }
-    return {value, kUnits[unit]};
-}
-
 /// True when the technique cannot step `count` entities in reasonable time (its registry limit).
 bool overLimit(const TechniqueInfo& technique, std::uint32_t count) {
     return technique.maxEntities != 0 && count > technique.maxEntities;
 }
-
-/// The width of the panel's longer texts (its natural width, set by its widest widgets): they
-/// wrap there, so that opening a section of them does not widen the panel.
-constexpr float kTextWidth = 330.0f;
-
-/// Wrapped text in a colour, at most `width` pixels wide (and no wider than the window leaves).
-void wrapped(std::string_view line, ImVec4 color, float width = kTextWidth) {
-    ImGui::PushStyleColor(ImGuiCol_Text, color);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(width, ImGui::GetContentRegionAvail().x));
-    ImGui::TextUnformatted(line.data(), line.data() + line.size());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
-}
-
-/// A view's text with a terminating zero, for ImGui's labels (at most 63 characters).
-struct CText {
-    explicit CText(std::string_view text) {
-        const std::size_t n = std::min(text.size(), sizeof buffer - 1);
-        text.copy(buffer, n);
-        buffer[n] = '\0';
-    }
-    char buffer[64];
-};
 
 /// One widget for one parameter, by its kind, clamped to the range it offers.
 void parameterWidget(const Lab& lab, CommandQueue& commands, const ParameterSpec& spec) {
@@ -290,6 +228,15 @@ void populationSection(const Lab& lab, CommandQueue& commands) {
     if (ImGui::Button("Respawn all")) commands.push(Command::respawn());
     ImGui::SameLine();
     if (ImGui::Button("Sizes for count")) commands.push(Command::fitSizes());
+    // Undo takes back the technique, its settings and the count: a row that never moves.
+    ImGui::SameLine();
+    ImGui::BeginDisabled(lab.undoDepth() == 0);
+    if (ImGui::Button("Undo (Ctrl+Z)")) commands.push(Command::undo());
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip(lab.undoDepth() == 0 ? "Nothing to undo"
+                                               : "The settings before the last change: technique, parameters, the "
+                                                 "cell's Auto, entity count");
 }
 
 /// A trace's frames in place of the scene: its path and Load, then, while one plays, where it
@@ -302,7 +249,7 @@ void traceSection(const Lab& lab, CommandQueue& commands, SceneFileUi& ui) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A trace of your game's frames: binary (ro::TraceWriter) or .csv (docs/trace-format.md)");
     ImGui::SameLine();
-    ui.traceRequested = ImGui::Button("Load trace") || entered;
+    if (ImGui::Button("Load trace") || entered) commands.push(Command::file(Command::Kind::LoadTrace, ui.tracePath));
     if (!ui.traceMessage.empty())
         wrapped(ui.traceMessage, ui.traceFailed ? ImVec4(1.0f, 0.45f, 0.45f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     const TracePlayback* trace = lab.trace();
@@ -422,7 +369,8 @@ void sceneSection(const Lab& lab, CommandQueue& commands, SceneFileUi& files) {
 
 /// Save or load the whole lab (JSON), record a session and replay one: paths, buttons, and what
 /// the last one did.
-void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
+void sceneFileRow(const Lab& lab, CommandQueue& commands, SceneFileUi& ui) {
+    const auto request = [&](Command::Kind kind, const char* path) { commands.push(Command::file(kind, path)); };
     ImGui::SetNextItemWidth(170.0f);
     ImGui::InputText("##scene-file", ui.path, sizeof ui.path);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scene file: entities, technique and parameters, world settings, camera");
@@ -432,13 +380,13 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
         // nearby must never replace someone's scene without a word.
         std::error_code error;
         if (ui.path != ui.lastSaved && std::filesystem::exists(ui.path, error)) ImGui::OpenPopup("Replace the file?");
-        else ui.saveRequested = true;
+        else request(Command::Kind::SaveScene, ui.path);
     }
     if (ImGui::BeginPopupModal("Replace the file?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         text("{} exists.", ui.path);
         text("Replace it with the scene on screen?");
         if (ImGui::Button("Replace")) {
-            ui.saveRequested = true;
+            request(Command::Kind::SaveScene, ui.path);
             ImGui::CloseCurrentPopup();
         }
         ImGui::SameLine();
@@ -446,14 +394,14 @@ void sceneFileRow(const Lab& lab, SceneFileUi& ui) {
         ImGui::EndPopup();
     }
     ImGui::SameLine();
-    ui.loadRequested = ImGui::Button("Load");
+    if (ImGui::Button("Load")) request(Command::Kind::LoadScene, ui.path);
     ImGui::SetNextItemWidth(170.0f);
     ImGui::InputText("##replay-file", ui.replayPath, sizeof ui.replayPath);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Replay file: a start scene and every input with its tick");
     ImGui::SameLine();
-    ui.recordRequested = ImGui::Button(lab.recording() ? "Stop##record" : "Record");
+    if (ImGui::Button(lab.recording() ? "Stop##record" : "Record")) request(Command::Kind::Record, ui.replayPath);
     ImGui::SameLine();
-    ui.replayRequested = ImGui::Button("Replay");
+    if (ImGui::Button("Replay")) request(Command::Kind::Replay, ui.replayPath);
     // Always one line, so the rows below stay where they are.
     const auto replay = lab.replayStatus();
     if (lab.recording()) {
@@ -669,11 +617,45 @@ void legendSection() {
     wrapped("Keys work anywhere but in a text field.", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 }
 
-/// The current window's rectangle.
-Rect windowRect() {
-    const ImVec2 pos = ImGui::GetWindowPos();
-    const ImVec2 size = ImGui::GetWindowSize();
-    return {pos.x, pos.y, size.x, size.y};
+/// The question a held change asks: what it is, its predicted tick, Apply or Cancel. The modal
+/// is built while it is open, and closes once the lab holds nothing (applied or dropped).
+void slowChangeModal(const Lab& lab, CommandQueue& commands) {
+    constexpr const char* kTitle = "A slow change";
+    if (lab.held() && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+    if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+        return;
+    if (const auto& held = lab.held()) {
+        const Command& c = held->command;
+        const auto ask = [&](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.8f, 0.4f, 1.0f)); };
+        switch (c.kind) {
+            case Command::Kind::Technique:
+                withText(ask, "{} at {} entities: predicted ~{:.1f} s a tick.", c.name, lab.world().size(), held->seconds);
+                break;
+            case Command::Kind::Count:
+                withText(ask, "{:.0f} entities under {}: predicted ~{:.1f} s a tick.", c.value, lab.technique().id,
+                         held->seconds);
+                break;
+            default:
+                withText(ask, "{} {:.3g} at {} entities: predicted ~{:.1f} s a tick.", c.name, c.value,
+                         lab.world().size(), held->seconds);
+                break;
+        }
+        hint("The window stays responsive; the simulation slows down.");
+        if (ImGui::Button("Apply")) {
+            Command confirmed = c;
+            confirmed.confirmed = true;
+            commands.push(std::move(confirmed));
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) {
+            commands.push(Command::dropHeld());
+            ImGui::CloseCurrentPopup();
+        }
+    } else {
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
 }
 
 }  // namespace
@@ -706,15 +688,13 @@ void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, U
     section("Population");
     populationSection(lab, commands);
     section("Scene");
-    sceneFile.traceRequested = false;  // set by the Scene section's trace row
     sceneSection(lab, commands, sceneFile);
     // Files fold away (the panel fits the window at every count); open while a recording or a
     // replay runs, so its status shows.
-    sceneFile.saveRequested = sceneFile.loadRequested = sceneFile.recordRequested = sceneFile.replayRequested = false;
     const auto replay = lab.replayStatus();
     if (lab.recording() || (replay && !replay->finished)) ImGui::SetNextItemOpen(true);
     if (ImGui::TreeNode("Scene file, record, replay")) {
-        sceneFileRow(lab, sceneFile);
+        sceneFileRow(lab, commands, sceneFile);
         ImGui::TreePop();
     }
     section("Clock");
@@ -724,6 +704,7 @@ void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, U
     section("Compare");
     compareSection(lab, commands, plots);
     levelsSection(overlays);
+    slowChangeModal(lab, commands);
     ImGui::PopItemWidth();
     rects.panel = windowRect();
     ImGui::End();
@@ -741,290 +722,5 @@ void drawLegend(UiRects& rects, const Rect& area) {
     ImGui::End();
 }
 
-void drawCompare(const Lab& lab, CommandQueue& commands, UiRects& rects, CompareUi& ui, const Rect& area) {
-    const Compare& compare = lab.compare();
-    if (compare.empty()) {
-        rects.compare = {};
-        ui = {};
-        return;
-    }
-    // Ranked again twice a second, and at once when a row comes or goes.
-    const double now = ImGui::GetTime();
-    if (ui.rankedAt < 0.0 || now - ui.rankedAt >= 0.5 || ui.rankedRows != compare.rows().size()) {
-        const SceneProfile profile = lab.comparedSceneProfile();
-        ui.verdict = compareVerdict(compare, profile);
-        // One frame says nothing of motion or churn ("nothing moves"): no verdict before two.
-        if (profile.frames < 2) {
-            ui.verdict.sentence.clear();
-            ui.verdict.winner = nullptr;
-        }
-        ui.rankedAt = now;
-        ui.rankedRows = compare.rows().size();
-    }
-    const CompareVerdict& verdict = ui.verdict;
-    if (area.empty()) {  // the column is folded: ranked all the same, for the counters line
-        rects.compare = {};
-        return;
-    }
-    // Under the HUD in the right column; its table scrolls sideways there.
-    placeWindow(area);
-    ImGui::Begin("Compare", nullptr, kDockedFlags | ImGuiWindowFlags_NoFocusOnAppearing);
-    const float textWidth = ImGui::GetContentRegionAvail().x;
-    // The verdict's button first, at the top right, where it stays whatever the texts below
-    // say (the window scrolls when they are long).
-    {
-        const bool inUse = verdict.winner == &lab.technique();
-        fmt::memory_buffer label;
-        if (verdict.winner)
-            fmt::format_to(std::back_inserter(label), "{} {}###use-this", inUse ? "In use:" : "Use", verdict.winner->id);
-        else
-            fmt::format_to(std::back_inserter(label), "Use (no verdict yet)###use-this");
-        label.push_back('\0');
-        constexpr float kWidth = 180.0f;
-        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - kWidth));
-        ImGui::BeginDisabled(inUse || !verdict.winner);
-        if (ImGui::Button(label.data(), ImVec2(kWidth, 0.0f))) commands.push(Command::useTechnique(*verdict.winner));
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("Make the verdict's pick the world's technique");
-    }
-    if (const auto& alarm = lab.compareAlarm()) {
-        const Mismatch& m = alarm->mismatch;
-        withText([&](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), textWidth); },
-                 "PAUSED at tick {}: {} {} the pair ({}, {}) {} (marked in the world). Esc resumes.", m.tick,
-                 alarm->technique, m.missing ? "missed" : "reported", m.pair.a, m.pair.b,
-                 m.missing ? "the reference found" : "that the reference did not (a false or repeated pair)");
-    }
-    // The verdict above the table it comes from; its sentence ends with the scene's profile
-    // ("Why: ...").
-    if (verdict.sentence.empty())
-        wrapped("the verdict comes once two frames are compared (Resume, or Step while paused)",
-                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], textWidth);
-    if (!verdict.sentence.empty()) wrapped(verdict.sentence, ImVec4(0.55f, 0.95f, 0.75f, 1.0f), textWidth);
-    const auto find = [&](std::string_view id) -> const Compare::Row* {
-        for (const Compare::Row& row : compare.rows())
-            if (row.technique->id == id) return &row;
-        return nullptr;
-    };
-    // Wider than the column: it scrolls sideways under its technique names, as tall as its rows.
-    constexpr ImGuiTableFlags kTable =
-        ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollX;
-    const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
-    const float tableHeight =
-        static_cast<float>(compare.rows().size() + 1) * rowHeight + ImGui::GetStyle().ScrollbarSize + 2.0f;
-    if (ImGui::BeginTable("compare", 11, kTable, ImVec2(0.0f, tableHeight))) {
-        ImGui::TableSetupScrollFreeze(1, 0);
-        for (const char* heading : {"technique", "ms/tick", "x fastest", "", "update p50 p95", "pairs p50 p95",
-                                    "candidates", "memory", "worst ms", "false +", "wrong"})
-            ImGui::TableSetupColumn(heading);
-        ImGui::TableHeadersRow();
-        // Ranked rows first, fastest first; a technique over its limit last.
-        for (std::size_t k = 0; k < verdict.ranking.size(); ++k) {
-            const Ranked& ranked = verdict.ranking[k];
-            const Compare::Row* row = find(ranked.name);
-            if (!row) continue;  // taken out since it was ranked
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            text("{}{}", ranked.name, k == 0 ? " *" : "");
-            if (k == 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("fastest: least mean update + pair finding");
-            ImGui::TableNextColumn();
-            text("{:.3f}", ranked.meanMs);
-            ImGui::TableNextColumn();
-            if (k == 0) text("1.0");
-            else if (ranked.tiedWithFastest) text("tie");
-            else text("{:.1f}x", ranked.ratioToFastest);
-            if (k > 0 && ranked.tiedWithFastest && ImGui::IsItemHovered())
-                ImGui::SetTooltip("within twice the standard error of the fastest: the measurements cannot tell them apart");
-            ImGui::TableNextColumn();
-            // Each bar is the fastest's cost over the row's: the fastest fills it, one twice as
-            // slow fills half, whatever the slowest (brute force) costs.
-            const ImVec2 at = ImGui::GetCursorScreenPos();
-            const float width = 60.0f, height = ImGui::GetTextLineHeight();
-            const float filled = ranked.ratioToFastest > 0.0 ? width / static_cast<float>(ranked.ratioToFastest) : width;
-            ImDrawList* draw = ImGui::GetWindowDrawList();
-            draw->AddRectFilled(at, ImVec2(at.x + width, at.y + height), IM_COL32(255, 255, 255, 20));
-            draw->AddRectFilled(at, ImVec2(at.x + std::max(filled, 1.0f), at.y + height),
-                                ranked.tiedWithFastest ? IM_COL32(90, 220, 160, 255) : IM_COL32(120, 140, 255, 200));
-            ImGui::Dummy(ImVec2(width, height));
-            ImGui::TableNextColumn();
-            text("{:.3f} {:.3f}", row->msUpdate.median(), row->msUpdate.quantile(0.95));
-            ImGui::TableNextColumn();
-            text("{:.3f} {:.3f}", row->msPairs.median(), row->msPairs.quantile(0.95));
-            ImGui::TableNextColumn();
-            text("{}", row->counters.candidatePairs);
-            ImGui::TableNextColumn();
-            const HumanBytes memory = humanBytes(row->counters.bytesHeld);
-            text("{:.1f} {}", memory.value, memory.unit);
-            ImGui::TableNextColumn();
-            text("{:.3f}", ranked.worstMs);
-            ImGui::TableNextColumn();
-            const std::uint64_t candidates = row->counters.candidatePairs;
-            text("{:.1f} %", candidates == 0 ? 0.0 : 100.0 * static_cast<double>(candidates - row->overlaps) /
-                                                         static_cast<double>(candidates));
-            ImGui::TableNextColumn();
-            if (row->mismatchTicks == 0) {
-                text("0 / {}", row->ticks);
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("ticks with a pair that differs from the reference's, of all ticks run");
-            } else {
-                const Mismatch& m = *row->lastMismatch;
-                withText([](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), 260.0f); },
-                         "{} ticks; tick {}: ({}, {}) {}", row->mismatchTicks, m.tick, m.pair.a, m.pair.b,
-                         m.missing ? "missed" : "extra");
-            }
-        }
-        for (const Compare::Row& row : compare.rows()) {
-            const bool ranked = std::any_of(verdict.ranking.begin(), verdict.ranking.end(),
-                                            [&](const Ranked& r) { return r.name == row.technique->id; });
-            if (ranked) continue;
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            text("{}", row.technique->id);
-            ImGui::TableNextColumn();
-            hint(row.skipped ? "skipped: too many entities" : "not measured yet");
-        }
-        ImGui::EndTable();
-    }
-    const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
-    withText([&](std::string_view t) { wrapped(t, grey, textWidth); },
-             "reference: {}; ms/tick is the mean of the last {} ticks at most, update + pair finding; a tie: within "
-             "twice the standard error of the fastest. The order they run in turns every tick.",
-             compare.referenceName(), Compare::kHistory);
-    if (compare.referenceDisagreements() > 0)
-        withText([&](std::string_view t) { wrapped(t, ImVec4(1.0f, 0.35f, 1.0f, 1.0f), textWidth); },
-                 "the HSHG and the grid disagreed at {} ticks", compare.referenceDisagreements());
-    rects.compare = windowRect();
-    ImGui::End();
-}
-
-/// The HUD's rows closer than the panel's: two dozen of them share the column with Compare.
-constexpr float kHudRowSpacing = 2.0f;
-
-template <typename... Args>
-void Hud::row(const char* label, fmt::format_string<Args...> format, Args&&... args) {
-    if (m_count == m_rows.size()) m_rows.emplace_back();
-    Row& r = m_rows[m_count++];
-    r.label.clear();
-    r.label.append(std::string_view(label));
-    r.value.clear();
-    fmt::format_to(std::back_inserter(r.value), format, std::forward<Args>(args)...);
-    r.tooltip = nullptr;
-}
-
-float Hud::prepare(const FrameReport& r, float width) {
-    m_count = 0;
-    row("technique", "{}", r.technique);
-    if (r.traceLabel.empty()) row("scene", "{}", r.scene);
-    else row("scene", "{} frame {}/{}", r.traceLabel, r.traceFrame, r.traceFrames);
-    row("entities", "{}", r.entities);
-    row("candidate pairs", "{}", r.candidates);
-    row("pair tests", "{}", r.tests);
-    // With swept boxes the exact test is on the swept boxes: overlaps of the paths.
-    row(r.sweptExtra ? "swept overlaps" : "true overlaps", "{}", r.overlaps);
-    row("contacts", "{}", r.contacts);
-    m_rows[m_count - 1].tooltip = "pairs whose shapes touch: a circle's AABB can overlap another's while the circle does not";
-    if (r.statics > 0) row("static", "{} of {}", r.statics, r.entities);
-    if (r.missed || r.missedTotal > 0)
-        row("missed collisions", "{}   in all {}   counting {:.2f} ms", r.missed.value_or(0), r.missedTotal,
-            r.msMissedCount);
-    if (r.sweptExtra) row("swept extra pairs", "{}", *r.sweptExtra);
-    if (r.impacts) row("impacts (TOI)", "{}", *r.impacts);
-    row("false positives", "{:.1f} %", 100.0 * r.falsePositiveRatio());
-    // The technique's own counters (cell size in use, sort swaps, ...), by their keys.
-    for (const NamedCounter& c : r.extra.all()) {
-        CText label(c.key);
-        std::replace(std::begin(label.buffer), std::end(label.buffer), '_', ' ');
-        if (c.value == std::floor(c.value)) row(label.buffer, "{:.0f}", c.value);
-        else row(label.buffer, "{:.2f}", c.value);
-    }
-    // Last frame, then the median of the last second: a change shows at once, noise does not hide it.
-    row("FPS", "{:.0f}   median {:.0f}", r.fps, r.median.fps);
-    row("broad update", "{:.2f} ms   median {:.2f}", r.msBroad, r.median.msBroad);
-    row("pair finding", "{:.2f} ms   median {:.2f}", r.msPairs, r.median.msPairs);
-    row("narrow + resp.", "{:.2f} ms   median {:.2f}", r.msNarrow, r.median.msNarrow);
-    row("integrate", "{:.2f} ms   median {:.2f}", r.msIntegrate, r.median.msIntegrate);
-    row("drawing", "{:.2f} ms   median {:.2f}", r.msDraw, r.median.msDraw);
-    const HumanBytes memory = humanBytes(r.bytes);
-    row("technique mem.", "{:.1f} {}", memory.value, memory.unit);
-    row("heap allocs/step", "{}", r.allocs);
-    if (r.pointActive)
-        row("point query", "hits {}, {} visited, {} tests", r.pointHits, r.pointCost.visited, r.pointCost.tests);
-    if (!r.shape.empty())
-        row(r.shape == "box" ? "box query" : "ray query", "hits {}, {} visited, {} tests", r.shapeHits,
-            r.shapeCost.visited, r.shapeCost.tests);
-    if (r.shape == "ray") {
-        if (r.firstHit >= 0)
-            row("first hit", "#{} at t={:.3f}, {} visited, {} tests", r.firstHit, r.firstHitT, r.firstHitCost.visited,
-                r.firstHitCost.tests);
-        else
-            row("first hit", "none, {} visited, {} tests", r.firstHitCost.visited, r.firstHitCost.tests);
-    }
-    // What the overlays show of what there is: lines stop at a budget.
-    const OverlayCounts& o = r.overlayCounts;
-    if (o.pairs > 0) row("pair lines shown", "{} of {}", o.pairsShown, o.pairs);
-    if (o.cells > 0) row("cells shown", "{} of {}", o.cellsShown, o.cells);
-    if (o.lines > 0) row("outlines shown", "{} of {}", o.linesShown, o.lines);
-    if (o.bounds > 0) row("AABBs shown", "{} of {}", o.boundsShown, o.bounds);
-    if (r.drawn.offScreen > 0) row("off screen", "{} entities (zoom {:.2f}x)", r.drawn.offScreen, r.zoom);
-    row("steps", "{}", r.steps);
-    const bool slowed = !r.paused && r.simulationRate < 0.95;
-    if (r.paused) row("state", "PAUSED");
-    // The window keeps its frame rate; simulated time slows instead.
-    else if (slowed) row("state", "slowed: {:.0f}% of real time", 100.0 * r.simulationRate);
-    else row("state", "running");
-    if (slowed) row("last ticks", "{:.0f} ms", r.msLastTicks);
-    // Compare runs its techniques within each tick: when ticks are slow, the usual cause.
-    if (slowed && r.compared > 0) row("each tick runs", "{} compared too", r.compared);
-    m_message = r.message;
-
-    // The height these rows take, reckoned before the window is built: ImGui's auto-fit would
-    // size it from the frame before, and cut off a row that has just come (at a million
-    // entities, a frame shows for half a second).
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float rowSpacing = kHudRowSpacing;
-    m_labelWidth = 0.0f;
-    for (std::size_t i = 0; i < m_count; ++i)
-        m_labelWidth = std::max(m_labelWidth, ImGui::CalcTextSize(m_rows[i].label.data(),
-                                                                  m_rows[i].label.data() + m_rows[i].label.size()).x);
-    m_valueWidth = std::max(width - 2.0f * style.WindowPadding.x - m_labelWidth - style.ItemSpacing.x, 40.0f);
-    const float line = ImGui::GetTextLineHeight();
-    float content = 0.0f;
-    for (std::size_t i = 0; i < m_count; ++i) {
-        const fmt::memory_buffer& v = m_rows[i].value;
-        content += std::max(line, ImGui::CalcTextSize(v.data(), v.data() + v.size(), false, m_valueWidth).y) + rowSpacing;
-    }
-    if (!m_message.empty()) {
-        const float textWidth = std::max(width - 2.0f * style.WindowPadding.x, 40.0f);
-        content += ImGui::CalcTextSize(m_message.data(), m_message.data() + m_message.size(), false, textWidth).y +
-                   rowSpacing;
-    }
-    const float title = ImGui::GetFontSize() + 2.0f * style.FramePadding.y;
-    return title + 2.0f * style.WindowPadding.y + content - rowSpacing;
-}
-
-bool Hud::draw(UiRects& rects, const Rect& area, bool collapsed) {
-    placeWindow(area);
-    ImGui::SetNextWindowCollapsed(collapsed, ImGuiCond_FirstUseEver);
-    // Collapsing it (its title bar's arrow) folds the whole right column.
-    constexpr ImGuiWindowFlags kFlags = kDockedFlags & ~ImGuiWindowFlags_NoCollapse;
-    const bool open = ImGui::Begin("Counters", nullptr, kFlags | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
-    if (open) {
-        ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, kHudRowSpacing));
-        const float valueX = ImGui::GetStyle().WindowPadding.x + m_labelWidth + ImGui::GetStyle().ItemSpacing.x;
-        for (std::size_t i = 0; i < m_count; ++i) {
-            const Row& r = m_rows[i];
-            ImGui::TextUnformatted(r.label.data(), r.label.data() + r.label.size());
-            ImGui::SameLine(valueX);
-            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + m_valueWidth);
-            ImGui::TextUnformatted(r.value.data(), r.value.data() + r.value.size());
-            ImGui::PopTextWrapPos();
-            if (r.tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.tooltip);
-        }
-        if (!m_message.empty()) wrapped(m_message, ImVec4(1.0f, 0.8f, 0.4f, 1.0f), ImGui::GetContentRegionAvail().x);
-        ImGui::PopStyleVar();
-    }
-    rects.hud = windowRect();
-    ImGui::End();
-    return open;
-}
 
 }  // namespace ro::app

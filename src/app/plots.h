@@ -11,25 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "app/chart.h"
 #include "app/lab.h"
 #include "app/panel.h"
 #include "app/sweeps.h"
 
 namespace ro::app {
-
-/// A point of a plot, in the plot's units.
-struct PlotPoint {
-    double x, y;
-};
-
-/// A named, coloured polyline of a plot.
-struct PlotSeries {
-    std::string_view name;
-    std::uint32_t color;  ///< ImU32
-    std::span<const PlotPoint> points;
-    bool markers = true;   ///< a dot at each point
-    bool measured = true;  ///< false for a guide line: no tooltip, no click
-};
 
 class PlotsWindow {
 public:

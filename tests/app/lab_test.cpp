@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/lab.h"
+#include "broadphase/hash/hash.h"
 #include "core/box_helpers.h"
 #include "ro/registry.h"
 #include "scenario/scenario.h"
@@ -191,6 +192,135 @@ TEST(Lab, ACellSetByHandThatTheBoxesOutgrewIsRefitAndSaysSo) {
     EXPECT_TRUE(small.autoCellSize());
     EXPECT_GT(cell(small), 0.05 * ro::app::Lab::kUnfitCellRatio);
     EXPECT_NE(small.notice().find("cell size 0.05 set by hand no longer fits"), std::string::npos) << small.notice();
+}
+
+TEST(Lab, ABucketCountSetByHandFarBelowTheCountIsRefitAndSaysSo) {
+    const ro::ParameterSpec& spec = ro::SpatialHash::kTableSizeParameter;
+    const auto buckets = [&](const Lab& lab) { return *lab.world().broadPhaseSettings().find(spec.key); };
+    Lab lab(*ro::findTechnique("hash"), 1'000, 1, {});
+    lab.apply(Command::parameter(spec, 2'000));
+    // 10,000 entities in 2,000 buckets still fit (at most kUnfitBucketRatio a bucket): kept.
+    lab.apply(Command::count(10'000));
+    EXPECT_EQ(buckets(lab), 2'000);
+    EXPECT_EQ(lab.notice().find("buckets"), std::string::npos) << lab.notice();
+    // 100,000 do not: back to Auto (0), and the HUD's notice says what was set and why.
+    lab.apply(Command::count(100'000));
+    EXPECT_EQ(buckets(lab), 0);
+    EXPECT_NE(lab.notice().find("2000 buckets set by hand no longer fit 100000 entities"), std::string::npos)
+        << lab.notice();
+    // Undo brings the count and the hand-set buckets back together.
+    lab.apply(Command::undo());
+    EXPECT_EQ(lab.world().size(), 10'000u);
+    EXPECT_EQ(buckets(lab), 2'000);
+
+    // Carried through a technique without buckets, the count grew meanwhile: refit on the way back.
+    Lab carried(*ro::findTechnique("hash"), 1'000, 1, {});
+    carried.apply(Command::parameter(spec, 1'500));
+    carried.apply(Command::useTechnique(*ro::findTechnique("grid")));
+    carried.apply(Command::count(50'000));
+    EXPECT_EQ(buckets(carried), 1'500);
+    carried.apply(Command::useTechnique(*ro::findTechnique("hash")));
+    EXPECT_EQ(buckets(carried), 0);
+    EXPECT_NE(carried.notice().find("1500 buckets set by hand"), std::string::npos) << carried.notice();
+}
+
+TEST(Lab, PublishesWhatChangedOnceAndOnlyThat) {
+    Lab lab(*ro::findTechnique("grid"), 500, 1, {});
+    EXPECT_TRUE(lab.takeEvents().empty()) << "a lab as built has nothing to say";
+    // Each change says what it changed, and nothing else.
+    lab.apply(Command::useTechnique(*ro::findTechnique("sap")));
+    ro::app::LabEvents e = lab.takeEvents();
+    EXPECT_TRUE(e.technique);
+    EXPECT_FALSE(e.scene || e.restored || e.count || !e.notices.empty());
+    EXPECT_TRUE(lab.takeEvents().empty()) << "taken once";
+    lab.apply(Command::count(800));
+    e = lab.takeEvents();
+    EXPECT_EQ(e.count, 800u);
+    EXPECT_FALSE(e.technique || e.scene || e.restored);
+    lab.apply(Command::preset(ro::findScenario("uniform")));
+    e = lab.takeEvents();
+    EXPECT_TRUE(e.scene);
+    EXPECT_FALSE(e.technique || e.restored);
+    // A setting that changes neither (the same technique again, the world paused) says nothing.
+    lab.apply(Command::useTechnique(*ro::findTechnique("sap")));
+    lab.apply(Command::pause(true));
+    EXPECT_TRUE(lab.takeEvents().empty());
+    // A count that refits a hand-set cell: the count and the notice, in one frame's events.
+    lab.apply(Command::preset(nullptr));
+    lab.apply(Command::useTechnique(*ro::findTechnique("grid")));
+    lab.apply(Command::parameter(ro::kCellSizeParameter, 30.0));
+    lab.takeEvents();
+    lab.apply(Command::count(200'000));
+    e = lab.takeEvents();
+    EXPECT_EQ(e.count, 200'000u);
+    ASSERT_EQ(e.notices.size(), 1u);
+    EXPECT_NE(e.notices[0].find("cell size 30 set by hand no longer fits"), std::string::npos) << e.notices[0];
+    // A scene file brings its camera: restored, and no scene or count for the camera to follow.
+    Lab other(*ro::findTechnique("hshg"), 300, 2, {}, std::nullopt, ro::findScenario("clustered"));
+    lab.restore(other.capture());
+    e = lab.takeEvents();
+    EXPECT_TRUE(e.restored);
+    EXPECT_TRUE(e.technique);
+    EXPECT_FALSE(e.scene || e.count);
+    // A tick that changes nothing the window follows says nothing.
+    lab.apply(Command::pause(false));
+    lab.update(1.0 / 60.0, true);
+    EXPECT_TRUE(lab.takeEvents().empty());
+}
+
+TEST(Lab, PredictsATicksWorkFromASimpleModel) {
+    Lab brute(*ro::findTechnique("brute"), 1'000, 1, {});
+    // Brute force: n(n-1)/2 pair tests at the count asked for, at kOperationsPerSecond.
+    EXPECT_DOUBLE_EQ(brute.predictedTickSeconds(Command::count(20'000)),
+                     20'000.0 * 19'999.0 / 2.0 / Lab::kOperationsPerSecond);
+    EXPECT_EQ(brute.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, 0.05)), 0.0) << "brute has no cell";
+    // A technique with cells: the work grows as the cell shrinks under the same boxes.
+    Lab grid(*ro::findTechnique("grid"), 20'000, 1, {});
+    const double side = grid.sizeRange().minHalf + grid.sizeRange().maxHalf;
+    const double fine = grid.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, side / 100.0));
+    const double fitted = grid.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, side));
+    EXPECT_GT(fine, fitted * 1000.0) << "a cell 100 x smaller: each box covers about 10,000 cells, not 4";
+    EXPECT_EQ(grid.predictedTickSeconds(Command::useTechnique(*ro::findTechnique("sap"))), 0.0) << "not predicted";
+}
+
+TEST(Lab, AChangePredictedToTakeSecondsATickIsHeldUntilConfirmed) {
+    Lab lab(*ro::findTechnique("brute"), 1'000, 1, {});
+    ASSERT_TRUE(lab.startRecording());
+    // 20,000 under brute force: held, nothing changed, nothing recorded, nothing to undo.
+    lab.apply(Command::count(20'000));
+    ASSERT_TRUE(lab.held());
+    EXPECT_EQ(lab.held()->command.kind, Command::Kind::Count);
+    EXPECT_GT(lab.held()->seconds, Lab::kConfirmAboveSeconds);
+    EXPECT_EQ(lab.world().size(), 1'000u);
+    EXPECT_EQ(lab.recordedInputs(), 0u);
+    EXPECT_EQ(lab.undoDepth(), 0u);
+    // Cancel drops it.
+    lab.apply(Command::dropHeld());
+    EXPECT_FALSE(lab.held());
+    EXPECT_EQ(lab.world().size(), 1'000u);
+    // A count predicted under the limit is applied at once.
+    lab.apply(Command::count(2'000));
+    EXPECT_FALSE(lab.held());
+    EXPECT_EQ(lab.world().size(), 2'000u);
+    // Asked again and confirmed (the panel's Apply): applied and recorded.
+    lab.apply(Command::count(20'000));
+    ASSERT_TRUE(lab.held());
+    Command confirmed = lab.held()->command;
+    confirmed.confirmed = true;
+    lab.apply(confirmed);
+    EXPECT_FALSE(lab.held());
+    EXPECT_EQ(lab.world().size(), 20'000u);
+    EXPECT_EQ(lab.recordedInputs(), 2u);
+    const ro::app::Recording recording = lab.stopRecording();
+
+    // The replay applies the recorded count without asking, and arrives where the recording ended.
+    Lab replayer(*ro::findTechnique("brute"), 1'000, 1, {});
+    replayer.startReplay(recording);
+    EXPECT_FALSE(replayer.held());
+    EXPECT_EQ(replayer.world().size(), 20'000u);
+    ASSERT_TRUE(replayer.replayStatus());
+    EXPECT_TRUE(replayer.replayStatus()->finished);
+    EXPECT_TRUE(replayer.replayStatus()->matched);
 }
 
 TEST(Lab, ACountChangeStartsTheCompareMediansOver) {
