@@ -583,7 +583,9 @@ void legendSection() {
     swatches(palette::kLayers, "layers 0-3: the layers preset colours by layer, not shape");
     const SDL_Color ramp[] = {palette::kDensityLow, palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.33f),
                               palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.66f), palette::kDensityHigh};
-    wrapped("Shapes view: a pixel that several entities share is lighter.", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    wrapped("Shapes view: a pixel that several entities share is lighter. An entity over 4 times the "
+            "median side is outlined over a faint fill; its pairs are the darker entities inside, not lines.",
+            ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     swatches(ramp, "density view, where most entities are under 2 pixels (100k and more): entities per "
                    "pixel, from one in a square of a few pixels to 8+ a pixel; entities 4 pixels across or "
                    "more outlined in their shape's colour (counters line: view=density)");
