@@ -51,7 +51,9 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "broadphase/technique_base.h"
@@ -86,8 +88,9 @@ public:
         .unit = "",
         .help = "cell size ratio between one level and the next: fewer levels when larger, looser cells",
     };
-    static constexpr ParameterSpec kParameters[] = {kFactorParameter};
-    HierarchicalGrid() : Technique(kParameters) {}
+    static constexpr ParameterSpec kParameters[] = {kFactorParameter, kThreadsParameter};
+    HierarchicalGrid();
+    ~HierarchicalGrid() override;
 
     static constexpr std::uint32_t kMaxLevels = 24;
     /// Entities wider than this skip the levels and are paired by a scan.
@@ -160,6 +163,7 @@ private:
         std::int32_t x0, y0, x1, y1;
     };
     class PairWriter;  ///< findPairs' output, written without a branch per test
+    struct Parallel;   ///< the task arena and the chunks' buffers (hshg.cpp): keeps TBB out of this header
 
     [[nodiscard]] static SlotBox slotBoxOf(const Aabb& box);
     /// The lowest level whose size holds `side` (placeAll checks an entity's last level first).
@@ -175,9 +179,15 @@ private:
     [[nodiscard]] double spreadArea() const;
     void buildTable(std::uint32_t level);
     /// findPairs' two parts: pairs within a level, and a level's lookups in its target levels.
+    /// Both over the slots [begin, end) of the level, which lv.begin <= begin <= end <= lv.end.
     template <bool kCrowded>
-    void pairWithinLevel(const Level& lv, PairWriter& out, std::uint64_t& testCount) const;
-    void pairAcrossLevels(const Level& lv, PairWriter& out, std::uint64_t& testCount, std::uint64_t& cellCount) const;
+    void pairWithinLevel(const Level& lv, std::uint32_t begin, std::uint32_t end, PairWriter& out,
+                         std::uint64_t& testCount) const;
+    void pairAcrossLevels(const Level& lv, std::uint32_t begin, std::uint32_t end, PairWriter& out,
+                          std::uint64_t& testCount, std::uint64_t& cellCount) const;
+    /// findPairs on several threads: the levels' slots in chunks, each chunk's pairs in a buffer
+    /// of its own, the buffers concatenated in the serial order. Returns the tests and cells.
+    std::pair<std::uint64_t, std::uint64_t> findPairsInChunks(std::vector<Pair>& out);
     /// Visits the slots of `level` whose cells lie in the rows [y0, y1] and columns [x0, x1]
     /// (through a table, also those of the end blocks' other columns: callers test every slot);
     /// returns the cells spanned. Rows are found in the level's table or by binary search.
@@ -224,6 +234,7 @@ private:
     OversizedScratch m_oversizedScratch;
     std::vector<std::uint32_t> m_queryMark;   ///< by slot: the last ray query that met it
     std::uint32_t m_queryStamp = 0;
+    std::unique_ptr<Parallel> m_parallel;  ///< null when it runs on one thread
 };
 
 }  // namespace ro
