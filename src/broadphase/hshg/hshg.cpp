@@ -91,6 +91,10 @@ struct HierarchicalGrid::Parallel {
     std::vector<std::vector<Pair>> pairs;    ///< by chunk, kept between steps
     std::vector<std::uint64_t> tests, cells;  ///< by chunk
     std::vector<std::size_t> offsets;        ///< where chunk c's pairs go in the output
+    // placeAll's, by part of the entities.
+    std::vector<std::vector<Moved>> partMoved;
+    std::vector<std::vector<std::uint32_t>> partOversized;
+    std::vector<SizeStats> partStats;
 };
 
 HierarchicalGrid::HierarchicalGrid() : Technique(kParameters) {}
@@ -134,32 +138,70 @@ void HierarchicalGrid::growState(std::uint32_t id) {
     m_state.resize(size, IdState{kNoKey, {}, 0});
 }
 
-HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
+HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild, bool recordsReady) {
     m_moved.clear();
     m_oversized.clear();
+    // Level L holds the sides in (below_L, size_L]. Most entities stay on their level, so
+    // that test comes first, on floats: against the largest float at or under each bound it
+    // gives the same answer as against the bound in double.
+    PlaceBounds bounds;
+    for (std::uint32_t level = 0; level < kMaxLevels; ++level) {
+        bounds.holdsAbove[level] = floatAtOrBelow(m_levels[level].below);
+        bounds.holdsUpTo[level] = floatAtOrBelow(m_levels[level].size);
+        bounds.inverse[level] = m_levels[level].inverse;
+    }
+    const std::uint32_t count = m_boxes.count;
+    const std::size_t parts = m_parallel && recordsReady
+                                  ? std::min<std::size_t>(static_cast<std::size_t>(m_parallel->threads),
+                                                          count / Parallel::kMinSlotsPerChunk)
+                                  : 1;
+    if (parts <= 1) return placeRange(0, count, rebuild, bounds, m_moved, m_oversized, true);
+    // Equal parts of the entities, each listing its moved and oversized ones; the lists joined
+    // in part order are the serial loop's. Every id is unique and already has its record
+    // (doUpdate grew them for the ids that came), so the parts write different records.
+    Parallel& par = *m_parallel;
+    if (par.partMoved.size() < parts) par.partMoved.resize(parts);
+    if (par.partOversized.size() < parts) par.partOversized.resize(parts);
+    par.partStats.resize(parts);
+    const auto first = [&](std::size_t c) { return static_cast<std::uint32_t>(std::uint64_t{count} * c / parts); };
+    par.arena.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, parts, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t c = r.begin(); c != r.end(); ++c) {
+                par.partMoved[c].clear();
+                par.partOversized[c].clear();
+                reserveWithHeadroom(par.partMoved[c], first(c + 1) - first(c));  // all of them may move
+                par.partStats[c] = placeRange(first(c), first(c + 1), rebuild, bounds, par.partMoved[c],
+                                              par.partOversized[c], false);
+            }
+        });
+    });
+    SizeStats stats{kInf, 0.0f};
+    for (std::size_t c = 0; c < parts; ++c) {
+        m_moved.insert(m_moved.end(), par.partMoved[c].begin(), par.partMoved[c].end());
+        m_oversized.insert(m_oversized.end(), par.partOversized[c].begin(), par.partOversized[c].end());
+        stats.minPositiveSide = std::min(stats.minPositiveSide, par.partStats[c].minPositiveSide);
+        stats.maxSide = std::max(stats.maxSide, par.partStats[c].maxSide);
+    }
+    return stats;
+}
+
+HierarchicalGrid::SizeStats HierarchicalGrid::placeRange(std::uint32_t begin, std::uint32_t end, bool rebuild,
+                                                         const PlaceBounds& bounds, std::vector<Moved>& moved,
+                                                         std::vector<std::uint32_t>& oversized, bool mayGrow) {
     // Locals, not members, in the loop: the stores into the records could alias members.
     const BoxView b = m_boxes;
     IdState* state = m_state.data();
     std::size_t stateSize = m_state.size();
-    // Level L holds the sides in (below_L, size_L]. Most entities stay on their level, so
-    // that test comes first, on floats: against the largest float at or under each bound it
-    // gives the same answer as against the bound in double.
-    std::array<float, kMaxLevels> holdsAbove, holdsUpTo;
-    std::array<double, kMaxLevels> inverse;
-    for (std::uint32_t level = 0; level < kMaxLevels; ++level) {
-        holdsAbove[level] = floatAtOrBelow(m_levels[level].below);
-        holdsUpTo[level] = floatAtOrBelow(m_levels[level].size);
-        inverse[level] = m_levels[level].inverse;
-    }
     float minPositiveSide = kInf;
     float maxSide = 0.0f;
     // Ids follow the dense order until entities come and go; then the records are read at
     // scattered slots, fetched ahead as in mergeOrder.
     constexpr std::uint32_t kAhead = 16;
-    for (std::uint32_t i = 0; i < b.count; ++i) {
-        if (i + kAhead < b.count && b.ids[i + kAhead] < stateSize) __builtin_prefetch(&state[b.ids[i + kAhead]]);
+    for (std::uint32_t i = begin; i < end; ++i) {
+        if (i + kAhead < end && b.ids[i + kAhead] < stateSize) __builtin_prefetch(&state[b.ids[i + kAhead]]);
         const std::uint32_t id = b.ids[i];
         if (id >= stateSize) [[unlikely]] {
+            if (!mayGrow) throw std::logic_error("HSHG: an entity without a record on a parallel update");
             growState(id);
             state = m_state.data();
             stateSize = m_state.size();
@@ -172,18 +214,18 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild) {
             minPositiveSide = std::min(minPositiveSide, side > 0.0f ? side : kInf);
             maxSide = std::max(maxSide, side);
             std::uint32_t level = levelOfKey(st.key);  // out of range for kNoKey and kOversizedKey
-            if (!(level < kMaxLevels && side <= holdsUpTo[level] && side > holdsAbove[level])) [[unlikely]]
+            if (!(level < kMaxLevels && side <= bounds.holdsUpTo[level] && side > bounds.holdsAbove[level])) [[unlikely]]
                 level = levelFor(side);
-            key = cellKeyOf(level, box.minX, box.minY, inverse[level]);
+            key = cellKeyOf(level, box.minX, box.minY, bounds.inverse[level]);
         } else {
-            m_oversized.push_back(i);
+            oversized.push_back(i);
         }
         st.box = box;
         st.dense = i;
         // Rehash only on cell change: an entity whose key is unchanged keeps its place.
         if (key != st.key || rebuild) [[unlikely]] {
             st.key = key;
-            if (key != kOversizedKey) m_moved.push_back({key, id, 0});
+            if (key != kOversizedKey) moved.push_back({key, id, 0});
         }
     }
     return {minPositiveSide, maxSide};
@@ -260,18 +302,23 @@ void HierarchicalGrid::doUpdate(const BoxView& boxes) {
         // After a failed update the kept keys cannot be trusted: place everyone afresh.
         bool rebuild = m_needsRebuild || !m_hasGeometry;
         // An entity that went leaves the kept order (no kept key matches kNoKey); a new one
-        // starts without a cell, whatever its slot's record held before.
+        // starts without a cell, whatever its slot's record held before (a record made here).
         m_diff.track(boxes);
         for (const std::uint32_t id : m_diff.removed())
             if (id < m_state.size()) m_state[id].key = kNoKey;
-        for (const std::uint32_t i : m_diff.added())
-            if (boxes.ids[i] < m_state.size()) m_state[boxes.ids[i]].key = kNoKey;
+        for (const std::uint32_t i : m_diff.added()) {
+            if (boxes.ids[i] >= m_state.size()) growState(boxes.ids[i]);
+            m_state[boxes.ids[i]].key = kNoKey;
+        }
+        // Every entity has its record now, unless the last update failed after tracking ids it
+        // never placed: placeAll then runs on one thread, which grows them.
+        const bool recordsReady = !m_needsRebuild;
         m_needsRebuild = true;  // until this update finishes
         if (!m_hasGeometry) setGeometry(measureSizes());  // rather than place everyone twice
-        if (!geometryFits(placeAll(rebuild))) {
+        if (!geometryFits(placeAll(rebuild, recordsReady))) {
             setGeometry(measureSizes());
             rebuild = true;
-            (void)placeAll(true);
+            (void)placeAll(true, recordsReady);
         }
         m_rehashed = m_moved.size();
         mergeOrder(rebuild);

@@ -172,7 +172,17 @@ private:
     [[nodiscard]] bool geometryFits(const SizeStats& stats) const;
     [[nodiscard]] SizeStats measureSizes() const;
     void setGeometry(const SizeStats& stats);
-    SizeStats placeAll(bool rebuild);
+    /// Takes each entity's box and cell; lists in m_moved those whose cell changed. With
+    /// `recordsReady` (every entity has its record), on several threads.
+    SizeStats placeAll(bool rebuild, bool recordsReady);
+    struct PlaceBounds {  ///< placeAll's view of the levels: the sides each holds, in float, and 1 / c_L
+        std::array<float, kMaxLevels> holdsAbove, holdsUpTo;
+        std::array<double, kMaxLevels> inverse;
+    };
+    /// placeAll over the entities [begin, end), appending to `moved` and `oversized`; grows the
+    /// records for new ids if `mayGrow`, else throws on one (the parallel parts).
+    SizeStats placeRange(std::uint32_t begin, std::uint32_t end, bool rebuild, const PlaceBounds& bounds,
+                         std::vector<Moved>& moved, std::vector<std::uint32_t>& oversized, bool mayGrow);
     void growState(std::uint32_t id);
     void mergeOrder(bool rebuild);
     void plan();
