@@ -18,15 +18,22 @@ namespace ro {
 
 // As the grid's (grid.cpp): an arena of its own, so `threads` bounds this tree's work alone.
 struct DynamicTree::Parallel {
-    struct Chunk {
-        std::vector<ProxyPair> pairs;    ///< the fat pairs it found, kept between steps
-        std::vector<Pair> hits;          ///< those whose boxes overlap
+    /// A thread's lists: the chunks it ran append to them, kept between steps, so their room
+    /// follows the step's pairs, not how many chunks there are.
+    struct Lists {
+        std::vector<ProxyPair> pairs;      ///< the fat pairs its chunks found
+        std::vector<Pair> hits;            ///< those whose boxes overlap
         std::vector<std::uint32_t> lanes;  ///< queryMany's stacks
-        std::uint64_t tests = 0, visited = 0;
     };
-    explicit Parallel(int threads) : threads(threads), arena(threads) {}
+    struct Chunk {  ///< where a chunk's lists went
+        std::uint32_t thread;
+        std::size_t pairsBegin, pairsEnd, hitsBegin, hitsEnd;
+        std::uint64_t tests, visited;
+    };
+    explicit Parallel(int threads) : threads(threads), arena(threads), lists(static_cast<std::size_t>(threads)) {}
     int threads;
     tbb::task_arena arena;
+    std::vector<Lists> lists;  ///< by thread index in the arena
     std::vector<Chunk> chunks;
 };
 
@@ -77,53 +84,46 @@ std::uint64_t DynamicTree::queryMovers(std::vector<Pair>& out) {
         return tests;
     }
     Parallel& par = *m_parallel;
-    if (par.chunks.size() < chunks) {
-        const std::size_t first = par.chunks.size();
-        par.chunks.resize(chunks + chunks / 2);  // spares for a busier step
-        // A new chunk's lists start with room for twice the fat pairs a mover has on average,
-        // so that its first steps do not grow them a doubling at a time.
-        const std::size_t perQuery = 2 * (2 * m_pairs.size() / std::max<std::size_t>(1, m_trees[kMoving].leafCount()) + 1);
-        for (std::size_t c = first; c < par.chunks.size(); ++c) {
-            par.chunks[c].pairs.reserve(kQueriesPerChunk * perQuery);
-            par.chunks[c].hits.reserve(kQueriesPerChunk * perQuery / 2);
-            par.chunks[c].lanes.reserve(2 * (std::size_t{m_trees[kMoving].height()} + 2) * AabbTree::kQueryLanes);
-        }
+    reserveWithHeadroom(par.chunks, chunks);
+    par.chunks.resize(chunks);
+    for (Parallel::Lists& lists : par.lists) {
+        lists.pairs.clear();
+        lists.hits.clear();
     }
     par.arena.execute([&] {
         tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, chunks, 1), [&](const tbb::blocked_range<std::uint32_t>& r) {
+            const auto thread = static_cast<std::uint32_t>(tbb::this_task_arena::current_thread_index());
+            Parallel::Lists& lists = par.lists[thread];
             for (std::uint32_t c = r.begin(); c != r.end(); ++c) {
                 Parallel::Chunk& chunk = par.chunks[c];
-                chunk.pairs.clear();
-                chunk.hits.clear();
-                chunk.tests = 0;
-                chunk.visited = queryChunk(c, chunk.pairs, chunk.hits, &chunk.lanes, chunk.tests);
+                chunk = {thread, lists.pairs.size(), 0, lists.hits.size(), 0, 0, 0};
+                chunk.visited = queryChunk(c, lists.pairs, lists.hits, &lists.lanes, chunk.tests);
+                chunk.pairsEnd = lists.pairs.size();
+                chunk.hitsEnd = lists.hits.size();
             }
         });
     });
-    // The chunks' lists in chunk order: the serial order.
-    std::size_t pairCount = m_pairs.size(), hitCount = out.size(), largestPairs = 0, largestHits = 0, lanes = 0;
-    for (std::uint32_t c = 0; c < chunks; ++c) {
-        pairCount += par.chunks[c].pairs.size();
-        hitCount += par.chunks[c].hits.size();
-        largestPairs = std::max(largestPairs, par.chunks[c].pairs.size());
-        largestHits = std::max(largestHits, par.chunks[c].hits.size());
-        lanes = std::max(lanes, par.chunks[c].lanes.size());
+    // The chunks' lists in chunk order, whichever thread ran them: the serial order.
+    std::size_t pairCount = 0, hitCount = 0;
+    for (const Parallel::Lists& lists : par.lists) {
+        pairCount += lists.pairs.size();
+        hitCount += lists.hits.size();
     }
-    reserveWithHeadroom(m_pairs, pairCount);
-    reserveWithHeadroom(out, hitCount);
-    for (std::uint32_t c = 0; c < chunks; ++c) {
-        const Parallel::Chunk& chunk = par.chunks[c];
-        m_pairs.insert(m_pairs.end(), chunk.pairs.begin(), chunk.pairs.end());
-        out.insert(out.end(), chunk.hits.begin(), chunk.hits.end());
+    reserveWithHeadroom(m_pairs, m_pairs.size() + pairCount);
+    reserveWithHeadroom(out, out.size() + hitCount);
+    for (const Parallel::Chunk& chunk : par.chunks) {
+        const Parallel::Lists& lists = par.lists[chunk.thread];
+        const auto at = [](const auto& v, std::size_t k) { return v.begin() + static_cast<std::ptrdiff_t>(k); };
+        m_pairs.insert(m_pairs.end(), at(lists.pairs, chunk.pairsBegin), at(lists.pairs, chunk.pairsEnd));
+        out.insert(out.end(), at(lists.hits, chunk.hitsBegin), at(lists.hits, chunk.hitsEnd));
         tests += chunk.tests;
         m_nodesVisited += chunk.visited;
     }
-    // Every chunk, the spares too, keeps room for half again the largest: lists drifting
-    // between chunks from step to step, and a step with more chunks, then allocate nothing.
-    for (Parallel::Chunk& chunk : par.chunks) {
-        reserveWithHeadroom(chunk.pairs, largestPairs);
-        reserveWithHeadroom(chunk.hits, largestHits);
-        reserveWithHeadroom(chunk.lanes, lanes);
+    // Each thread's lists keep room for half again the step's whole: however the chunks fall
+    // to the threads next step, a step like this one allocates nothing.
+    for (Parallel::Lists& lists : par.lists) {
+        reserveWithHeadroom(lists.pairs, pairCount);
+        reserveWithHeadroom(lists.hits, hitCount);
     }
     return tests;
 }
@@ -295,9 +295,9 @@ std::uint64_t DynamicTree::queryMovers(std::vector<Pair>& out) {
                            bytesHeld(m_reaches) + bytesHeld(m_sweep) + bytesHeld(m_sweepHits) +
                            bytesHeld(m_rowScans);
     if (m_parallel) {
-        for (const Parallel::Chunk& chunk : m_parallel->chunks)
-            m_counters.bytesHeld += bytesHeld(chunk.pairs) + bytesHeld(chunk.hits) + bytesHeld(chunk.lanes);
-        m_counters.bytesHeld += bytesHeld(m_parallel->chunks);
+        for (const Parallel::Lists& lists : m_parallel->lists)
+            m_counters.bytesHeld += bytesHeld(lists.pairs) + bytesHeld(lists.hits) + bytesHeld(lists.lanes);
+        m_counters.bytesHeld += bytesHeld(m_parallel->lists) + bytesHeld(m_parallel->chunks);
     }
 }
 
