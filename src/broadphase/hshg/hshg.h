@@ -48,6 +48,12 @@
 /// sorted order each step, since every box moved; a per-step radix rebuild would pay for that
 /// copy too, and sort everyone besides. counters().elementsVisited: entities rehashed, plus the
 /// cells findPairs examined.
+///
+/// Threads (the parameter "threads", as the grid's). From 16,384 placed entities, findPairs cuts
+/// each level's scans (within it, then its lookups) into chunks of consecutive slots, scanned
+/// in parallel (oneTBB) into a buffer per chunk, concatenated in order: a slot's pairs depend
+/// on that slot alone, so the array is the serial one. placeAll runs in equal parts of the
+/// entities. The sort of the moved, the merge and the oversized pairs stay serial.
 
 #include <array>
 #include <cstdint>

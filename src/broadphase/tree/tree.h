@@ -45,6 +45,10 @@
 ///   (rain, teleports) rebuilds the movers' tree top down and lists its pairs afresh, about
 ///   20x cheaper than reinserting each; a leaf that jumped further than its fat box reaches,
 ///   at two reinsertions in a row, gets its own box (it would leave any fat box next step).
+/// - Threads (the parameter "threads", as the grid's): the movers' queries go in chunks of 512
+///   whatever the thread count, and with 2,048 or more, the chunks run in parallel (oneTBB)
+///   into lists of their own, appended in chunk order: the pairs of one thread, in its order.
+///   The rest of a step is serial.
 /// - When half the leaves have moved since, the tree renumbers its nodes in depth-first
 ///   order, so queries walk memory that is close together. Nothing is allocated per step once
 ///   the pools have grown.
