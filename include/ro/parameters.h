@@ -136,8 +136,8 @@ inline constexpr ParameterSpec kCoherentParameter{
             "0: rebuild from every box every step",
 };
 
-/// Threads a technique may use for its update and pair finding (the grid). Any value gives the same
-/// pair array in the same order; 1 runs the serial path.
+/// Threads a technique may use for its update and pair finding (the grid, the HSHG, the tree's
+/// movers' queries). Any value gives the same pair array in the same order; 1 runs the serial path.
 inline constexpr ParameterSpec kThreadsParameter{
     .key = "threads",
     .label = "Threads",

@@ -96,8 +96,9 @@ struct Generator {
         s.set(DynamicTree::kMarginParameter.key, std::array{0.0, 1.0, 4.0}[c.below(3)] * frame.scale);
         s.set(Quadtree::kCapacityParameter.key, std::array{1, 2, 4, 8}[c.below(4)]);
         s.set(Quadtree::kDepthParameter.key, std::array{1, 3, 6}[c.below(3)]);
-        // Set without a draw: these scenes are far below the grid's parallel threshold (the
-        // grid's own tests cover the threads), and a draw would reshuffle every sequence.
+        // Set without a draw: these scenes are far below the parallel thresholds of the grid,
+        // the HSHG and the tree (their own thread tests cover the threads), and a draw would
+        // reshuffle every sequence.
         s.set(kThreadsParameter.key, kThreadsParameter.defaultValue);
         // The coherence layer off in a third of the sequences, read off a draw made above (a
         // draw of its own would reshuffle every sequence).

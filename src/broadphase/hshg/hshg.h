@@ -48,10 +48,18 @@
 /// sorted order each step, since every box moved; a per-step radix rebuild would pay for that
 /// copy too, and sort everyone besides. counters().elementsVisited: entities rehashed, plus the
 /// cells findPairs examined.
+///
+/// Threads (the parameter "threads", as the grid's). From 16,384 placed entities, findPairs cuts
+/// each level's scans (within it, then its lookups) into chunks of consecutive slots, scanned
+/// in parallel (oneTBB) into a buffer per chunk, concatenated in order: a slot's pairs depend
+/// on that slot alone, so the array is the serial one. placeAll runs in equal parts of the
+/// entities. The sort of the moved, the merge and the oversized pairs stay serial.
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "broadphase/technique_base.h"
@@ -86,8 +94,9 @@ public:
         .unit = "",
         .help = "cell size ratio between one level and the next: fewer levels when larger, looser cells",
     };
-    static constexpr ParameterSpec kParameters[] = {kFactorParameter};
-    HierarchicalGrid() : Technique(kParameters) {}
+    static constexpr ParameterSpec kParameters[] = {kFactorParameter, kThreadsParameter};
+    HierarchicalGrid();
+    ~HierarchicalGrid() override;
 
     static constexpr std::uint32_t kMaxLevels = 24;
     /// Entities wider than this skip the levels and are paired by a scan.
@@ -160,6 +169,7 @@ private:
         std::int32_t x0, y0, x1, y1;
     };
     class PairWriter;  ///< findPairs' output, written without a branch per test
+    struct Parallel;   ///< the task arena and the chunks' buffers (hshg.cpp): keeps TBB out of this header
 
     [[nodiscard]] static SlotBox slotBoxOf(const Aabb& box);
     /// The lowest level whose size holds `side` (placeAll checks an entity's last level first).
@@ -168,16 +178,32 @@ private:
     [[nodiscard]] bool geometryFits(const SizeStats& stats) const;
     [[nodiscard]] SizeStats measureSizes() const;
     void setGeometry(const SizeStats& stats);
-    SizeStats placeAll(bool rebuild);
+    /// Takes each entity's box and cell; lists in m_moved those whose cell changed. With
+    /// `recordsReady` (every entity has its record), on several threads.
+    SizeStats placeAll(bool rebuild, bool recordsReady);
+    struct PlaceBounds {  ///< placeAll's view of the levels: the sides each holds, in float, and 1 / c_L
+        std::array<float, kMaxLevels> holdsAbove, holdsUpTo;
+        std::array<double, kMaxLevels> inverse;
+    };
+    /// placeAll over the entities [begin, end), appending to `moved` and `oversized`; grows the
+    /// records for new ids if `mayGrow`, else throws on one (the parallel parts).
+    SizeStats placeRange(std::uint32_t begin, std::uint32_t end, bool rebuild, const PlaceBounds& bounds,
+                         std::vector<Moved>& moved, std::vector<std::uint32_t>& oversized, bool mayGrow);
     void growState(std::uint32_t id);
     void mergeOrder(bool rebuild);
     void plan();
     [[nodiscard]] double spreadArea() const;
     void buildTable(std::uint32_t level);
     /// findPairs' two parts: pairs within a level, and a level's lookups in its target levels.
+    /// Both over the slots [begin, end) of the level, which lv.begin <= begin <= end <= lv.end.
     template <bool kCrowded>
-    void pairWithinLevel(const Level& lv, PairWriter& out, std::uint64_t& testCount) const;
-    void pairAcrossLevels(const Level& lv, PairWriter& out, std::uint64_t& testCount, std::uint64_t& cellCount) const;
+    void pairWithinLevel(const Level& lv, std::uint32_t begin, std::uint32_t end, PairWriter& out,
+                         std::uint64_t& testCount) const;
+    void pairAcrossLevels(const Level& lv, std::uint32_t begin, std::uint32_t end, PairWriter& out,
+                          std::uint64_t& testCount, std::uint64_t& cellCount) const;
+    /// findPairs on several threads: the levels' slots in chunks, each chunk's pairs in a buffer
+    /// of its own, the buffers concatenated in the serial order. Returns the tests and cells.
+    std::pair<std::uint64_t, std::uint64_t> findPairsInChunks(std::vector<Pair>& out);
     /// Visits the slots of `level` whose cells lie in the rows [y0, y1] and columns [x0, x1]
     /// (through a table, also those of the end blocks' other columns: callers test every slot);
     /// returns the cells spanned. Rows are found in the level's table or by binary search.
@@ -224,6 +250,7 @@ private:
     OversizedScratch m_oversizedScratch;
     std::vector<std::uint32_t> m_queryMark;   ///< by slot: the last ray query that met it
     std::uint32_t m_queryStamp = 0;
+    std::unique_ptr<Parallel> m_parallel;  ///< null when it runs on one thread
 };
 
 }  // namespace ro

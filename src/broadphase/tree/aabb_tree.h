@@ -95,7 +95,13 @@ public:
     /// misses of kQueryLanes descents overlap instead of following each other level by
     /// level. The leaves come in another order than from one query() after another.
     template <typename BoxOf, typename OnLeaf>
-    std::uint64_t queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLeaf);
+    std::uint64_t queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLeaf) {
+        return queryMany(count, boxOf, onLeaf, m_laneStacks);
+    }
+    /// queryMany() with the lanes' stacks in `laneStacks`: several threads may query at once,
+    /// each with stacks of its own.
+    template <typename BoxOf, typename OnLeaf>
+    std::uint64_t queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLeaf, std::vector<std::uint32_t>& laneStacks) const;
     static constexpr std::uint32_t kQueryLanes = 16;
     /// Calls onPair(value, value) once for each two leaves whose boxes touch, by descending
     /// the tree against itself: after a bulk load, far fewer node visits than a query per
@@ -218,11 +224,12 @@ std::uint64_t AabbTree::query(const Aabb& box, OnLeaf onLeaf) {
 }
 
 template <typename BoxOf, typename OnLeaf>
-std::uint64_t AabbTree::queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLeaf) {
+std::uint64_t AabbTree::queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLeaf,
+                                  std::vector<std::uint32_t>& laneStacks) const {
     if (m_root == kNull || count == 0) return 0;
     // A lane's stack holds at most one pending sibling per level, plus the root.
     const std::size_t depth = std::size_t{height()} + 2;
-    resizeWithHeadroom(m_laneStacks, depth * kQueryLanes);
+    resizeWithHeadroom(laneStacks, depth * kQueryLanes);
     struct Lane {
         Aabb box;
         std::uint32_t query, top;
@@ -231,7 +238,7 @@ std::uint64_t AabbTree::queryMany(std::uint32_t count, BoxOf boxOf, OnLeaf onLea
     Lane lanes[kQueryLanes];
     std::uint32_t next = 0, active = 0;
     for (; active < kQueryLanes && next < count; ++active, ++next)
-        lanes[active] = {boxOf(next), next, 1, m_laneStacks.data() + active * depth};
+        lanes[active] = {boxOf(next), next, 1, laneStacks.data() + active * depth};
     for (std::uint32_t l = 0; l < active; ++l) lanes[l].stack[0] = m_root;
     std::uint64_t visited = 0;
     while (active > 0) {

@@ -5,11 +5,128 @@
 #include <algorithm>
 #include <limits>
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include "core/box_helpers.h"
 #include "core/insertion_sort.h"
 #include "core/buffers.h"
 
 namespace ro {
+
+// As the grid's (grid.cpp): an arena of its own, so `threads` bounds this tree's work alone.
+struct DynamicTree::Parallel {
+    /// A thread's lists: the chunks it ran append to them, kept between steps, so their room
+    /// follows the step's pairs, not how many chunks there are.
+    struct Lists {
+        std::vector<ProxyPair> pairs;      ///< the fat pairs its chunks found
+        std::vector<Pair> hits;            ///< those whose boxes overlap
+        std::vector<std::uint32_t> lanes;  ///< queryMany's stacks
+    };
+    struct Chunk {  ///< where a chunk's lists went
+        std::uint32_t thread;
+        std::size_t pairsBegin, pairsEnd, hitsBegin, hitsEnd;
+        std::uint64_t tests, visited;
+    };
+    explicit Parallel(int threads) : threads(threads), arena(threads), lists(static_cast<std::size_t>(threads)) {}
+    int threads;
+    tbb::task_arena arena;
+    std::vector<Lists> lists;  ///< by thread index in the arena
+    std::vector<Chunk> chunks;
+};
+
+DynamicTree::DynamicTree() : Technique(kParameters) {}
+DynamicTree::~DynamicTree() = default;
+
+void DynamicTree::applyThreads(const Settings& settings) {
+    const std::uint32_t threads = settings.integer(kThreadsParameter);
+    const int concurrency = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(threads);
+    if (concurrency <= 1)
+        m_parallel.reset();
+    else if (!m_parallel || m_parallel->threads != concurrency)
+        m_parallel = std::make_unique<Parallel>(concurrency);
+}
+
+std::uint64_t DynamicTree::queryMovers(std::vector<Pair>& out) {
+    const auto queries = static_cast<std::uint32_t>(m_queryMovers.size());
+    const std::uint32_t chunks = (queries + kQueriesPerChunk - 1) / kQueriesPerChunk;
+    // Chunk c's queries: its movers (queryMany's k counts from the chunk's first) look up the
+    // movers' tree, listing the new fat pairs in `pairs` and those that overlap in `hits`.
+    // Reads the tree, the proxies and the flags; writes only its movers' neighbour counts.
+    // `lanes`: queryMany's stacks, the tree's own when null (one thread).
+    const auto queryChunk = [&](std::uint32_t c, std::vector<ProxyPair>& pairs, std::vector<Pair>& hits,
+                                std::vector<std::uint32_t>* lanes, std::uint64_t& tests) {
+        const std::uint32_t first = c * kQueriesPerChunk;
+        const std::uint32_t count = std::min(kQueriesPerChunk, queries - first);
+        const std::uint32_t* movers = m_queryMovers.data() + first;
+        const auto fatBoxOf = [&](std::uint32_t k) { return m_fatBoxes[movers[k]]; };
+        const auto onLeaf = [&](std::uint32_t k, std::uint32_t other) {
+            const std::uint32_t proxy = movers[k];
+            if (other == proxy) return;
+            m_neighbours[proxy] += m_neighbours[proxy] < 255;
+            // Two movers: only a filter can refuse them (the rule's arrays are not read without).
+            if ((m_dirty[other] && other < proxy) || (m_filtersSeen && !mayPair(proxy, other))) return;
+            pairs.push_back({proxy, other});
+            ++tests;
+            if (touches(m_proxies[proxy].box, m_proxies[other].box))
+                hits.push_back(makePair(m_proxies[proxy].dense, m_proxies[other].dense));
+        };
+        const AabbTree& tree = m_trees[kMoving];
+        return lanes ? tree.queryMany(count, fatBoxOf, onLeaf, *lanes) : m_trees[kMoving].queryMany(count, fatBoxOf, onLeaf);
+    };
+    std::uint64_t tests = 0;
+    if (!m_parallel || queries < kMinParallelQueries) {
+        // The movers' queries go together, so that their cache misses overlap.
+        for (std::uint32_t c = 0; c < chunks; ++c)
+            m_nodesVisited += queryChunk(c, m_pairs, out, nullptr, tests);
+        return tests;
+    }
+    Parallel& par = *m_parallel;
+    reserveWithHeadroom(par.chunks, chunks);
+    par.chunks.resize(chunks);
+    for (Parallel::Lists& lists : par.lists) {
+        lists.pairs.clear();
+        lists.hits.clear();
+    }
+    par.arena.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, chunks, 1), [&](const tbb::blocked_range<std::uint32_t>& r) {
+            const auto thread = static_cast<std::uint32_t>(tbb::this_task_arena::current_thread_index());
+            Parallel::Lists& lists = par.lists[thread];
+            for (std::uint32_t c = r.begin(); c != r.end(); ++c) {
+                Parallel::Chunk& chunk = par.chunks[c];
+                chunk = {thread, lists.pairs.size(), 0, lists.hits.size(), 0, 0, 0};
+                chunk.visited = queryChunk(c, lists.pairs, lists.hits, &lists.lanes, chunk.tests);
+                chunk.pairsEnd = lists.pairs.size();
+                chunk.hitsEnd = lists.hits.size();
+            }
+        });
+    });
+    // The chunks' lists in chunk order, whichever thread ran them: the serial order.
+    std::size_t pairCount = 0, hitCount = 0;
+    for (const Parallel::Lists& lists : par.lists) {
+        pairCount += lists.pairs.size();
+        hitCount += lists.hits.size();
+    }
+    reserveWithHeadroom(m_pairs, m_pairs.size() + pairCount);
+    reserveWithHeadroom(out, out.size() + hitCount);
+    for (const Parallel::Chunk& chunk : par.chunks) {
+        const Parallel::Lists& lists = par.lists[chunk.thread];
+        const auto at = [](const auto& v, std::size_t k) { return v.begin() + static_cast<std::ptrdiff_t>(k); };
+        m_pairs.insert(m_pairs.end(), at(lists.pairs, chunk.pairsBegin), at(lists.pairs, chunk.pairsEnd));
+        out.insert(out.end(), at(lists.hits, chunk.hitsBegin), at(lists.hits, chunk.hitsEnd));
+        tests += chunk.tests;
+        m_nodesVisited += chunk.visited;
+    }
+    // Each thread's lists keep room for half again the step's whole: however the chunks fall
+    // to the threads next step, a step like this one allocates nothing.
+    for (Parallel::Lists& lists : par.lists) {
+        reserveWithHeadroom(lists.pairs, pairCount);
+        reserveWithHeadroom(lists.hits, hitCount);
+    }
+    return tests;
+}
 
 [[gnu::hot]] void DynamicTree::findPairs(std::vector<Pair>& out) {
     out.clear();
@@ -131,18 +248,7 @@ namespace ro {
             m_queryMovers.push_back(proxy);
             m_neighbours[proxy] = 0;
         }
-        // The movers' queries go together, so that their cache misses overlap.
-        const auto fatBoxOf = [&](std::uint32_t k) { return m_fatBoxes[m_queryMovers[k]]; };
-        const auto queries = static_cast<std::uint32_t>(m_queryMovers.size());
-        m_nodesVisited += m_trees[kMoving].queryMany(queries, fatBoxOf, [&](std::uint32_t k, std::uint32_t other) {
-            const std::uint32_t proxy = m_queryMovers[k];
-            if (other == proxy) return;
-            m_neighbours[proxy] += m_neighbours[proxy] < 255;
-            // Two movers: only a filter can refuse them (the rule's arrays are not read without).
-            if ((m_dirty[other] && other < proxy) || (m_filtersSeen && !mayPair(proxy, other))) return;
-            m_pairs.push_back({proxy, other});
-            emit(proxy, other);
-        });
+        tests += queryMovers(out);
         // Movers whose still reach changed find their statics: in the grid of statics where
         // it stands (the static's record is then read only for a filter or an overlap), else
         // in the static tree.
@@ -188,6 +294,11 @@ namespace ro {
                            bytesHeld(m_leaving) + bytesHeld(m_leavingState) + bytesHeld(m_reachMovers) + bytesHeld(m_queryMovers) +
                            bytesHeld(m_reaches) + bytesHeld(m_sweep) + bytesHeld(m_sweepHits) +
                            bytesHeld(m_rowScans);
+    if (m_parallel) {
+        for (const Parallel::Lists& lists : m_parallel->lists)
+            m_counters.bytesHeld += bytesHeld(lists.pairs) + bytesHeld(lists.hits) + bytesHeld(lists.lanes);
+        m_counters.bytesHeld += bytesHeld(m_parallel->lists) + bytesHeld(m_parallel->chunks);
+    }
 }
 
 [[gnu::hot]] void DynamicTree::chooseMoverPairing() {

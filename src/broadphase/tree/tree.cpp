@@ -14,6 +14,7 @@ namespace ro {
 // contestant of ro_bench: 0.061-0.063 ms a step to 0.060-0.062).
 
 void DynamicTree::applySettings(const Settings& settings) {
+    applyThreads(settings);
     // Fat boxes of another margin would need a pass over every leaf anyway: rebuild.
     const float margin = static_cast<float>(settings.real(kMarginParameter));
     const bool autoMargin = margin == 0.0f;

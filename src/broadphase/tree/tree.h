@@ -45,12 +45,17 @@
 ///   (rain, teleports) rebuilds the movers' tree top down and lists its pairs afresh, about
 ///   20x cheaper than reinserting each; a leaf that jumped further than its fat box reaches,
 ///   at two reinsertions in a row, gets its own box (it would leave any fat box next step).
+/// - Threads (the parameter "threads", as the grid's): the movers' queries go in chunks of 512
+///   whatever the thread count, and with 2,048 or more, the chunks run in parallel (oneTBB)
+///   into lists of their own, appended in chunk order: the pairs of one thread, in its order.
+///   The rest of a step is serial.
 /// - When half the leaves have moved since, the tree renumbers its nodes in depth-first
 ///   order, so queries walk memory that is close together. Nothing is allocated per step once
 ///   the pools have grown.
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,8 +106,9 @@ public:
     static constexpr float kSweptAutoShare = 1.0f;
     /// The margin in use: the parameter, or the automatic one as last measured.
     [[nodiscard]] float margin() const { return m_margin; }
-    static constexpr ParameterSpec kParameters[] = {kMarginParameter};
-    DynamicTree() : Technique(kParameters) {}
+    static constexpr ParameterSpec kParameters[] = {kMarginParameter, kThreadsParameter};
+    DynamicTree();
+    ~DynamicTree() override;
 
     /// Steps of motion a moved leaf's fat box reaches ahead, and that reach's limit in margins;
     /// kSteadySteps, up to kSteadyStretch margins, for a leaf whose motion kept its direction
@@ -113,6 +119,12 @@ public:
     static constexpr float kPredictedSteps = 32.0f, kSteadySteps = 128.0f, kSteadyCosine = 0.9f, kMaxStretch = 4.0f,
                            kSteadyStretch = 16.0f;
     static constexpr std::uint8_t kSparseNeighbours = 1;
+    /// The movers' queries go in chunks of this many, whatever the threads: a chunk's queries
+    /// take turns (queryMany), so the chunks fix the order of the pairs, and on several
+    /// threads the chunks' pairs concatenated are the one thread's.
+    static constexpr std::uint32_t kQueriesPerChunk = 512;
+    /// Fewer queries than this stay on one thread: a task's start would cost more than it saves.
+    static constexpr std::uint32_t kMinParallelQueries = 2048;
     /// Steps of motion a leaf must have travelled, the same way, since it was placed for its
     /// first reinsertion to count as steady.
     static constexpr float kSteadyEvidenceSteps = 8.0f;
@@ -330,6 +342,13 @@ private:
     std::uint32_t m_staticsSteadySteps = 0;
     std::vector<StaticCells::Static> m_cellStatics;  ///< keepStaticCells' scratch: box, proxy, dense index
     std::vector<std::uint32_t> m_queryMovers;        ///< findPairs' scratch: the dirty movers that query their tree
+    /// Pairs the movers in m_queryMovers with the movers their fat boxes meet: appends the fat
+    /// pairs to m_pairs and those whose boxes overlap to `out`; returns the tests.
+    std::uint64_t queryMovers(std::vector<Pair>& out);
+    struct Parallel;  ///< the task arena and the chunks' buffers (pairs.cpp): keeps TBB out of this header
+    /// Takes the parameter "threads" (pairs.cpp, beside the parallel queries).
+    void applyThreads(const Settings& settings);
+    std::unique_ptr<Parallel> m_parallel;  ///< null when it runs on one thread
     std::vector<std::uint32_t> m_reachMovers;        ///< findPairs' scratch: the movers that query the grid,
     std::vector<Aabb> m_reaches;                     ///< their still reaches,
     std::vector<StaticCells::RowScan> m_rowScans;    ///< and the rows of cells those cover

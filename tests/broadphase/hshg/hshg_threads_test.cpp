@@ -1,0 +1,42 @@
+// The HSHG on several threads: the same pair array, pair for pair and in the same order, as on
+// one thread, and the pairs of brute force, over frames of churning scenes with statics and
+// filters.
+
+#include <gtest/gtest.h>
+
+#include "broadphase/hshg/hshg.h"
+#include "broadphase/thread_checks.h"
+
+namespace ro {
+namespace {
+
+using namespace thread_checks;
+
+class HshgThreads : public ::testing::TestWithParam<ScenarioKind> {};
+
+TEST_P(HshgThreads, PairArrayIsTheSerialOneAndMatchesBruteForce) {
+    // Over findPairs' parallel threshold (16,384 placed entities), so every thread count but 1
+    // cuts each level into several chunks.
+    Scene scene(GetParam(), 24000, Motion::Churn, 11);
+    std::uint32_t levels = 0;
+    expectThreadsAgree<HierarchicalGrid>(
+        scene, 5,
+        [&](HierarchicalGrid& hshg, std::uint32_t threads) {
+            hshg.configure(Settings(scene.bounds(), {{kThreadsParameter.key, threads}}));
+        },
+        [&](const HierarchicalGrid& hshg) {
+            for (std::uint32_t level = 0; level < HierarchicalGrid::kMaxLevels; ++level)
+                levels = std::max(levels, hshg.levelPopulation(level) > 0 ? level + 1 : 0);
+        });
+    if (GetParam() == ScenarioKind::Mixed) {
+        EXPECT_GT(levels, 1u) << "mixed sizes should fill several levels";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, HshgThreads,
+                         ::testing::Values(ScenarioKind::Uniform, ScenarioKind::Clustered, ScenarioKind::Dense,
+                                           ScenarioKind::Mixed),
+                         scenarioName);
+
+}  // namespace
+}  // namespace ro
