@@ -73,6 +73,8 @@ public:
     static constexpr std::uint32_t kWatchSteps = 8;
     static constexpr double kGiveUp = 1.05, kDoubt = 1.0;
     static constexpr std::uint32_t kMemorySteps = 1024;
+    /// With most entities static, the tree is kept when its trial is within this of the fastest's.
+    static constexpr double kStaticTreeSlack = 1.5;
 
     enum class Pick : std::uint8_t { Trial, Hshg, Tree, Sap };
 
@@ -125,6 +127,7 @@ private:
     double m_watchedMs = 0.0;        ///< a kept tree's steps since its pick (halved past kMemorySteps)
     std::uint32_t m_watchedSteps = 0;
     std::uint32_t m_count = 0;       ///< entities of the last update
+    std::uint32_t m_statics = 0;     ///< of them declared static (counted during a trial)
     double m_stepMs = 0.0;           ///< the last update's time
     BoxView m_boxes;                 ///< the last update's ids, flags and filters (keyed; no coordinates)
     bool m_updated = false;          ///< m_boxes holds an update's
