@@ -156,12 +156,15 @@ TEST(AutoPick, AHandOverAfterTheCallersArraysWereFreedBuildsOnTheTreesBoxes) {
         return view;
     };
     autoPick.update(viewOf(*arrays));
-    for (std::uint32_t step = 0; step < 8 && autoPick.pick() != AutoPick::Pick::Tree; ++step) {
+    for (std::uint32_t step = 0; step < 8 && autoPick.pick() == AutoPick::Pick::Trial; ++step) {
         for (const std::uint32_t i : moved) arrays->minX[i] += 0.1f, arrays->maxX[i] += 0.1f;
         autoPick.updateMoved(viewOf(*arrays), moved);
         (void)pairsOf(autoPick);
     }
-    ASSERT_EQ(autoPick.pick(), AutoPick::Pick::Tree) << "the trial did not keep the tree on a static field";
+    // With the statics layer, sweep and prune's 20 movers cost about what the tree's do: the
+    // trial keeps either, and a hand-over from each must build on its own copy.
+    ASSERT_TRUE(autoPick.pick() == AutoPick::Pick::Tree || autoPick.pick() == AutoPick::Pick::Sap)
+        << "the trial kept neither the tree nor sweep and prune on a static field";
     brute.update(viewOf(*arrays));
     const std::set<Pair> expected = pairsOf(brute);
     for (auto* coordinates : {&arrays->minX, &arrays->minY, &arrays->maxX, &arrays->maxY})
