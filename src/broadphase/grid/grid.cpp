@@ -8,12 +8,12 @@
 #include <utility>
 
 #include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include "broadphase/cell_walk.h"
 #include "broadphase/oversized.h"
+#include "broadphase/threads.h"
 #include "core/box_helpers.h"
 #include "core/buffers.h"
 #include "core/radix_sort.h"
@@ -45,12 +45,7 @@ SpatialGrid::SpatialGrid() : Technique(kParameters) {}
 SpatialGrid::~SpatialGrid() = default;
 
 void SpatialGrid::applySettings(const Settings& settings) {
-    const std::uint32_t threads = settings.integer(kThreadsParameter);
-    const int concurrency = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(threads);
-    if (concurrency <= 1)
-        m_parallel.reset();
-    else if (!m_parallel || m_parallel->threads != concurrency)
-        m_parallel = std::make_unique<Parallel>(concurrency);
+    fitParallel(m_parallel, settings);
     m_bounds = settings.bounds;
     const double width = m_bounds.width();
     const double height = m_bounds.height();

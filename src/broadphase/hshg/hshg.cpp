@@ -15,7 +15,6 @@
 #endif
 
 #include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
@@ -24,6 +23,7 @@
 #include "broadphase/hshg/kernels.h"
 #include "broadphase/hshg/lookups.h"
 #include "broadphase/oversized.h"
+#include "broadphase/threads.h"
 #include "core/box_helpers.h"
 #include "core/buffers.h"
 
@@ -101,12 +101,7 @@ HierarchicalGrid::HierarchicalGrid() : Technique(kParameters) {}
 HierarchicalGrid::~HierarchicalGrid() = default;
 
 void HierarchicalGrid::applySettings(const Settings& settings) {
-    const std::uint32_t threads = settings.integer(kThreadsParameter);
-    const int concurrency = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(threads);
-    if (concurrency <= 1)
-        m_parallel.reset();
-    else if (!m_parallel || m_parallel->threads != concurrency)
-        m_parallel = std::make_unique<Parallel>(concurrency);
+    fitParallel(m_parallel, settings);
     if (settings.real(kFactorParameter) != m_factor) {
         m_factor = settings.real(kFactorParameter);
         m_hasGeometry = false;

@@ -6,10 +6,10 @@
 #include <limits>
 
 #include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include "broadphase/threads.h"
 #include "core/box_helpers.h"
 #include "core/insertion_sort.h"
 #include "core/buffers.h"
@@ -41,12 +41,7 @@ DynamicTree::DynamicTree() : Technique(kParameters) {}
 DynamicTree::~DynamicTree() = default;
 
 void DynamicTree::applyThreads(const Settings& settings) {
-    const std::uint32_t threads = settings.integer(kThreadsParameter);
-    const int concurrency = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(threads);
-    if (concurrency <= 1)
-        m_parallel.reset();
-    else if (!m_parallel || m_parallel->threads != concurrency)
-        m_parallel = std::make_unique<Parallel>(concurrency);
+    fitParallel(m_parallel, settings);
 }
 
 std::uint64_t DynamicTree::queryMovers(std::vector<Pair>& out) {
