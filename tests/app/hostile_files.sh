@@ -33,13 +33,13 @@ case $case in
         ;;
     load_long_array)  # 2: an ignored key of 3 million items is refused while parsed
         awk 'BEGIN { printf "{\"junk\": ["; for (i = 0; i < 3000000; ++i) printf "0,"; printf "0], \"a\": 1}" }' >"$dir/long.json"
-        bash "$expect" 'more than 2000000 items' "$demo" --load "$dir/long.json" --frames 1 || fail "not refused"
+        RO_EXPECT_TIMEOUT=180 bash "$expect" 'more than 2000000 items' "$demo" --load "$dir/long.json" --frames 1 || fail "not refused"
         rm -f "$dir/long.json"
         ;;
     load_too_many_boxes)  # a minimal scene of more boxes than the app loads: refused at the one too many
         awk 'BEGIN { printf "{\"entities\": ["; for (i = 0; i < 2000001; ++i) printf "{\"x\":%d,\"y\":0,\"w\":1,\"h\":1},", i % 1000
                      printf "{\"x\":0,\"y\":0,\"w\":1,\"h\":1}]}" }' >"$dir/boxes.json"
-        bash "$expect" "'entities' has more than 2000000 boxes" "$demo" --load "$dir/boxes.json" --frames 1 || fail "not refused"
+        RO_EXPECT_TIMEOUT=180 bash "$expect" "'entities' has more than 2000000 boxes" "$demo" --load "$dir/boxes.json" --frames 1 || fail "not refused"
         rm -f "$dir/boxes.json"
         ;;
     fifo_load | fifo_replay | fifo_save | fifo_record | fifo_screenshot)  # 3: a FIFO blocks nobody

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "app/lab.h"
 #include "app/scene_file.h"
 #include "app/sweeps.h"
@@ -28,7 +30,11 @@ using ro::app::Lab;
 using ro::app::SweepJob;
 
 std::string tempPath(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("ro_sweep_job_" + name)).string();
+    // A directory by process id: suites of other checkouts may run at the same time, and a
+    // trace's file name is the name its sweep is shown under.
+    const auto dir = std::filesystem::temp_directory_path() / ("ro_sweep_job_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return (dir / ("ro_sweep_job_" + name)).string();
 }
 
 /// `frames` frames of drifting boxes, the largest holding `most` of them (the first frames fewer).

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include "app/compare_verdict.h"
 #include "app/lab.h"
 #include "ro/registry.h"
@@ -29,8 +31,10 @@ using ro::app::Command;
 using ro::app::Lab;
 using IdPair = std::pair<std::uint32_t, std::uint32_t>;
 
+/// The process id in the name: suites of other checkouts may run at the same time.
 std::string tempPath(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("ro_trace_playback_" + name)).string();
+    const std::string file = "ro_trace_playback_" + std::to_string(::getpid()) + "_" + name;
+    return (std::filesystem::temp_directory_path() / file).string();
 }
 
 /// One frame's boxes, held by the test.

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "record/record.h"
 #include "ro/trace.h"
 
@@ -44,7 +46,8 @@ std::vector<Frame> readAll(const std::string& path) {
 std::string workPath(const std::string& name) {
     // A directory per test: ctest runs the cases in parallel, and record() looks for a
     // recording's .partial files in its directory, where another case's would be in progress.
-    const auto dir = std::filesystem::temp_directory_path() / "ro_record_tests" /
+    // The process id too: suites of other checkouts may run at the same time.
+    const auto dir = std::filesystem::temp_directory_path() / ("ro_record_tests_" + std::to_string(::getpid())) /
                      ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::create_directories(dir);
     return (dir / name).string();
