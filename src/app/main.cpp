@@ -104,7 +104,7 @@ FileResult runFileRequest(ro::app::Command request, ro::app::Lab& lab, ro::app::
             try {
                 const BusyScope busy;
                 lab.loadTrace(path);
-                result.said = fmt::format("playing {}: {} frames", lab.trace()->label(), lab.trace()->frames());
+                result.said = fmt::format("playing {}: {} frames", lab.session().trace()->label(), lab.session().trace()->frames());
             } catch (const std::exception& e) {  // TraceError names the file, the frame and the box
                 result.said = fmt::format("not loaded, the scene is unchanged: {}", e.what());
                 return result;
@@ -162,7 +162,7 @@ int run(const ro::app::Options& options) {
                 lab.apply(Command::useTechnique(technique));
             }
             for (const auto& [key, value] : options.parameters.values())
-                for (const ro::ParameterSpec& spec : lab.technique().parameters)
+                for (const ro::ParameterSpec& spec : lab.session().technique().parameters)
                     if (spec.key == key) lab.apply(Command::parameter(spec, value));
         } catch (const std::invalid_argument& e) {
             fmt::print(stderr, "ro_demo: --load {}: {}\n", options.load, e.what());
@@ -295,7 +295,7 @@ int run(const ro::app::Options& options) {
     if (options.plots == "scaling") plots.startScaling(lab, commands);
     if (options.plots == "parameter" && !plots.startParameter(lab, commands, options.plotParameter)) {
         fmt::print(stderr, "ro_demo: --plots parameter={}: '{}' has no such numeric parameter\n", options.plotParameter,
-                   lab.technique().id);
+                   lab.session().technique().id);
         return 2;
     }
 
@@ -413,7 +413,7 @@ int run(const ro::app::Options& options) {
                     screen.limitOverdraw(lab.world());
                 }
             }
-            queries.run(lab.world(), lab.technique());
+            queries.run(lab.world(), lab.session().technique());
             // A sweep runs on a worker: the window takes what it measured.
             plots.pollSweep(lab, commands);
         }
@@ -456,7 +456,7 @@ int run(const ro::app::Options& options) {
         report.sweepPoints = plots.sweep().points().size();
         report.sweepPlanned = plots.sweep().planned();
         report.sweepRunning = plots.sweep().running();
-        if (const TracePlayback* trace = lab.trace()) {
+        if (const TracePlayback* trace = lab.session().trace()) {
             report.traceLabel = trace->label();
             report.traceFrame = trace->frame() + 1;
             report.traceFrames = trace->frames();
@@ -529,7 +529,7 @@ int run(const ro::app::Options& options) {
         // Compared only at the end tick: a run that stopped before it says '-', not a mismatch.
         const char* matched = !status.finished ? "-" : status.matched ? "1" : "0";
         fmt::print("replay={} technique={} tick={} end_tick={} finished={} matched={}\n", options.replay,
-                   lab.technique().id, status.tick, status.endTick, status.finished ? 1 : 0, matched);
+                   lab.session().technique().id, status.tick, status.endTick, status.finished ? 1 : 0, matched);
         if (status.finished && !status.matched && exitCode == 0) exitCode = 1;
     }
     if (lab.recording()) {

@@ -50,7 +50,7 @@ void nextSourceWords(const Lab& lab, fmt::memory_buffer& out) {
     if (source.kind == SweepJob::Source::Kind::Trace)
         fmt::format_to(std::back_inserter(out), "your trace {}", source.name);
     else
-        out.append(std::string_view(lab.sceneOrigin() == Lab::SceneOrigin::Loaded ? "the loaded scene" : "your edited scene"));
+        out.append(std::string_view(lab.session().sceneOrigin() == LabSession::SceneOrigin::Loaded ? "the loaded scene" : "your edited scene"));
     out.append(std::string_view(", "));
     appendGrouped(out, source.perCopy);
     out.append(std::string_view(source.perCopy == 1 ? " box a copy" : " boxes a copy"));
@@ -146,7 +146,7 @@ void PlotsWindow::startScaling(const Lab& lab, CommandQueue& commands) {
 }
 
 bool PlotsWindow::startParameter(const Lab& lab, CommandQueue& commands, std::string_view key) {
-    const NumericParameters numeric(lab.technique());
+    const NumericParameters numeric(lab.session().technique());
     const auto it = std::find_if(numeric.begin(), numeric.end(), [&](const ParameterSpec* s) { return s->key == key; });
     if (it == numeric.end()) return false;
     m_parameterChoice = static_cast<std::size_t>(it - numeric.begin());
@@ -290,7 +290,7 @@ void PlotsWindow::scalingTab(const Lab& lab, CommandQueue& commands) {
 }
 
 void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands) {
-    const TechniqueInfo& technique = lab.technique();
+    const TechniqueInfo& technique = lab.session().technique();
     const NumericParameters numeric(technique);
     if (numeric.empty()) {
         note("{} has no numeric parameter to sweep: pick another technique in the panel.", technique.label);
@@ -335,7 +335,7 @@ void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands) {
     std::array<Mark, 3> markList{};
     std::size_t markCount = 0;
     const SweepPoint* best = m_sweep.best();
-    if (live) markList[markCount++] = {lab.parameter(*swept), kNowColor, "now"};
+    if (live) markList[markCount++] = {lab.world().broadPhaseSettings().value(*swept), kNowColor, "now"};
     if (live && m_sweep.autoValue()) markList[markCount++] = {*m_sweep.autoValue(), kAutoColor, "Auto"};
     if (best) markList[markCount++] = {best->value, kBestColor, "best"};
     const std::span<const Mark> marks(markList.data(), markCount);
