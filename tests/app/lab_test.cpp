@@ -548,6 +548,26 @@ TEST(Lab, UndoRestoresTheSettingsBeforeTheLastChange) {
     EXPECT_EQ(lab.world().size(), 500u);
 }
 
+TEST(LabSession, KeepsOneUndoADraggedParameterAndAtMostItsDepth) {
+    using ro::app::LabSession;
+    LabSession session(*ro::findTechnique("grid"), nullptr, 1, {1.0f, 2.0f});
+    session.remember({"grid", {}, true, 10}, "cell_size");
+    session.remember({"grid", {}, false, 11}, "cell_size");  // the same slider, dragged on
+    ASSERT_EQ(session.undoDepth(), 1u);
+    session.remember({"grid", {}, false, 12}, "");
+    const auto last = session.takeUndo();
+    ASSERT_TRUE(last);
+    EXPECT_EQ(last->count, 12u);
+    // After an undo, the same parameter again is a change of its own.
+    session.remember({"grid", {}, false, 13}, "cell_size");
+    EXPECT_EQ(session.undoDepth(), 2u);
+    for (std::uint32_t k = 0; k < 2 * LabSession::kUndoDepth; ++k) session.remember({"hash", {}, true, 100 + k}, "");
+    EXPECT_EQ(session.undoDepth(), LabSession::kUndoDepth) << "the oldest go first";
+    EXPECT_EQ(session.takeUndo()->count, 100u + 2 * LabSession::kUndoDepth - 1);
+    session.clearUndo();
+    EXPECT_FALSE(session.takeUndo());
+}
+
 TEST(Lab, AnUndoReplaysAsTheCommandsItApplied) {
     Lab lab(*ro::findTechnique("grid"), 300, 11, {});
     ASSERT_TRUE(lab.startRecording());
