@@ -496,7 +496,7 @@ void levelsSection(OverlayFlags& overlays) {
 
 /// A checkbox per registry row: the techniques run beside the world's own on its boxes; and
 /// the Plots window, which draws them.
-void compareSection(const Lab& lab, CommandQueue& commands, PlotsUi& plots) {
+void compareSection(const Lab& lab, CommandQueue& commands, WindowRequests& requests, PlotsUi& plots) {
     const std::uint32_t count = lab.world().size();
     const auto all = techniques();
     for (std::size_t i = 0; i < all.size(); ++i) {
@@ -529,7 +529,7 @@ void compareSection(const Lab& lab, CommandQueue& commands, PlotsUi& plots) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("History, scaling and parameter sweeps of the compared techniques");
     ImGui::SameLine();
     ImGui::BeginDisabled(plots.sweepRunning);
-    plots.scalingRequested = ImGui::SmallButton("Run scaling sweep");
+    if (ImGui::SmallButton("Run scaling sweep")) requests.push(WindowRequest::startScaling());
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Measures the compared techniques (none: the world's own) on this preset's scene\n"
@@ -679,8 +679,8 @@ WindowFit windowFit(const char* name) {
     return {true, collapsed, window->ContentSizeIdeal.y + 2.0f * style.WindowPadding.y + window->TitleBarHeight() + scrollbar};
 }
 
-void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile,
-               PlotsUi& plots, const Rect& area) {
+void drawPanel(const Lab& lab, CommandQueue& commands, WindowRequests& requests, OverlayFlags& overlays,
+               UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area) {
     // A column of the layout: fixed, full height; it scrolls inside when the window is short.
     placeWindow(area);
     ImGui::Begin("Ro Broadphase Lab", nullptr, kDockedFlags);
@@ -704,7 +704,7 @@ void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, U
     section("Overlays");
     overlaySection(overlays);
     section("Compare");
-    compareSection(lab, commands, plots);
+    compareSection(lab, commands, requests, plots);
     levelsSection(overlays);
     slowChangeModal(lab, commands);
     ImGui::PopItemWidth();

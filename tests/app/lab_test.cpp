@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/lab.h"
+#include "app/window_request.h"
 #include "broadphase/hash/hash.h"
 #include "core/box_helpers.h"
 #include "ro/registry.h"
@@ -595,6 +596,28 @@ TEST(Lab, QueuedCommandsApplyInTheOrderTheyWereMade) {
     for (Command& command : queue.take()) lab.apply(std::move(command));
     EXPECT_EQ(lab.world().size(), 100u) << "the count, then its undo (the other way round: 200)";
     EXPECT_TRUE(queue.empty());
+}
+
+
+TEST(WindowRequests, AreTakenInTheOrderTheyWereMadeAndOnesMadeMeanwhileWait) {
+    using ro::app::WindowRequest;
+    ro::app::WindowRequests requests;
+    requests.push(WindowRequest::screenshot());
+    requests.push(WindowRequest::startScaling());
+    requests.push(WindowRequest::saveImage("ro_scaling.png", {364.0f, 319.0f, 616.0f, 480.0f}));
+    std::vector<WindowRequest::Kind> kinds;
+    for (const WindowRequest& request : requests.take()) {
+        kinds.push_back(request.kind);
+        // Carrying one out may ask for more (a sweep that cannot start says why): the next frame's.
+        if (request.kind == WindowRequest::Kind::StartScaling) requests.push(WindowRequest::say("still stopping"));
+    }
+    EXPECT_EQ(kinds, (std::vector{WindowRequest::Kind::Screenshot, WindowRequest::Kind::StartScaling,
+                                  WindowRequest::Kind::SaveImage}));
+    const std::vector<WindowRequest> next = requests.take();
+    ASSERT_EQ(next.size(), 1u);
+    EXPECT_EQ(next[0].kind, WindowRequest::Kind::Say);
+    EXPECT_EQ(next[0].text, "still stopping");
+    EXPECT_TRUE(requests.empty());
 }
 
 }  // namespace
