@@ -1,7 +1,9 @@
 #pragma once
 /// The lab: the world, its random population, the chosen technique and the clock controls.
 /// The panel, the keys, the mouse and the plots change it only by commands (apply); it knows
-/// nothing about SDL or ImGui.
+/// nothing about SDL or ImGui. Its parts by concern: the session (lab_session.h: the scene in
+/// use and the technique on it), the clock (lab_clock.h: pacing) and the recorder
+/// (lab_recorder.h, lab_replay.cpp: record and replay); Lab ties them to the world.
 
 #include <algorithm>
 #include <cstddef>
