@@ -44,7 +44,7 @@ void drawCompare(const Lab& lab, CommandQueue& commands, UiRects& rects, Compare
     // The verdict's button first, at the top right, where it stays whatever the texts below
     // say (the window scrolls when they are long).
     {
-        const bool inUse = verdict.winner == &lab.technique();
+        const bool inUse = verdict.winner == &lab.session().technique();
         fmt::memory_buffer label;
         if (verdict.winner)
             fmt::format_to(std::back_inserter(label), "{} {}###use-this", inUse ? "In use:" : "Use", verdict.winner->id);

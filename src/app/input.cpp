@@ -129,8 +129,8 @@ void Input::poll() {
     m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(handed));
 }
 
-void Input::apply(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, QueryTool& queries, Screen& screen,
-                  const UiRects& ui) {
+void Input::apply(const Lab& lab, CommandQueue& commands, WindowRequests& requests, OverlayFlags& overlays,
+                  QueryTool& queries, Screen& screen, const UiRects& ui) {
     const ImGuiIO& io = ImGui::GetIO();
     // Shortcuts work wherever the focus is, except while a text field takes typing. ImGui says
     // so as of the last frame, and its fields end an edit on Return or Esc: the keys behind one
@@ -151,7 +151,7 @@ void Input::apply(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays
                 break;
             case SDL_KEYDOWN: {
                 if (!typing) {
-                    onKey(event.key, lab, commands, overlays, queries, screen);
+                    onKey(event.key, lab, commands, requests, overlays, queries, screen);
                     break;
                 }
                 const SDL_Keycode code = event.key.keysym.sym;
@@ -192,8 +192,8 @@ void Input::apply(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays
     queries.hover(overWorld ? std::optional<Vec2>(p) : std::nullopt);
 }
 
-void Input::onKey(const SDL_KeyboardEvent& key, const Lab& lab, CommandQueue& commands, OverlayFlags& overlays,
-                  QueryTool& queries, Screen& screen) {
+void Input::onKey(const SDL_KeyboardEvent& key, const Lab& lab, CommandQueue& commands, WindowRequests& requests,
+                  OverlayFlags& overlays, QueryTool& queries, Screen& screen) {
     const SDL_Keycode code = key.keysym.sym;
     // Holding a step key steps repeatedly; every other key acts once per press.
     if (code == SDLK_SPACE || code == SDLK_n) {
@@ -220,7 +220,7 @@ void Input::onKey(const SDL_KeyboardEvent& key, const Lab& lab, CommandQueue& co
             screen.limitOverdraw(lab.world());
             break;
         case SDLK_h: m_uiHidden = !m_uiHidden; break;
-        case SDLK_F12: m_screenshotRequested = true; break;
+        case SDLK_F12: requests.push(WindowRequest::screenshot()); break;
         case SDLK_q: m_quit = true; break;
         default: break;
     }

@@ -23,6 +23,7 @@
 #include "app/panel.h"
 #include "app/queries.h"
 #include "app/screen.h"
+#include "app/window_request.h"
 
 namespace ro::app {
 
@@ -34,28 +35,23 @@ public:
     /// The pointer as this frame's events left it, for Gui::beginFrame.
     [[nodiscard]] const PointerState& pointer() const { return m_pointer; }
     /// Takes this frame's events that ImGui did not capture (call after Gui::beginFrame): what
-    /// changes the lab goes into `commands`; a button pressed inside `ui` (the panel and HUD
-    /// as last drawn) never reaches the world.
-    void apply(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, QueryTool& queries, Screen& screen,
-               const UiRects& ui);
+    /// changes the lab goes into `commands`, what asks the window for something (F12's
+    /// screenshot) into `requests`; a button pressed inside `ui` (the panel and HUD as last
+    /// drawn) never reaches the world.
+    void apply(const Lab& lab, CommandQueue& commands, WindowRequests& requests, OverlayFlags& overlays,
+               QueryTool& queries, Screen& screen, const UiRects& ui);
     /// True once the window was closed or Q pressed.
     [[nodiscard]] bool quitRequested() const { return m_quit; }
     /// H hides the panel and the HUD (and shows them again).
     [[nodiscard]] bool uiHidden() const { return m_uiHidden; }
     void setUiHidden(bool hidden) { m_uiHidden = hidden; }
-    /// F12 was pressed this frame: the app writes a screenshot.
-    [[nodiscard]] bool takeScreenshotRequest() {
-        const bool requested = m_screenshotRequested;
-        m_screenshotRequested = false;
-        return requested;
-    }
 
 private:
     /// True when `event` would overwrite a pointer or key change already handed over this frame.
     [[nodiscard]] bool waitsForNextFrame(const SDL_Event& event) const;
     void track(const SDL_Event& event);
-    void onKey(const SDL_KeyboardEvent& key, const Lab& lab, CommandQueue& commands, OverlayFlags& overlays,
-               QueryTool& queries, Screen& screen);
+    void onKey(const SDL_KeyboardEvent& key, const Lab& lab, CommandQueue& commands, WindowRequests& requests,
+               OverlayFlags& overlays, QueryTool& queries, Screen& screen);
     void onMouse(const SDL_Event& event, const Lab& lab, CommandQueue& commands, QueryTool& queries, Screen& screen,
                  bool onUi);
     void spawn(const Lab& lab, CommandQueue& commands, const ViewTransform& view, int x, int y);
@@ -80,7 +76,6 @@ private:
     bool m_quit = false;
     bool m_uiHidden = false;
     bool m_editJustEnded = false;  ///< a Return or Esc in the last frame ended a text field's edit
-    bool m_screenshotRequested = false;
     bool m_spraying = false;  ///< left button went down in the world and is still held
     int m_lastSpawnX = 0;
     int m_lastSpawnY = 0;

@@ -11,7 +11,6 @@
 #include "broadphase/hash/hash.h"
 #include "core/alloc_counter.h"
 #include "core/overlap_count.h"
-#include "world/load_scene.h"
 
 namespace ro::app {
 namespace {
@@ -33,58 +32,33 @@ double steadySeconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-/// Auto's cell, by the rule ro_bench and the plots use too.
-double fittedCellSize(const World& world) { return autoCellSize(world.boxes()); }
-
-/// The world settings a preset brings: a scenario is ro_bench's workload (its own walls, set
-/// by the scene, and no response); the random mix is the lab's (its walls, bouncing).
-WorldConfig presetConfig(WorldConfig config, const ScenarioInfo* scenario) {
-    config.gravity = false;
-    config.response = scenario ? ContactResponse::None : WorldConfig{}.response;
-    // Bullets come with the missed-collision count on, and the cures off: the misses show first.
-    const bool bullets = scenario && scenario->kind == ScenarioKind::Bullets;
-    config.countMissed = bullets;
-    config.sweptBoxes = false;
-    config.timeOfImpact = false;
-    if (!scenario) config.bounds = WorldConfig{}.bounds;
-    return config;
-}
-
-/// The scenario's boxes have sides of about 1 (0.8 to 1.2); entities added by a click match them.
-constexpr SizeRange kScenarioSizes{0.4f, 0.6f};
-
 }  // namespace
 
 Lab::Lab(const TechniqueInfo& technique, std::uint32_t entities, std::uint64_t seed, const Settings& parameters,
          std::optional<SizeRange> sizes, const ScenarioInfo* scenario)
-    : m_rng(seed),
-      // An empty world gets the sizes of a sparse one, so clicked entities look sensible.
-      m_sizes(sizes.value_or(defaultSizeRange(std::max(entities, kSparseCount), m_world.config().bounds))),
-      m_scenario(scenario),
-      m_sceneSeed(seed),
-      m_technique(indexOf(technique)),
+    : m_session(technique, scenario, seed,
+                // An empty world gets the sizes of a sparse one, so clicked entities look sensible.
+                sizes.value_or(defaultSizeRange(std::max(entities, kSparseCount), m_world.config().bounds))),
       m_clock(steadySeconds) {
     m_world.setBroadPhase(technique.create());
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
     m_world.setBeforeTick([this](World& w) { beforeTick(w); });
-    if (m_scenario) {
-        m_world.setConfig(presetConfig(m_world.config(), m_scenario));
+    if (m_session.scenario()) {
+        m_world.setConfig(LabSession::presetConfig(m_world.config(), m_session.scenario()));
         makeScenarioScene(entities);
     } else {
-        resizePopulation(m_world, m_rng, entities, m_sizes);
+        m_session.resizeMix(m_world, entities);
     }
     Settings settings = m_world.broadPhaseSettings();
     settings.bounds = m_world.config().bounds;  // a preset's walls are the technique's region
     for (const auto& [key, value] : parameters.values()) settings.set(key, value);
-    m_autoCellSize = !parameters.find(kCellSizeParameter.key);
-    if (m_autoCellSize) settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
+    m_session.setAutoCellSize(!parameters.find(kCellSizeParameter.key));
+    if (m_session.autoCellSize()) settings.set(kCellSizeParameter.key, LabSession::fittedCellSize(m_world));
     applySettings(settings);
     m_world.refreshPairs();  // a lab started paused shows its pairs before the first tick
     noteEvents();
     m_events = {};  // the window starts with the lab as built
 }
-
-const TechniqueInfo& Lab::technique() const { return techniques()[m_technique]; }
 
 void Lab::apply(Command command) {
     using Kind = Command::Kind;
@@ -110,42 +84,29 @@ void Lab::apply(Command command) {
     noteEvents();
 }
 
-double Lab::predictedOperations(const TechniqueInfo& t, std::uint32_t count, double cell) const {
-    const double n = count;
-    if (t.id == "brute") return n * (n - 1.0) / 2.0;
-    if (!findParameter(t.parameters, kCellSizeParameter.key) || cell <= 0.0 || m_world.size() == 0) return 0.0;
-    double sides = 0.0;
-    for (std::uint32_t i = 0; i < m_world.size(); ++i) sides += m_world.halfW()[i] + m_world.halfH()[i];
-    const double side = sides / m_world.size();  // mean of 2 x half over both axes
-    const Aabb& walls = m_world.config().bounds;
-    const double density = n / (static_cast<double>(walls.width()) * walls.height());
-    const double cellsPerBox = (side / cell + 1.0) * (side / cell + 1.0);
-    const double boxesPerCell = density * (side + cell) * (side + cell);
-    return n * cellsPerBox * (1.0 + boxesPerCell / 2.0);
-}
-
 double Lab::predictedTickSeconds(const Command& c) const {
     using Kind = Command::Kind;
     const double cell = m_world.broadPhaseSettings().find(kCellSizeParameter.key).value_or(0.0);
     double operations = 0.0;
     // A count under a technique with cells fits the sizes and a hand-set cell to it: only
     // brute force's grows as n^2 whatever the sizes. A technique switch refits an unfit cell.
-    if (c.kind == Kind::Count && technique().id == "brute")
-        operations = predictedOperations(technique(), static_cast<std::uint32_t>(c.value), cell);
+    const TechniqueInfo& technique = m_session.technique();
+    if (c.kind == Kind::Count && technique.id == "brute")
+        operations = LabSession::predictedOperations(m_world, technique, static_cast<std::uint32_t>(c.value), cell);
     else if (c.kind == Kind::Technique && c.name == "brute")
-        operations = predictedOperations(*findTechnique(c.name), m_world.size(), cell);
+        operations = LabSession::predictedOperations(m_world, *findTechnique(c.name), m_world.size(), cell);
     else if (c.kind == Kind::Parameter && c.name == kCellSizeParameter.key &&
-             findParameter(technique().parameters, c.name))
-        operations = predictedOperations(technique(), m_world.size(), c.value);
+             findParameter(technique.parameters, c.name))
+        operations = LabSession::predictedOperations(m_world, technique, m_world.size(), c.value);
     return operations / kOperationsPerSecond;
 }
 
 void Lab::noteEvents() {
-    if (m_technique != m_noted.technique) m_events.technique = true;
-    if (sceneName() != m_noted.scene) m_events.scene = true;
+    if (m_session.techniqueIndex() != m_noted.technique) m_events.technique = true;
+    if (m_session.sceneName() != m_noted.scene) m_events.scene = true;
     if (m_world.size() != m_noted.count) m_events.count = m_world.size();
     if (m_noticesGiven != m_noted.notices) m_events.notices.push_back(m_notice);
-    m_noted = {m_technique, std::string(sceneName()), m_world.size(), m_noticesGiven};
+    m_noted = {m_session.techniqueIndex(), std::string(m_session.sceneName()), m_world.size(), m_noticesGiven};
 }
 
 bool Lab::accept(Command& command) const {
@@ -154,7 +115,7 @@ bool Lab::accept(Command& command) const {
         // A trace says which bodies there are and where they go.
         case Kind::Spawn:
         case Kind::Remove:
-        case Kind::World: return !m_trace;
+        case Kind::World: return !m_session.trace();
         case Kind::Preset: return command.name == "random" || findScenario(command.name);
         // A replay run under another technique skips the recorded switches.
         case Kind::Technique: return findTechnique(command.name) && !m_recorder.forcedTechnique();
@@ -216,23 +177,20 @@ void Lab::rememberSettings(const Command& command) {
     if (command.kind != Kind::Technique && command.kind != Kind::Parameter && command.kind != Kind::AutoCellSize &&
         command.kind != Kind::Count)
         return;
-    const std::string changed = command.kind == Kind::Parameter ? command.name : std::string();
-    if (!changed.empty() && changed == m_lastSettingChanged && !m_undo.empty()) return;
-    m_lastSettingChanged = changed;
-    if (m_undo.size() == kUndoDepth) m_undo.erase(m_undo.begin());
-    m_undo.push_back({std::string(technique().id), m_world.broadPhaseSettings(), m_autoCellSize, m_world.size()});
+    m_session.remember({std::string(m_session.technique().id), m_world.broadPhaseSettings(), m_session.autoCellSize(),
+                        m_world.size()},
+                       command.kind == Kind::Parameter ? command.name : std::string());
 }
 
 void Lab::undo() {
-    if (m_undo.empty()) return;
-    const UndoSettings was = std::move(m_undo.back());
-    m_undo.pop_back();
-    m_lastSettingChanged.clear();
+    const std::optional<LabSession::UndoSettings> taken = m_session.takeUndo();
+    if (!taken) return;
+    const LabSession::UndoSettings& was = *taken;
     // Through apply: a recording holds what the undo did, as the commands that did it.
     m_undoing = true;
     // A trace's frames hold as many boxes as they do: a count would end it.
-    if (!m_trace && was.count != m_world.size()) apply(Command::count(was.count));
-    if (was.technique != technique().id) apply({.kind = Command::Kind::Technique, .name = was.technique});
+    if (!m_session.trace() && was.count != m_world.size()) apply(Command::count(was.count));
+    if (was.technique != m_session.technique().id) apply({.kind = Command::Kind::Technique, .name = was.technique});
     for (const auto& [key, value] : was.parameters.values()) {
         if (was.autoCellSize && key == kCellSizeParameter.key) continue;  // Auto fits it again
         if (m_world.broadPhaseSettings().find(key) != value)
@@ -248,13 +206,13 @@ void Lab::undo() {
                 break;
             }
     }
-    if (was.autoCellSize && !m_autoCellSize) apply(Command::autoCellSize());
+    if (was.autoCellSize && !m_session.autoCellSize()) apply(Command::autoCellSize());
     m_undoing = false;
 }
 
 void Lab::setTechnique(std::size_t index) {
-    m_technique = index % techniques().size();
-    m_world.setBroadPhase(technique().create());
+    m_session.setTechnique(index);
+    m_world.setBroadPhase(m_session.technique().create());
     m_lastStepAllocations = 0;
     m_clock.forgetPace();
     refitUnfitCellSize();  // a cell set for another technique's scene
@@ -265,15 +223,8 @@ void Lab::setTechnique(std::size_t index) {
 
 LabState Lab::capture() const {
     LabState state;
-    state.technique = std::string(technique().id);
+    m_session.capture(state);
     state.parameters = m_world.broadPhaseSettings();
-    state.autoCellSize = m_autoCellSize;
-    state.preset = m_trace ? "random" : std::string(sceneName());  // a trace's frame is saved as plain entities
-    state.sceneSeed = m_sceneSeed;
-    state.movingFraction = m_movingFraction;
-    state.layers = m_layers;
-    state.rngState = m_rng.state();
-    state.sizes = m_sizes;
     state.world = m_world.config();
     const World& w = m_world;
     state.entities.resize(w.size());
@@ -324,26 +275,16 @@ void Lab::restore(const LabState& state) {
     m_world = std::move(world);
     m_world.setBroadPhaseObserver([this](const BoxView& boxes, std::uint64_t tick) { compareTick(boxes, tick); });
     m_world.setBeforeTick([this](World& w) { beforeTick(w); });
-    m_technique = indexOf(*technique);
+    m_session.restore(state, *technique, scenario);
     m_lastStepAllocations = 0;
-    m_autoCellSize = state.autoCellSize;
-    m_scenario = scenario;
-    m_origin = SceneOrigin::Loaded;
-    m_sceneSeed = state.sceneSeed;
-    m_movingFraction = state.movingFraction;
-    m_layers = state.layers;
-    m_rng = Rng(state.rngState);
-    m_sizes = state.sizes;
     m_notice.clear();
     m_alarm.reset();
-    m_trace.reset();
-    m_undo.clear();  // the settings undone to would be another scene's
     resetMeasurements();
     forgetMisses();
     m_world.refreshPairs();
     // The file's scene comes with its camera: no scene or count change for the window to follow.
     m_events.restored = true;
-    m_noted.scene = sceneName();
+    m_noted.scene = m_session.sceneName();
     m_noted.count = m_world.size();
     noteEvents();
 }
@@ -408,17 +349,17 @@ void Lab::loadTrace(const std::string& path) {
     config.bounds = trace->extent();
     m_world.setConfig(config);  // checked before the scene goes
     m_world.removeBatch(std::vector<EntityId>(m_world.ids().begin(), m_world.ids().end()));
-    m_scenario = nullptr;
+    m_session.setScenario(nullptr);
     // A technique with a limit (brute force) would take minutes a frame past it.
-    if (technique().maxEntities != 0 && trace->mostBoxes() > technique().maxEntities) {
-        const std::string_view was = technique().id;
+    if (m_session.technique().maxEntities != 0 && trace->mostBoxes() > m_session.technique().maxEntities) {
+        const std::string_view was = m_session.technique().id;
         setTechnique(*findTechnique("grid"));
         m_notice = fmt::format("the trace's frames hold up to {} boxes, too many for {}: the grid runs instead",
                                trace->mostBoxes(), was);
         ++m_noticesGiven;
     }
-    m_trace = std::move(trace);
-    m_trace->show(m_world, 0);
+    m_session.setTrace(std::move(trace));
+    m_session.trace()->show(m_world, 0);
     m_alarm.reset();
     resetMeasurements();
     forgetMisses();
@@ -429,39 +370,42 @@ void Lab::loadTrace(const std::string& path) {
 }
 
 void Lab::seekTrace(std::uint64_t index) {
-    if (!m_trace) return;
-    m_trace->show(m_world, index);
-    m_trace->owed = 0.0;
+    TracePlayback* trace = m_session.trace();
+    if (!trace) return;
+    trace->show(m_world, index);
+    trace->owed = 0.0;
     m_refreshTimes = World::RefreshTimes::Measure;
     m_refreshPending = true;
 }
 
 void Lab::setTraceLoop(bool loop) {
-    if (m_trace) m_trace->loop = loop;
+    if (TracePlayback* trace = m_session.trace()) trace->loop = loop;
 }
 
 void Lab::setTraceSpeed(float speed) {
-    if (m_trace) m_trace->speed = std::clamp(speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed);
+    if (TracePlayback* trace = m_session.trace())
+        trace->speed = std::clamp(speed, TracePlayback::kMinSpeed, TracePlayback::kMaxSpeed);
 }
 
 void Lab::endTrace() {
-    if (m_trace) m_origin = SceneOrigin::Edited;  // its last frame stays as the scene
-    m_trace.reset();
+    if (m_session.trace()) m_session.setSceneOrigin(LabSession::SceneOrigin::Edited);  // its last frame stays as the scene
+    m_session.endTrace();
 }
 
 int Lab::playTrace(bool single) {
+    TracePlayback& trace = *m_session.trace();
     // Whole frames due: speed frames per tick, a fraction owed to the next ticks.
     int due = 1;
     if (!single) {
-        m_trace->owed += m_trace->speed;
-        due = static_cast<int>(m_trace->owed);
-        m_trace->owed -= due;
+        trace.owed += trace.speed;
+        due = static_cast<int>(trace.owed);
+        trace.owed -= due;
     }
     int ticks = 0;
     for (; ticks < due; ++ticks) {
-        std::uint64_t next = m_trace->frame() + 1;
-        if (next >= m_trace->frames()) {
-            if (!m_trace->loop) {
+        std::uint64_t next = trace.frame() + 1;
+        if (next >= trace.frames()) {
+            if (!trace.loop) {
                 // The end: it stays on the last frame, paused, until played again from the start.
                 m_paused = true;
                 m_refreshPending = true;
@@ -469,7 +413,7 @@ int Lab::playTrace(bool single) {
             }
             next = 0;
         }
-        m_trace->show(m_world, next);
+        trace.show(m_world, next);
         m_world.tick();
     }
     return ticks;
@@ -479,7 +423,8 @@ void Lab::togglePause() {
     m_paused = !m_paused;
     if (!m_paused) m_alarm.reset();
     // Played again at the end of a trace that does not loop: from its start.
-    if (!m_paused && m_trace && !m_trace->loop && m_trace->frame() + 1 >= m_trace->frames()) seekTrace(0);
+    const TracePlayback* trace = m_session.trace();
+    if (!m_paused && trace && !trace->loop && trace->frame() + 1 >= trace->frames()) seekTrace(0);
     m_clock.cancelUiTurn();
     // A tick finds pairs before its response moves the entities: once paused, the pairs are
     // found again on the positions on screen.
@@ -504,7 +449,7 @@ void Lab::stepTechnique(int direction) {
     const std::size_t count = techniques().size();
     const std::size_t stride = direction >= 0 ? 1 : count - 1;  // -1, modulo the count
     for (std::size_t k = 1; k <= count; ++k) {
-        const std::size_t index = (m_technique + k * stride) % count;
+        const std::size_t index = (m_session.techniqueIndex() + k * stride) % count;
         const TechniqueInfo& next = techniques()[index];
         if (next.maxEntities == 0 || m_world.size() <= next.maxEntities) {
             apply(Command::useTechnique(next));  // recorded as the technique it reached
@@ -514,7 +459,7 @@ void Lab::stepTechnique(int direction) {
 }
 
 void Lab::setParameter(std::string_view key, double value) {
-    if (key == kCellSizeParameter.key) m_autoCellSize = false;
+    if (key == kCellSizeParameter.key) m_session.setAutoCellSize(false);
     Settings settings = m_world.broadPhaseSettings();
     settings.set(key, value);
     applySettings(settings);
@@ -525,21 +470,21 @@ void Lab::useAutoCellSize() {
 }
 
 void Lab::fitCellSizeToPopulation() {
-    m_autoCellSize = true;
+    m_session.setAutoCellSize(true);
     Settings settings = m_world.broadPhaseSettings();
-    settings.set(kCellSizeParameter.key, fittedCellSize(m_world));
+    settings.set(kCellSizeParameter.key, LabSession::fittedCellSize(m_world));
     applySettings(settings);
 }
 
 void Lab::refitUnfitCellSize() {
     const std::optional<double> cell = m_world.broadPhaseSettings().find(kCellSizeParameter.key);
-    if (m_autoCellSize || !cell || !findParameter(technique().parameters, kCellSizeParameter.key) || m_world.size() == 0)
+    if (m_session.autoCellSize() || !cell || !findParameter(m_session.technique().parameters, kCellSizeParameter.key) || m_world.size() == 0)
         return;
     float smallest = std::numeric_limits<float>::max();
     for (std::uint32_t i = 0; i < m_world.size(); ++i)
         smallest = std::min({smallest, m_world.halfW()[i], m_world.halfH()[i]});
     const double smallestSide = 2.0 * smallest, largestSide = 2.0 * m_world.largestHalfExtent();
-    if (*cell * kUnfitCellRatio >= smallestSide && *cell <= kUnfitCellRatio * largestSide) return;
+    if (*cell * LabSession::kUnfitCellRatio >= smallestSide && *cell <= LabSession::kUnfitCellRatio * largestSide) return;
     const double was = *cell;
     fitCellSizeToPopulation();
     addNotice(fmt::format("cell size {:.3g} set by hand no longer fits boxes of {:.3g} to {:.3g}: Auto gives {:.3g} "
@@ -550,8 +495,8 @@ void Lab::refitUnfitCellSize() {
 void Lab::refitUnfitBucketCount() {
     const ParameterSpec& spec = SpatialHash::kTableSizeParameter;
     const std::optional<double> buckets = m_world.broadPhaseSettings().find(spec.key);
-    if (!buckets || *buckets == 0.0 || !findParameter(technique().parameters, spec.key)) return;
-    if (static_cast<double>(m_world.size()) <= kUnfitBucketRatio * *buckets) return;
+    if (!buckets || *buckets == 0.0 || !findParameter(m_session.technique().parameters, spec.key)) return;
+    if (static_cast<double>(m_world.size()) <= LabSession::kUnfitBucketRatio * *buckets) return;
     Settings settings = m_world.broadPhaseSettings();
     settings.set(spec.key, 0.0);
     applySettings(settings);
@@ -574,94 +519,64 @@ void Lab::applySettings(Settings settings) {
     refreshIfPaused();
 }
 
-std::string_view Lab::sceneName() const {
-    if (m_trace) return "trace";  // one word: the counters line is words; the HUD names the file
-    return m_scenario ? m_scenario->name : std::string_view("random");
-}
-
 void Lab::loadScenario(const ScenarioInfo* scenario) {
-    m_trace.reset();
+    m_session.endTrace();
     const std::uint32_t count = m_world.size();
-    m_scenario = scenario;
-    m_origin = SceneOrigin::Preset;
+    m_session.setScenario(scenario);
+    m_session.setSceneOrigin(LabSession::SceneOrigin::Preset);
     m_notice.clear();
     forgetMisses();
-    m_world.setConfig(presetConfig(m_world.config(), scenario));
+    m_world.setConfig(LabSession::presetConfig(m_world.config(), scenario));
     if (scenario) {
         makeScenarioScene(std::min(count, scenario->maxCount));
     } else {
-        m_sizes = defaultSizeRange(std::max(count, kSparseCount), m_world.config().bounds);
-        resizePopulation(m_world, m_rng, 0, m_sizes);
-        resizePopulation(m_world, m_rng, count, m_sizes);
+        m_session.setSizeRange(defaultSizeRange(std::max(count, kSparseCount), m_world.config().bounds));
+        m_session.resizeMix(m_world, 0);
+        m_session.resizeMix(m_world, count);
     }
     populationChanged();
 }
 
 void Lab::makeScenarioScene(std::uint32_t count) {
-    m_origin = SceneOrigin::Preset;
-    m_sizes = kScenarioSizes;
+    m_session.setSceneOrigin(LabSession::SceneOrigin::Preset);
+    m_session.setSizeRange(LabSession::kScenarioSizes);
     resetMeasurements();  // the figures describe the scene on screen
     forgetMisses();
-    Scene scene(m_scenario->kind, count, Motion::Steady, m_sceneSeed);
-    scene.setMovingFraction(m_movingFraction);
-    if (m_scenario->kind == ScenarioKind::Layers) scene.setLayers(m_layers);
-    loadScene(m_world, scene);
+    m_session.makeScenarioScene(m_world, count);
 }
 
 void Lab::beforeTick(World& world) {
     collectMisses();  // the tick about to run clears the last one's
-    rain(world);
+    m_session.rain(world);
     if (m_tickListener) m_tickListener(world);
 }
 
-void Lab::rain(World& world) {
-    if (!m_scenario || m_scenario->kind != ScenarioKind::Rain) return;
-    // As ro_bench's rain: a drop the bottom wall turned back (moving up) goes, and as many
-    // new ones fall from the top, in one batch each way.
-    m_rainGone.clear();
-    for (std::uint32_t i = 0; i < world.size(); ++i)
-        if (world.posY()[i] - world.prevY()[i] < 0.0f && !world.isStatic()[i]) m_rainGone.push_back(world.ids()[i]);
-    world.removeBatch(m_rainGone);
-    const Aabb& bounds = world.config().bounds;
-    const float fall = 0.01f * bounds.height();
-    m_rainNew.clear();
-    for (std::size_t k = 0; k < m_rainGone.size(); ++k) {
-        const float half = m_rng.range(kScenarioSizes.minHalf, kScenarioSizes.maxHalf);  // side 0.8-1.2
-        EntityDesc d;
-        d.halfExtents = {half, half};
-        d.position = {m_rng.range(bounds.minX + half, bounds.maxX - half), bounds.minY + half};
-        d.velocity = {fall * m_rng.range(-0.05f, 0.05f), fall * m_rng.range(0.8f, 1.2f)};
-        m_rainNew.push_back(d);
-    }
-    world.addBatch(m_rainNew);
-}
-
 void Lab::setLayers(std::uint32_t layers) {
-    m_layers = layers;
-    if (m_scenario && m_scenario->kind == ScenarioKind::Layers) {
+    m_session.setLayers(layers);
+    if (m_session.scenario() && m_session.scenario()->kind == ScenarioKind::Layers) {
         makeScenarioScene(m_world.size());
         populationChanged();
     }
 }
 
 void Lab::setMovingFraction(float fraction) {
-    m_movingFraction = fraction;
-    if (m_scenario && m_scenario->kind == ScenarioKind::Static) {
+    m_session.setMovingFraction(fraction);
+    if (m_session.scenario() && m_session.scenario()->kind == ScenarioKind::Static) {
         makeScenarioScene(m_world.size());
         populationChanged();
     }
 }
 
 void Lab::setEntityCount(std::uint32_t count) {
-    m_trace.reset();
-    m_origin = SceneOrigin::Preset;
-    if (m_scenario) {
-        makeScenarioScene(std::min(count, m_scenario->maxCount));
+    m_session.endTrace();
+    m_session.setSceneOrigin(LabSession::SceneOrigin::Preset);
+    if (m_session.scenario()) {
+        makeScenarioScene(std::min(count, m_session.scenario()->maxCount));
         populationChanged();
         return;
     }
     // Mean area of an entity of the current sizes (a box's sides average 2 x the mean half).
-    const double meanSide = static_cast<double>(m_sizes.minHalf) + static_cast<double>(m_sizes.maxHalf);
+    const double meanSide = static_cast<double>(m_session.sizeRange().minHalf) + static_cast<double>(m_session.sizeRange().maxHalf);
     const double coverage = static_cast<double>(count) * meanSide * meanSide /
                             (static_cast<double>(m_world.config().bounds.width()) * m_world.config().bounds.height());
     m_notice.clear();
@@ -672,48 +587,48 @@ void Lab::setEntityCount(std::uint32_t count) {
                        : fmt::format("sizes fitted to {} entities: the old ones would cover {:.2g}% of the world", count,
                                      100.0 * coverage);
         ++m_noticesGiven;
-        m_sizes = defaultSizeRange(std::max(count, kSparseCount), m_world.config().bounds);
-        resizePopulation(m_world, m_rng, 0, m_sizes);
+        m_session.setSizeRange(defaultSizeRange(std::max(count, kSparseCount), m_world.config().bounds));
+        m_session.resizeMix(m_world, 0);
     }
-    resizePopulation(m_world, m_rng, count, m_sizes);
+    m_session.resizeMix(m_world, count);
     resetMeasurements();  // medians of 100 entities' ticks do not describe a million's
     forgetMisses();
     populationChanged();
 }
 
 void Lab::setSizeRange(const SizeRange& sizes) {
-    m_sizes = sizes;
+    m_session.setSizeRange(sizes);
 }
 
 void Lab::fitSizesToCount() {
-    m_trace.reset();
-    m_sizes = defaultSizeRange(std::max(m_world.size(), kSparseCount), m_world.config().bounds);
+    m_session.endTrace();
+    m_session.setSizeRange(defaultSizeRange(std::max(m_world.size(), kSparseCount), m_world.config().bounds));
     respawnPopulation();
 }
 
 void Lab::respawn() {
-    m_trace.reset();
+    m_session.endTrace();
     respawnPopulation();
 }
 
 void Lab::respawnPopulation() {
     const std::uint32_t count = m_world.size();
-    m_origin = SceneOrigin::Preset;
+    m_session.setSceneOrigin(LabSession::SceneOrigin::Preset);
     forgetMisses();
-    if (m_scenario) {
-        ++m_sceneSeed;
+    if (m_session.scenario()) {
+        m_session.nextSeed();
         makeScenarioScene(count);
         populationChanged();
         return;
     }
-    resizePopulation(m_world, m_rng, 0, m_sizes);
-    resizePopulation(m_world, m_rng, count, m_sizes);
+    m_session.resizeMix(m_world, 0);
+    m_session.resizeMix(m_world, count);
     populationChanged();
 }
 
 void Lab::spawnAt(Vec2 p) {
     const Aabb& bounds = m_world.config().bounds;
-    EntityDesc desc = randomEntity(m_rng, bounds, m_sizes);
+    EntityDesc desc = m_session.randomEntity(bounds);
     // Keep the whole entity inside the walls, so a click at the edge still lands where it was made.
     desc.position.x = std::clamp(p.x, bounds.minX + desc.halfExtents.x, bounds.maxX - desc.halfExtents.x);
     desc.position.y = std::clamp(p.y, bounds.minY + desc.halfExtents.y, bounds.maxY - desc.halfExtents.y);
@@ -727,7 +642,7 @@ void Lab::spawnAt(Vec2 p) {
     }
     m_world.add(desc);
     m_addedOverlaps += added;
-    m_origin = SceneOrigin::Edited;
+    m_session.setSceneOrigin(LabSession::SceneOrigin::Edited);
     populationChanged();
 }
 
@@ -735,7 +650,7 @@ bool Lab::removeAt(Vec2 p) {
     const auto id = m_world.entityAt(p);
     if (!id) return false;
     m_world.remove(*id);
-    m_origin = SceneOrigin::Edited;
+    m_session.setSceneOrigin(LabSession::SceneOrigin::Edited);
     populationChanged();
     return true;
 }
@@ -751,7 +666,7 @@ void Lab::populationChanged() {
         settings.bounds = m_world.config().bounds;
         applySettings(settings);
     }
-    if (m_autoCellSize) fitCellSizeToPopulation();
+    if (m_session.autoCellSize()) fitCellSizeToPopulation();
     refitUnfitCellSize();
     refitUnfitBucketCount();
     refreshIfPaused();
@@ -765,7 +680,7 @@ void Lab::update(double realSeconds, bool virtualClock) {
     const std::uint64_t before = heapAllocationCount();
     const double start = m_clock.now();
     int ticks = 1;
-    if (m_trace) {
+    if (m_session.trace()) {
         try {
             ticks = playTrace(m_paused);
         } catch (const TraceError& error) {  // the file changed on disk since it was checked

@@ -1,7 +1,9 @@
 #pragma once
 /// The lab: the world, its random population, the chosen technique and the clock controls.
 /// The panel, the keys, the mouse and the plots change it only by commands (apply); it knows
-/// nothing about SDL or ImGui.
+/// nothing about SDL or ImGui. Its parts by concern: the session (lab_session.h: the scene in
+/// use and the technique on it), the clock (lab_clock.h: pacing) and the recorder
+/// (lab_recorder.h, lab_replay.cpp: record and replay); Lab ties them to the world.
 
 #include <algorithm>
 #include <cstddef>
@@ -19,6 +21,7 @@
 #include "app/compare.h"
 #include "app/lab_clock.h"
 #include "app/lab_recorder.h"
+#include "app/lab_session.h"
 #include "app/lab_state.h"
 #include "app/trace_playback.h"
 #include "ro/registry.h"
@@ -53,14 +56,6 @@ struct LabEvents {
 
 class Lab {
 public:
-    /// A cell set by hand is unfit once it is this many times smaller than the smallest box's
-    /// side (each box then spans hundreds of cells) or larger than the largest's (each cell
-    /// holds a crowd): a cell of 0.05 under boxes of 1 to 40, or of 30 under boxes of 0.5.
-    static constexpr double kUnfitCellRatio = 8.0;
-    /// A bucket count set by hand is unfit once the entities outnumber the buckets this many
-    /// times (Auto gives about 10 buckets an entity): each bucket's crowd is tested pair by pair.
-    static constexpr double kUnfitBucketRatio = 8.0;
-
     /// Builds the world with `entities` entities from `seed`, and the technique with the
     /// parameter values in `parameters` (a cell size among them turns auto off). The entities
     /// are the scenario's (its boxes, as ro_bench makes them for that seed and count) or, with
@@ -86,11 +81,6 @@ public:
     static constexpr double kOperationsPerSecond = 1e8;
     /// A change predicted to make ticks longer than this is held until confirmed.
     static constexpr double kConfirmAboveSeconds = 1.0;
-    /// Predicted work of a tick of `technique` at `count` entities under cell `cell` (for a
-    /// technique with cells), with the current sizes and walls: brute force n(n-1)/2 pair tests;
-    /// a technique with cells n x (cells a box covers) x (1 + boxes a cell holds / 2), from
-    /// the mean side. Other techniques: 0 (their cost follows the overlaps, not a setting).
-    [[nodiscard]] double predictedOperations(const TechniqueInfo& technique, std::uint32_t count, double cell) const;
     /// Seconds a tick would take after `command` (0 for a command whose cost is not predicted).
     [[nodiscard]] double predictedTickSeconds(const Command& command) const;
     /// A person's change whose predicted tick takes seconds, held instead of applied: the panel
@@ -103,32 +93,10 @@ public:
     /// What apply, update, restore and the trace changed since the last call; then nothing.
     LabEvents takeEvents() { return std::exchange(m_events, {}); }
 
-    // ---- technique and its settings -------------------------------------------------------------
-    [[nodiscard]] std::size_t techniqueIndex() const { return m_technique; }
-    [[nodiscard]] const TechniqueInfo& technique() const;
-    /// The value the technique runs with (set, or the default).
-    [[nodiscard]] double parameter(const ParameterSpec& spec) const { return m_world.broadPhaseSettings().value(spec); }
-    [[nodiscard]] bool autoCellSize() const { return m_autoCellSize; }
-    /// Settings changes an Undo command can take back (at most kUndoDepth).
-    [[nodiscard]] std::size_t undoDepth() const { return m_undo.size(); }
-    static constexpr std::size_t kUndoDepth = 32;
-
-    // ---- scene ----------------------------------------------------------------------------------
-    /// The preset in use: a library scenario, or nullptr for the lab's random mix.
-    [[nodiscard]] const ScenarioInfo* scenario() const { return m_scenario; }
-    /// "random" (the lab's mix) or the scenario's name.
-    [[nodiscard]] std::string_view sceneName() const;
-    /// Where the entities on screen came from: the preset made them (at its count and seed), or
-    /// they are the person's own: restored from a file (a scene file, a replay's start), or a
-    /// preset's changed by clicks, or a trace's frame left as the scene. A preset's controls
-    /// (preset, count, respawn, sizes for count) make the scene the preset's again. The sweeps
-    /// run on a preset's library scene, and on a snapshot of the person's own.
-    enum class SceneOrigin { Preset, Loaded, Edited };
-    [[nodiscard]] SceneOrigin sceneOrigin() const { return m_origin; }
-    [[nodiscard]] float movingFraction() const { return m_movingFraction; }
-    [[nodiscard]] std::uint32_t layers() const { return m_layers; }
-    /// The most entities the preset allows (onecell's pairs grow as n^2), 0 for no limit.
-    [[nodiscard]] std::uint32_t scenarioLimit() const { return m_scenario ? m_scenario->maxCount : 0; }
+    // ---- session: the scene in use and the technique on it (lab_session.h) -----------------------
+    /// The preset or trace in use, the technique, Auto and the settings Undo keeps; the
+    /// technique's parameter values are the world's (world().broadPhaseSettings()).
+    [[nodiscard]] const LabSession& session() const { return m_session; }
 
     // ---- trace playback ---------------------------------------------------------------------------
     /// Plays the trace at `path` in place of the scene: its first frame now, then `speed`
@@ -137,8 +105,6 @@ public:
     /// response, one sub-step). Throws TraceError for a trace it cannot play, and then nothing
     /// has changed. Another preset, count, scene file or replay ends the playback.
     void loadTrace(const std::string& path);
-    /// The trace playing, or null.
-    [[nodiscard]] const TracePlayback* trace() const { return m_trace.get(); }
 
     // ---- state ------------------------------------------------------------------------------------
     [[nodiscard]] LabState capture() const;
@@ -218,7 +184,6 @@ public:
     /// it is refused; a world that crowds past it while running pauses with a notice.
     static constexpr std::uint64_t kMostOverlappingPairs = 20'000'000;
     [[nodiscard]] std::uint64_t noticesGiven() const { return m_noticesGiven; }
-    [[nodiscard]] const SizeRange& sizeRange() const { return m_sizes; }
 
     // ---- clock ----------------------------------------------------------------------------------
     [[nodiscard]] bool paused() const { return m_paused; }
@@ -342,36 +307,16 @@ private:
     void rememberSettings(const Command& command);
     /// Applies the commands that bring the last remembered settings back.
     void undo();
-    /// The scenario's scene at `count` entities from m_sceneSeed, in place of the entities.
+    /// The scenario's scene at `count` entities, in place of the entities; its measurements and misses start anew.
     void makeScenarioScene(std::uint32_t count);
 
-    World m_world;
-    Rng m_rng;
-    SizeRange m_sizes;
-    const ScenarioInfo* m_scenario = nullptr;
-    SceneOrigin m_origin = SceneOrigin::Preset;
-    std::uint64_t m_sceneSeed = 0;
-    float m_movingFraction = 0.01f;
-    std::uint32_t m_layers = 4;
     /// Before every tick: the rain, then the tick listener.
     void beforeTick(World& world);
-    /// The rain preset's step, before every tick: drops at the bottom go, new ones fall.
-    void rain(World& world);
+
+    World m_world;
+    LabSession m_session;
     std::function<void(const World&)> m_tickListener;
-    std::vector<EntityId> m_rainGone;    ///< reused from tick to tick
-    std::vector<EntityDesc> m_rainNew;
-    std::size_t m_technique = 0;
-    /// The settings before each settings change, oldest first (Undo).
-    struct UndoSettings {
-        std::string technique;
-        Settings parameters;
-        bool autoCellSize = true;
-        std::uint32_t count = 0;
-    };
-    std::vector<UndoSettings> m_undo;
-    std::string m_lastSettingChanged;  ///< the parameter the last change set ("" for none)
     bool m_undoing = false;
-    bool m_autoCellSize = true;
     bool m_paused = false;
     bool m_stepRequested = false;
     std::uint64_t m_lastStepAllocations = 0;  ///< of the last step on this scene and technique (0 until one runs)
@@ -386,7 +331,6 @@ private:
     Compare m_compare;
     SceneProfiler m_profiler;
     std::uint64_t m_profiledTick = ~std::uint64_t{0};  ///< a refresh shows a tick's boxes again: profiled once
-    std::unique_ptr<TracePlayback> m_trace;
     LabRecorder m_recorder;
     std::optional<CompareAlarm> m_alarm;
     std::uint64_t m_missedTotal = 0;

@@ -6,6 +6,7 @@ add_library(ro_lab STATIC
   ${CMAKE_CURRENT_LIST_DIR}/compare_verdict.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lab.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lab_replay.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lab_session.cpp
   ${CMAKE_CURRENT_LIST_DIR}/layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/queries.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scene_file.cpp

@@ -15,7 +15,7 @@ bool Lab::ignoredDuringReplay() { return m_recorder.ignoresPersonsInput(); }
 
 bool Lab::startRecording(const Camera& camera) {
     if (m_recorder.replay() && !m_recorder.replay()->finished) return false;
-    if (m_trace) return false;  // a trace's frames are no inputs a replay could repeat
+    if (m_session.trace()) return false;  // a trace's frames are no inputs a replay could repeat
     m_recorder.stopReplay();
     m_recorder.start(Recording{capture(), camera, {}, 0, 0}, m_world.tickCount());
     return true;

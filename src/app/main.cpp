@@ -31,6 +31,7 @@
 #include "app/scene_file.h"
 #include "app/screen.h"
 #include "app/stop_signal.h"
+#include "app/window_request.h"
 #include "ro/trace.h"
 
 namespace {
@@ -52,6 +53,16 @@ std::string shotMessage(const ro::app::Screen& screen) {
     const std::filesystem::path where = std::filesystem::absolute(path, error);
     if (!screen.saveScreenshot(path)) return fmt::format("screenshot failed: cannot write {}", where.string());
     return fmt::format("screenshot: {}", where.string());
+}
+
+/// The Plots window's Save PNG: the part `r` of the frame as drawn, to `path`; returns the line
+/// the HUD shows.
+std::string imageMessage(const ro::app::Screen& screen, const std::string& path, const ro::app::Rect& r) {
+    const SDL_Rect area{static_cast<int>(r.x), static_cast<int>(r.y), static_cast<int>(r.w), static_cast<int>(r.h)};
+    std::error_code error;
+    const std::string where = std::filesystem::absolute(path, error).string();
+    return screen.saveScreenshot(path, &area) ? fmt::format("plot image: {}", where)
+                                              : fmt::format("could not write {}", where);
 }
 
 /// What came of a file request: the line the HUD shows, and whether it did what was asked.
@@ -104,7 +115,7 @@ FileResult runFileRequest(ro::app::Command request, ro::app::Lab& lab, ro::app::
             try {
                 const BusyScope busy;
                 lab.loadTrace(path);
-                result.said = fmt::format("playing {}: {} frames", lab.trace()->label(), lab.trace()->frames());
+                result.said = fmt::format("playing {}: {} frames", lab.session().trace()->label(), lab.session().trace()->frames());
             } catch (const std::exception& e) {  // TraceError names the file, the frame and the box
                 result.said = fmt::format("not loaded, the scene is unchanged: {}", e.what());
                 return result;
@@ -162,7 +173,7 @@ int run(const ro::app::Options& options) {
                 lab.apply(Command::useTechnique(technique));
             }
             for (const auto& [key, value] : options.parameters.values())
-                for (const ro::ParameterSpec& spec : lab.technique().parameters)
+                for (const ro::ParameterSpec& spec : lab.session().technique().parameters)
                     if (spec.key == key) lab.apply(Command::parameter(spec, value));
         } catch (const std::invalid_argument& e) {
             fmt::print(stderr, "ro_demo: --load {}: {}\n", options.load, e.what());
@@ -251,8 +262,10 @@ int run(const ro::app::Options& options) {
     startWith(sceneFileUi.tracePath, options.trace);
     QueryTool queries;
     PlotsWindow plots;
-    // What the keys, the mouse and the windows ask of the lab, applied once a frame.
+    // What the keys, the mouse and the windows ask of the lab, applied once a frame, and what
+    // they ask of the window (a line in the HUD, an image, a sweep), carried out once it is drawn.
     CommandQueue commands;
+    WindowRequests requests;
     Hud hud;
     // What the layout depends on, read afresh each time it is computed (the window's size, what
     // is open or folded, what the windows' contents asked for the frame before).
@@ -292,10 +305,10 @@ int run(const ro::app::Options& options) {
     // After --paused: a sweep pauses the world, and resumes it afterwards only if it ran.
     plots.setScalingTop(options.sweepMax);
     if (options.plots == "history") plots.show(PlotsWindow::Tab::History);
-    if (options.plots == "scaling") plots.startScaling(lab, commands);
-    if (options.plots == "parameter" && !plots.startParameter(lab, commands, options.plotParameter)) {
+    if (options.plots == "scaling") plots.startScaling(lab, commands, requests);
+    if (options.plots == "parameter" && !plots.startParameter(lab, commands, requests, options.plotParameter)) {
         fmt::print(stderr, "ro_demo: --plots parameter={}: '{}' has no such numeric parameter\n", options.plotParameter,
-                   lab.technique().id);
+                   lab.session().technique().id);
         return 2;
     }
 
@@ -336,7 +349,8 @@ int run(const ro::app::Options& options) {
         }
         //----------------------------------------------------------------------------------------
         // Update: poll, the commands the keys, the mouse and the windows made, the step. The lab
-        // changes only through Lab::apply (the scene and replay files still act on it here).
+        // changes only through Lab::apply (the scene and replay files still act on it here);
+        // what they ask of the window itself waits in `requests` until the frame is drawn.
         //----------------------------------------------------------------------------------------
         input.poll();
         gui.beginFrame(input.pointer());
@@ -344,7 +358,7 @@ int run(const ro::app::Options& options) {
         Layout layout = layoutNow();
         screen.setWorldView(layout.world);
         screen.fitView(lab.world().config().bounds);
-        input.apply(lab, commands, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
+        input.apply(lab, commands, requests, overlays, queries, screen, uiRects);  // after beginFrame: clicks on the UI are known
         // A headless replay ends with the replay, or after --frames, whichever comes first; a
         // sweep started from the command line runs to its end.
         const bool replayDone = replay && lab.replayStatus() && lab.replayStatus()->finished;
@@ -358,15 +372,14 @@ int run(const ro::app::Options& options) {
             // The windows show the lab as the last frame left it, and push what is asked of it.
             PlotsUi plotsUi{.open = plots.open(), .sweepRunning = plots.sweep().running()};
             if (input.uiHidden()) uiRects = {};
-            else drawPanel(lab, commands, overlays, uiRects, sceneFileUi, plotsUi, layout.panel);
+            else drawPanel(lab, commands, requests, overlays, uiRects, sceneFileUi, plotsUi, layout.panel);
             plots.setOpen(plotsUi.open);
             // The panel may have opened the Plots or picked a technique to compare: this frame's
             // world keeps clear of the windows it draws.
             layout = layoutNow();
             screen.setWorldView(layout.world);
             screen.fitView(lab.world().config().bounds);
-            if (plotsUi.scalingRequested) plots.startScaling(lab, commands);
-            if (!input.uiHidden()) plots.draw(lab, commands, uiRects, layout.plots);
+            if (!input.uiHidden()) plots.draw(lab, commands, requests, uiRects, layout.plots);
             // The commands, in the order they were made: the one way the lab changes. A file
             // request is run here, in its place in the queue; what came of it is said below.
             std::vector<FileResult> fileResults;
@@ -386,9 +399,6 @@ int run(const ro::app::Options& options) {
                     std::fflush(stdout);
                 }
                 say(std::move(result.said), 8);
-            }
-            if (std::string said = plots.takeMessage(); !said.empty()) {
-                say(std::move(said), 8);
             }
             lab.refreshIfChanged();
             // What changed in the lab this frame: the window's own state follows it.
@@ -413,9 +423,9 @@ int run(const ro::app::Options& options) {
                     screen.limitOverdraw(lab.world());
                 }
             }
-            queries.run(lab.world(), lab.technique());
+            queries.run(lab.world(), lab.session().technique());
             // A sweep runs on a worker: the window takes what it measured.
-            plots.pollSweep(lab, commands);
+            plots.pollSweep(lab, commands, requests);
         }
 
         //----------------------------------------------------------------------------------------
@@ -456,7 +466,7 @@ int run(const ro::app::Options& options) {
         report.sweepPoints = plots.sweep().points().size();
         report.sweepPlanned = plots.sweep().planned();
         report.sweepRunning = plots.sweep().running();
-        if (const TracePlayback* trace = lab.trace()) {
+        if (const TracePlayback* trace = lab.session().trace()) {
             report.traceLabel = trace->label();
             report.traceFrame = trace->frame() + 1;
             report.traceFrames = trace->frames();
@@ -478,20 +488,17 @@ int run(const ro::app::Options& options) {
         }
         report.ui = uiRects;
         Gui::render();
-        // F12: the window as the person sees it (H first for the world alone).
-        if (input.takeScreenshotRequest()) {
-            say(shotMessage(screen), 5);
-        }
-
-        // The Plots window's Save PNG: the window alone, as drawn this frame.
-        if (auto png = plots.takePngRequest()) {
-            const SDL_Rect area{static_cast<int>(png->area.x), static_cast<int>(png->area.y),
-                                static_cast<int>(png->area.w), static_cast<int>(png->area.h)};
-            std::error_code error;
-            const std::string where = std::filesystem::absolute(png->path, error).string();
-            say(screen.saveScreenshot(png->path, &area) ? fmt::format("plot image: {}", where)
-                                                        : fmt::format("could not write {}", where),
-                8);
+        // What the keys and the windows asked of the window this frame, in order, now that the
+        // frame is drawn: F12 and Save PNG take it as the person sees it (H first for the world
+        // alone). A sweep started here pauses the lab by the first command of the next frame,
+        // before that frame's step, so no tick runs beside it.
+        for (WindowRequest& request : requests.take()) {
+            switch (request.kind) {
+                case WindowRequest::Kind::Say: say(std::move(request.text), request.seconds); break;
+                case WindowRequest::Kind::Screenshot: say(shotMessage(screen), 5); break;
+                case WindowRequest::Kind::SaveImage: say(imageMessage(screen, request.text, request.area), 8); break;
+                case WindowRequest::Kind::StartScaling: plots.startScaling(lab, commands, requests); break;
+            }
         }
         // The back buffer is only readable before it is presented.
         if (lastFrame && !options.screenshot.empty() && !screen.saveScreenshot(options.screenshot)) {
@@ -529,7 +536,7 @@ int run(const ro::app::Options& options) {
         // Compared only at the end tick: a run that stopped before it says '-', not a mismatch.
         const char* matched = !status.finished ? "-" : status.matched ? "1" : "0";
         fmt::print("replay={} technique={} tick={} end_tick={} finished={} matched={}\n", options.replay,
-                   lab.technique().id, status.tick, status.endTick, status.finished ? 1 : 0, matched);
+                   lab.session().technique().id, status.tick, status.endTick, status.finished ? 1 : 0, matched);
         if (status.finished && !status.matched && exitCode == 0) exitCode = 1;
     }
     if (lab.recording()) {

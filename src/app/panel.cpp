@@ -58,7 +58,7 @@ bool overLimit(const TechniqueInfo& technique, std::uint32_t count) {
 /// One widget for one parameter, by its kind, clamped to the range it offers.
 void parameterWidget(const Lab& lab, CommandQueue& commands, const ParameterSpec& spec) {
     const CText label(spec.label);
-    const double current = lab.parameter(spec);
+    const double current = lab.world().broadPhaseSettings().value(spec);
     switch (spec.kind) {
     case ParameterKind::Real: {
         float value = static_cast<float>(current);
@@ -106,12 +106,12 @@ void techniqueSection(const Lab& lab, CommandQueue& commands) {
     float widest = 0.0f;
     for (const TechniqueInfo& t : techniques()) widest = std::max(widest, ImGui::CalcTextSize(Label(t.label).text).x);
     ImGui::SetNextItemWidth(widest + 2.0f * ImGui::GetStyle().FramePadding.x + ImGui::GetFrameHeight());
-    if (ImGui::BeginCombo("Technique", Label(lab.technique().label).text, ImGuiComboFlags_HeightLargest)) {
+    if (ImGui::BeginCombo("Technique", Label(lab.session().technique().label).text, ImGuiComboFlags_HeightLargest)) {
         // Keyboard navigation is off, so ImGui would leave the list open on Esc.
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
         const auto all = techniques();
         for (std::size_t i = 0; i < all.size(); ++i) {
-            const bool selected = i == lab.techniqueIndex();
+            const bool selected = i == lab.session().techniqueIndex();
             const bool tooMany = overLimit(all[i], count);
             ImGui::PushID(static_cast<int>(i));
             ImGui::BeginDisabled(tooMany);
@@ -136,7 +136,7 @@ void techniqueSection(const Lab& lab, CommandQueue& commands) {
         mostParameters = std::max<std::size_t>(mostParameters, static_cast<std::size_t>(std::count_if(
             t.parameters.begin(), t.parameters.end(), [&](const ParameterSpec& spec) { return labOffers(t, spec); })));
     }
-    const TechniqueGuide& guide = lab.technique().guide;
+    const TechniqueGuide& guide = lab.session().technique().guide;
     if (ImGui::TreeNode("How it works, what it costs, when to pick it")) {
         // In a frame of fixed height that scrolls: the guides differ in length.
         ImGui::BeginChild("guide", ImVec2(0.0f, 8.0f * ImGui::GetTextLineHeightWithSpacing()), true);
@@ -157,14 +157,14 @@ void techniqueSection(const Lab& lab, CommandQueue& commands) {
     // The technique's parameters, as its folder declares them (registry row), each clamped to
     // the range it offers; the help line is the tooltip.
     const float parametersTop = ImGui::GetCursorPosY();
-    for (const ParameterSpec& spec : lab.technique().parameters) {
-        if (!labOffers(lab.technique(), spec)) continue;
+    for (const ParameterSpec& spec : lab.session().technique().parameters) {
+        if (!labOffers(lab.session().technique(), spec)) continue;
         parameterWidget(lab, commands, spec);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s (%.*s)", static_cast<int>(spec.help.size()), spec.help.data(),
                                                       static_cast<int>(spec.key.size()), spec.key.data());
         if (spec.key == kCellSizeParameter.key) {
             ImGui::SameLine();
-            if (ImGui::Button(lab.autoCellSize() ? "Auto*" : "Auto")) commands.push(Command::autoCellSize());
+            if (ImGui::Button(lab.session().autoCellSize() ? "Auto*" : "Auto")) commands.push(Command::autoCellSize());
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("Cell = the largest entity's side, at most 4 median sides (follows the population; "
                                   "the plots' Auto marker is the same)");
@@ -178,10 +178,10 @@ void techniqueSection(const Lab& lab, CommandQueue& commands) {
 void populationSection(const Lab& lab, CommandQueue& commands) {
     // A technique with a limit (brute force) or a scenario with one (onecell) caps the slider,
     // and says why.
-    const std::uint32_t limit = lab.technique().maxEntities;
+    const std::uint32_t limit = lab.session().technique().maxEntities;
     std::uint32_t top = kMaxPanelEntities;
     if (limit != 0) top = std::min(top, limit);
-    if (lab.scenarioLimit() != 0) top = std::min(top, lab.scenarioLimit());
+    if (lab.session().scenarioLimit() != 0) top = std::min(top, lab.session().scenarioLimit());
     // Applied on release, or on Return after Ctrl+click and typing: each count is a new
     // population, and one per keystroke or per step of a drag made 10, 100, ... 100,000
     // entities on the way to 1,000,000. The dragged or typed value waits in ImGui's storage.
@@ -206,12 +206,12 @@ void populationSection(const Lab& lab, CommandQueue& commands) {
         ImGui::SetTooltip("started above the slider's top (%u) with --entities", top);
     if (capped && ImGui::IsItemHovered()) {
         const auto tooltip = [](std::string_view t) { ImGui::SetTooltip("%.*s", static_cast<int>(t.size()), t.data()); };
-        if (lab.scenarioLimit() == top)
-            withText(tooltip, "at most {} in {}: nearly every pair overlaps", top, lab.sceneName());
+        if (lab.session().scenarioLimit() == top)
+            withText(tooltip, "at most {} in {}: nearly every pair overlaps", top, lab.session().sceneName());
         else
-            withText(tooltip, "at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", top, lab.technique().id);
+            withText(tooltip, "at most {} for {}: its step grows as n^2 (0.4 s at 20,000)", top, lab.session().technique().id);
     }
-    if (lab.scenario()) {
+    if (lab.session().scenario()) {
         // A scenario's sizes are its own; a new seed makes another scene of the same kind. The
         // line stands where the random mix's sizes do, so that the preset buttons below stay
         // where they were when one is clicked.
@@ -221,7 +221,7 @@ void populationSection(const Lab& lab, CommandQueue& commands) {
         return;
     }
 
-    SizeRange sizes = lab.sizeRange();
+    SizeRange sizes = lab.session().sizeRange();
     if (ImGui::DragFloatRange2("Half-extent", &sizes.minHalf, &sizes.maxHalf, 0.05f, 0.1f, kMaxHalfExtent, "%.2f",
                                "%.2f", ImGuiSliderFlags_AlwaysClamp))
         commands.push(Command::sizeRange(sizes));
@@ -230,11 +230,11 @@ void populationSection(const Lab& lab, CommandQueue& commands) {
     if (ImGui::Button("Sizes for count")) commands.push(Command::fitSizes());
     // Undo takes back the technique, its settings and the count: a row that never moves.
     ImGui::SameLine();
-    ImGui::BeginDisabled(lab.undoDepth() == 0);
+    ImGui::BeginDisabled(lab.session().undoDepth() == 0);
     if (ImGui::Button("Undo (Ctrl+Z)")) commands.push(Command::undo());
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip(lab.undoDepth() == 0 ? "Nothing to undo"
+        ImGui::SetTooltip(lab.session().undoDepth() == 0 ? "Nothing to undo"
                                                : "The settings before the last change: technique, parameters, the "
                                                  "cell's Auto, entity count");
 }
@@ -252,7 +252,7 @@ void traceSection(const Lab& lab, CommandQueue& commands, SceneFileUi& ui) {
     if (ImGui::Button("Load trace") || entered) commands.push(Command::file(Command::Kind::LoadTrace, ui.tracePath));
     if (!ui.traceMessage.empty())
         wrapped(ui.traceMessage, ui.traceFailed ? ImVec4(1.0f, 0.45f, 0.45f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    const TracePlayback* trace = lab.trace();
+    const TracePlayback* trace = lab.session().trace();
     if (!trace) {
         hint("plays its frames in place of the scene");
         return;
@@ -288,9 +288,9 @@ void traceSection(const Lab& lab, CommandQueue& commands, SceneFileUi& ui) {
 void sceneSection(const Lab& lab, CommandQueue& commands, SceneFileUi& files) {
     const ImVec4 active = ImGui::GetStyle().Colors[ImGuiCol_ButtonActive];
     // A trace playing, or its row open to load one: no preset is current.
-    const bool traceShown = lab.trace() || files.traceOpen;
+    const bool traceShown = lab.session().trace() || files.traceOpen;
     auto presetButton = [&](std::string_view name, const ScenarioInfo* scenario) {
-        const bool current = !traceShown && lab.scenario() == scenario;
+        const bool current = !traceShown && lab.session().scenario() == scenario;
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, active);
         if (ImGui::Button(CText(name).buffer)) {
             files.traceOpen = false;
@@ -320,7 +320,7 @@ void sceneSection(const Lab& lab, CommandQueue& commands, SceneFileUi& files) {
         traceSection(lab, commands, files);
         return;
     }
-    const ScenarioInfo* s = lab.scenario();
+    const ScenarioInfo* s = lab.session().scenario();
     if (!s) {
         hint("the lab's own scene: sizes and count below");
         return;
@@ -343,7 +343,7 @@ void sceneSection(const Lab& lab, CommandQueue& commands, SceneFileUi& files) {
         ImGuiStorage& storage = *ImGui::GetStateStorage();
         const ImGuiID key = ImGui::GetID("layers-dragged");
         int layers = storage.GetInt(key, -1);
-        if (layers < 0) layers = static_cast<int>(lab.layers());
+        if (layers < 0) layers = static_cast<int>(lab.session().layers());
         if (ImGui::SliderInt("Layers", &layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp)) storage.SetInt(key, layers);
         if (ImGui::IsItemDeactivatedAfterEdit()) commands.push(Command::layers(static_cast<std::uint32_t>(layers)));
         if (!ImGui::IsItemActive()) storage.SetInt(key, -1);  // also if a drag ended unseen
@@ -356,7 +356,7 @@ void sceneSection(const Lab& lab, CommandQueue& commands, SceneFileUi& files) {
         ImGuiStorage& storage = *ImGui::GetStateStorage();
         const ImGuiID key = ImGui::GetID("moving-dragged");
         float percent = storage.GetFloat(key, -1.0f);
-        if (percent < 0.0f) percent = 100.0f * lab.movingFraction();
+        if (percent < 0.0f) percent = 100.0f * lab.session().movingFraction();
         if (ImGui::SliderFloat("Moving", &percent, 0.0f, 100.0f, "%.1f %%", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
             storage.SetFloat(key, percent);
         if (ImGui::IsItemDeactivatedAfterEdit()) commands.push(Command::movingFraction(percent / 100.0f));
@@ -422,7 +422,7 @@ void sceneFileRow(const Lab& lab, CommandQueue& commands, SceneFileUi& ui) {
 void clockSection(const Lab& lab, CommandQueue& commands) {
     WorldConfig config = lab.world().config();
     // A trace moves its bodies itself: the world's own motion stays off while it plays.
-    ImGui::BeginDisabled(lab.trace() != nullptr);
+    ImGui::BeginDisabled(lab.session().trace() != nullptr);
     bool changed = ImGui::SliderFloat("Speed", &config.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::SliderInt("Sub-steps", &config.subSteps, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     changed |= ImGui::Checkbox("Gravity", &config.gravity);
@@ -458,7 +458,7 @@ void clockSection(const Lab& lab, CommandQueue& commands) {
     if (ImGui::Button("Step (Space)")) commands.push(Command::step());
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::BeginDisabled(lab.trace() != nullptr);
+    ImGui::BeginDisabled(lab.session().trace() != nullptr);
     changed |= ImGui::Checkbox("Count misses", &config.countMissed);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered())
@@ -496,7 +496,7 @@ void levelsSection(OverlayFlags& overlays) {
 
 /// A checkbox per registry row: the techniques run beside the world's own on its boxes; and
 /// the Plots window, which draws them.
-void compareSection(const Lab& lab, CommandQueue& commands, PlotsUi& plots) {
+void compareSection(const Lab& lab, CommandQueue& commands, WindowRequests& requests, PlotsUi& plots) {
     const std::uint32_t count = lab.world().size();
     const auto all = techniques();
     for (std::size_t i = 0; i < all.size(); ++i) {
@@ -529,7 +529,7 @@ void compareSection(const Lab& lab, CommandQueue& commands, PlotsUi& plots) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("History, scaling and parameter sweeps of the compared techniques");
     ImGui::SameLine();
     ImGui::BeginDisabled(plots.sweepRunning);
-    plots.scalingRequested = ImGui::SmallButton("Run scaling sweep");
+    if (ImGui::SmallButton("Run scaling sweep")) requests.push(WindowRequest::startScaling());
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Measures the compared techniques (none: the world's own) on this preset's scene\n"
@@ -634,7 +634,7 @@ void slowChangeModal(const Lab& lab, CommandQueue& commands) {
                 withText(ask, "{} at {} entities: predicted ~{:.1f} s a tick.", c.name, lab.world().size(), held->seconds);
                 break;
             case Command::Kind::Count:
-                withText(ask, "{:.0f} entities under {}: predicted ~{:.1f} s a tick.", c.value, lab.technique().id,
+                withText(ask, "{:.0f} entities under {}: predicted ~{:.1f} s a tick.", c.value, lab.session().technique().id,
                          held->seconds);
                 break;
             default:
@@ -679,8 +679,8 @@ WindowFit windowFit(const char* name) {
     return {true, collapsed, window->ContentSizeIdeal.y + 2.0f * style.WindowPadding.y + window->TitleBarHeight() + scrollbar};
 }
 
-void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile,
-               PlotsUi& plots, const Rect& area) {
+void drawPanel(const Lab& lab, CommandQueue& commands, WindowRequests& requests, OverlayFlags& overlays,
+               UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area) {
     // A column of the layout: fixed, full height; it scrolls inside when the window is short.
     placeWindow(area);
     ImGui::Begin("Ro Broadphase Lab", nullptr, kDockedFlags);
@@ -704,7 +704,7 @@ void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, U
     section("Overlays");
     overlaySection(overlays);
     section("Compare");
-    compareSection(lab, commands, plots);
+    compareSection(lab, commands, requests, plots);
     levelsSection(overlays);
     slowChangeModal(lab, commands);
     ImGui::PopItemWidth();

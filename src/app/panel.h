@@ -10,6 +10,7 @@
 #include "app/lab.h"
 #include "app/layout.h"
 #include "app/options.h"
+#include "app/window_request.h"
 
 namespace ro::app {
 
@@ -25,12 +26,11 @@ struct SceneFileUi {
     bool traceOpen = false;        ///< the Scene section shows the trace row (its "trace..." button)
 };
 
-/// The panel's Plots row: the window's checkbox, and the button that runs a scaling sweep of
-/// the compared techniques (this frame).
+/// The panel's Plots row: the window's checkbox, and the button that asks for a scaling sweep
+/// of the compared techniques (a WindowRequest).
 struct PlotsUi {
     bool open = false;
-    bool sweepRunning = false;      ///< the button is greyed out meanwhile
-    bool scalingRequested = false;
+    bool sweepRunning = false;  ///< the button is greyed out meanwhile
 };
 
 /// The windows of the layout stay where it puts them: the person cannot move or resize them.
@@ -47,10 +47,10 @@ struct WindowFit {
 };
 [[nodiscard]] WindowFit windowFit(const char* name);
 
-/// Builds the panel in `area`; its widgets push commands for the lab, set the overlay flags,
-/// and open or close the Plots window.
-void drawPanel(const Lab& lab, CommandQueue& commands, OverlayFlags& overlays, UiRects& rects, SceneFileUi& sceneFile,
-               PlotsUi& plots, const Rect& area);
+/// Builds the panel in `area`; its widgets push commands for the lab and requests for the
+/// window (a scaling sweep), set the overlay flags, and open or close the Plots window.
+void drawPanel(const Lab& lab, CommandQueue& commands, WindowRequests& requests, OverlayFlags& overlays,
+               UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area);
 
 /// Builds the legend of colours and keys in `area` (nothing when it is empty).
 void drawLegend(UiRects& rects, const Rect& area);

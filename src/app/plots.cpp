@@ -50,7 +50,7 @@ void nextSourceWords(const Lab& lab, fmt::memory_buffer& out) {
     if (source.kind == SweepJob::Source::Kind::Trace)
         fmt::format_to(std::back_inserter(out), "your trace {}", source.name);
     else
-        out.append(std::string_view(lab.sceneOrigin() == Lab::SceneOrigin::Loaded ? "the loaded scene" : "your edited scene"));
+        out.append(std::string_view(lab.session().sceneOrigin() == LabSession::SceneOrigin::Loaded ? "the loaded scene" : "your edited scene"));
     out.append(std::string_view(", "));
     appendGrouped(out, source.perCopy);
     out.append(std::string_view(source.perCopy == 1 ? " box a copy" : " boxes a copy"));
@@ -135,24 +135,25 @@ void PlotsWindow::beginSweep(const Lab& lab, CommandQueue& commands) {
     commands.push(Command::pause(true));
 }
 
-void PlotsWindow::startScaling(const Lab& lab, CommandQueue& commands) {
+void PlotsWindow::startScaling(const Lab& lab, CommandQueue& commands, WindowRequests& requests) {
     show(Tab::Scaling);
     if (m_sweep.running()) {
-        m_message = "the last sweep is still stopping: try again in a moment";
+        requests.push(WindowRequest::say("the last sweep is still stopping: try again in a moment"));
         return;
     }
     beginSweep(lab, commands);
     m_sweep.startScaling(lab, m_scalingTop);
 }
 
-bool PlotsWindow::startParameter(const Lab& lab, CommandQueue& commands, std::string_view key) {
-    const NumericParameters numeric(lab.technique());
+bool PlotsWindow::startParameter(const Lab& lab, CommandQueue& commands, WindowRequests& requests,
+                                 std::string_view key) {
+    const NumericParameters numeric(lab.session().technique());
     const auto it = std::find_if(numeric.begin(), numeric.end(), [&](const ParameterSpec* s) { return s->key == key; });
     if (it == numeric.end()) return false;
     m_parameterChoice = static_cast<std::size_t>(it - numeric.begin());
     show(Tab::Parameter);
     if (m_sweep.running()) {
-        m_message = "the last sweep is still stopping: try again in a moment";
+        requests.push(WindowRequest::say("the last sweep is still stopping: try again in a moment"));
         return true;
     }
     beginSweep(lab, commands);
@@ -162,13 +163,14 @@ bool PlotsWindow::startParameter(const Lab& lab, CommandQueue& commands, std::st
 
 void PlotsWindow::cancelSweep() { m_sweep.cancel(); }
 
-void PlotsWindow::pollSweep(const Lab& lab, CommandQueue& commands) {
+void PlotsWindow::pollSweep(const Lab& lab, CommandQueue& commands, WindowRequests& requests) {
     if (!m_sweep.running() || m_sweep.poll()) return;
     // Over: the world goes on as it was (unless the person resumed it meanwhile).
     // A mismatch found meanwhile keeps the world paused on it.
     if (m_resumeAfterSweep && lab.paused() && !lab.compareAlarm()) commands.push(Command::pause(false));
     m_resumeAfterSweep = false;
-    if (!m_sweep.error().empty()) m_message = fmt::format("the sweep stopped: {}", m_sweep.error());
+    if (!m_sweep.error().empty())
+        requests.push(WindowRequest::say(fmt::format("the sweep stopped: {}", m_sweep.error())));
 }
 
 void PlotsWindow::sweepControls() {
@@ -235,11 +237,11 @@ void PlotsWindow::historyTab(const Lab& lab) {
     exportButtons("history", total > 0);
 }
 
-void PlotsWindow::scalingTab(const Lab& lab, CommandQueue& commands) {
+void PlotsWindow::scalingTab(const Lab& lab, CommandQueue& commands, WindowRequests& requests) {
     const bool parameterSweep = m_sweep.kind() == SweepJob::Kind::Parameter;
     const bool mine = !parameterSweep && m_sweep.planned() > 0;
     ImGui::BeginDisabled(m_sweep.running());
-    if (ImGui::Button("Run scaling sweep")) startScaling(lab, commands);
+    if (ImGui::Button("Run scaling sweep")) startScaling(lab, commands, requests);
     ImGui::SameLine();
     int top = static_cast<int>(m_scalingTop);
     ImGui::SetNextItemWidth(120.0f);
@@ -289,8 +291,8 @@ void PlotsWindow::scalingTab(const Lab& lab, CommandQueue& commands) {
     exportButtons("scaling", !points.empty());
 }
 
-void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands) {
-    const TechniqueInfo& technique = lab.technique();
+void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands, WindowRequests& requests) {
+    const TechniqueInfo& technique = lab.session().technique();
     const NumericParameters numeric(technique);
     if (numeric.empty()) {
         note("{} has no numeric parameter to sweep: pick another technique in the panel.", technique.label);
@@ -310,7 +312,7 @@ void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands) {
     }
     ImGui::SameLine();
     ImGui::BeginDisabled(m_sweep.running());
-    if (ImGui::Button("Sweep it")) startParameter(lab, commands, chosen.key);
+    if (ImGui::Button("Sweep it")) startParameter(lab, commands, requests, chosen.key);
     ImGui::EndDisabled();
     ImGui::SameLine();
     note("{} .. {} for {}", chosen.offeredMin, chosen.offeredMax, technique.id);
@@ -335,7 +337,7 @@ void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands) {
     std::array<Mark, 3> markList{};
     std::size_t markCount = 0;
     const SweepPoint* best = m_sweep.best();
-    if (live) markList[markCount++] = {lab.parameter(*swept), kNowColor, "now"};
+    if (live) markList[markCount++] = {lab.world().broadPhaseSettings().value(*swept), kNowColor, "now"};
     if (live && m_sweep.autoValue()) markList[markCount++] = {*m_sweep.autoValue(), kAutoColor, "Auto"};
     if (best) markList[markCount++] = {best->value, kBestColor, "best"};
     const std::span<const Mark> marks(markList.data(), markCount);
@@ -358,7 +360,7 @@ void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands) {
         clicked = c;
     if (clicked && live) {
         commands.push(Command::parameter(*swept, *clicked));
-        m_message = fmt::format("{} set to {:.4g} (clicked on the sweep)", swept->label, *clicked);
+        requests.push(WindowRequest::say(fmt::format("{} set to {:.4g} (clicked on the sweep)", swept->label, *clicked)));
     }
     if (mine) {
         fmt::memory_buffer words;
@@ -375,7 +377,8 @@ void PlotsWindow::parameterTab(const Lab& lab, CommandQueue& commands) {
     exportButtons("parameter", !points.empty());
 }
 
-void PlotsWindow::draw(const Lab& lab, CommandQueue& commands, UiRects& rects, const Rect& area) {
+void PlotsWindow::draw(const Lab& lab, CommandQueue& commands, WindowRequests& requests, UiRects& rects,
+                       const Rect& area) {
     if (!m_open) {
         rects.plots = {};
         m_pngThisFrame = false;  // closed before its image was taken
@@ -398,11 +401,11 @@ void PlotsWindow::draw(const Lab& lab, CommandQueue& commands, UiRects& rects, c
             ImGui::EndTabItem();
         }
         if (tab("Scaling", Tab::Scaling)) {
-            scalingTab(lab, commands);
+            scalingTab(lab, commands, requests);
             ImGui::EndTabItem();
         }
         if (tab("Parameter", Tab::Parameter)) {
-            parameterTab(lab, commands);
+            parameterTab(lab, commands, requests);
             ImGui::EndTabItem();
         }
         m_select.reset();
@@ -417,13 +420,13 @@ void PlotsWindow::draw(const Lab& lab, CommandQueue& commands, UiRects& rects, c
         m_csvRequested = false;
         const std::string path = fmt::format("ro_{}.csv", m_exportStem);
         const bool written = m_exportStem == "history" ? writeHistoryCsv(lab, path) : m_sweep.writeCsv(path);
-        m_message = written ? fmt::format("plot data: {}", absolutePath(path))
-                                           : fmt::format("could not write {}", absolutePath(path));
+        requests.push(WindowRequest::say(written ? fmt::format("plot data: {}", absolutePath(path))
+                                                 : fmt::format("could not write {}", absolutePath(path))));
     }
     // The click's frame drew the button pressed: the image is the next one's.
     if (m_pngThisFrame) {
         m_pngThisFrame = false;
-        m_png = PngRequest{fmt::format("ro_{}.png", m_exportStem), m_rect};
+        requests.push(WindowRequest::saveImage(fmt::format("ro_{}.png", m_exportStem), m_rect));
     }
     if (m_pngRequested) {
         m_pngRequested = false;

@@ -15,8 +15,8 @@ FrameReport makeReport(const Lab& lab, const QueryTool& queries, std::string_vie
     const StepStats& stats = world.lastStats();
     const char* driver = SDL_GetCurrentVideoDriver();
     FrameReport r;
-    r.technique = lab.technique().id;
-    r.scene = lab.sceneName();
+    r.technique = lab.session().technique().id;
+    r.scene = lab.session().sceneName();
     r.compared = lab.compare().rows().size();
     r.entities = world.size();
     r.steps = world.tickCount();

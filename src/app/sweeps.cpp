@@ -114,11 +114,11 @@ std::vector<std::uint32_t> SweepJob::scalingCounts(std::uint32_t top) {
 }
 
 SweepJob::Source SweepJob::sourceOf(const Lab& lab) {
-    if (const TracePlayback* trace = lab.trace()) return {Source::Kind::Trace, trace->name(), trace->mostBoxes()};
-    if (lab.sceneOrigin() != Lab::SceneOrigin::Preset && lab.world().size() > 0)
-        return {Source::Kind::Snapshot, lab.sceneOrigin() == Lab::SceneOrigin::Loaded ? "loaded-scene" : "edited-scene",
+    if (const TracePlayback* trace = lab.session().trace()) return {Source::Kind::Trace, trace->name(), trace->mostBoxes()};
+    if (lab.session().sceneOrigin() != LabSession::SceneOrigin::Preset && lab.world().size() > 0)
+        return {Source::Kind::Snapshot, lab.session().sceneOrigin() == LabSession::SceneOrigin::Loaded ? "loaded-scene" : "edited-scene",
                 lab.world().size()};
-    return {Source::Kind::Preset, lab.scenario() ? lab.scenario()->name : std::string_view("uniform"), 0};
+    return {Source::Kind::Preset, lab.session().scenario() ? lab.session().scenario()->name : std::string_view("uniform"), 0};
 }
 
 void SweepJob::begin(Kind kind, const Lab& lab) {
@@ -132,10 +132,10 @@ void SweepJob::begin(Kind kind, const Lab& lab) {
     m_mostCopies = 1;
     // Taken here, on the window's thread: the worker gets its own copies.
     if (source.kind == Source::Kind::Preset) {
-        m_scenario = lab.scenario() ? lab.scenario() : findScenario("uniform");
+        m_scenario = lab.session().scenario() ? lab.session().scenario() : findScenario("uniform");
     } else if (source.kind == Source::Kind::Trace) {
-        const TraceExtent& extent = lab.trace()->tiling();
-        m_makeScene = tiledTraceScenes(lab.trace()->path(), extent);
+        const TraceExtent& extent = lab.session().trace()->tiling();
+        m_makeScene = tiledTraceScenes(lab.session().trace()->path(), extent);
         m_fittedCell = extent.cellSize;
         m_mostCopies = mostTileCopies(extent);
     } else {
@@ -174,11 +174,11 @@ bool SweepJob::startScaling(const Lab& lab, std::uint32_t top) {
     m_count = counts.empty() ? 0 : counts.back();
     std::vector<const TechniqueInfo*> swept;
     for (const Compare::Row& row : lab.compare().rows()) swept.push_back(row.technique);
-    if (swept.empty()) swept.push_back(&lab.technique());
+    if (swept.empty()) swept.push_back(&lab.session().technique());
     for (const TechniqueInfo* t : swept)
         for (const std::uint32_t n : counts)
             if (!tooManyToSweep(*t, n))
-                m_plan.push_back({t, lab.world().broadPhaseSettings(), lab.autoCellSize(), n, "n", static_cast<double>(n)});
+                m_plan.push_back({t, lab.world().broadPhaseSettings(), lab.session().autoCellSize(), n, "n", static_cast<double>(n)});
     launch();
     return true;
 }
@@ -187,7 +187,7 @@ bool SweepJob::startParameter(const Lab& lab, const ParameterSpec& spec, int ste
     if (m_running) return false;
     begin(Kind::Parameter, lab);
     m_parameter = &spec;
-    m_technique = &lab.technique();
+    m_technique = &lab.session().technique();
     // A trace or snapshot is swept as it is: one copy.
     const std::uint32_t n =
         m_scenario ? std::min({std::max<std::uint32_t>(lab.world().size(), 100), m_scenario->maxCount, kMaxParameterSweepCount})
@@ -198,7 +198,7 @@ bool SweepJob::startParameter(const Lab& lab, const ParameterSpec& spec, int ste
     for (const double v : sweepValues(spec, spec.offeredMin, spec.offeredMax, steps)) {
         Settings settings = lab.world().broadPhaseSettings();
         settings.set(spec.key, v);
-        m_plan.push_back({&lab.technique(), settings, lab.autoCellSize() && !cell, n, spec.key, v});
+        m_plan.push_back({&lab.session().technique(), settings, lab.session().autoCellSize() && !cell, n, spec.key, v});
     }
     launch();
     return true;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/lab.h"
+#include "app/window_request.h"
 #include "broadphase/hash/hash.h"
 #include "core/box_helpers.h"
 #include "ro/registry.h"
@@ -126,7 +127,7 @@ TEST(Lab, TabEitherWaySkipsATechniqueOverItsLimit) {
     for (int direction : {+1, -1}) {
         for (std::size_t k = 0; k < 2 * all.size(); ++k) {
             lab.apply(Command::stepTechnique(direction));
-            EXPECT_NE(lab.technique().id, limited.id) << "direction " << direction << ", press " << k;
+            EXPECT_NE(lab.session().technique().id, limited.id) << "direction " << direction << ", press " << k;
         }
     }
     // Under the limit both directions reach it.
@@ -134,36 +135,36 @@ TEST(Lab, TabEitherWaySkipsATechniqueOverItsLimit) {
     bool reached = false;
     for (std::size_t k = 0; k < all.size(); ++k) {
         lab.apply(Command::stepTechnique(-1));
-        reached |= lab.technique().id == limited.id;
+        reached |= lab.session().technique().id == limited.id;
     }
     EXPECT_TRUE(reached);
 }
 
 TEST(Lab, ACountFarBeyondTheSizesFitsTheSizesAndSaysSo) {
     Lab lab(*ro::findTechnique("grid"), 100, 1, {});
-    const float bigHalf = lab.sizeRange().maxHalf;
+    const float bigHalf = lab.session().sizeRange().maxHalf;
     lab.apply(Command::count(200'000));
     EXPECT_EQ(lab.world().size(), 200'000u);
-    EXPECT_LT(lab.sizeRange().maxHalf, bigHalf / 10.0f);
+    EXPECT_LT(lab.session().sizeRange().maxHalf, bigHalf / 10.0f);
     EXPECT_FALSE(lab.notice().empty());
     EXPECT_EQ(lab.noticesGiven(), 1u) << "the window shows a notice when this count grows";
     // A count the sizes suit keeps them.
-    const ro::SizeRange kept = lab.sizeRange();
+    const ro::SizeRange kept = lab.session().sizeRange();
     lab.apply(Command::count(150'000));
-    EXPECT_EQ(lab.sizeRange().maxHalf, kept.maxHalf);
+    EXPECT_EQ(lab.session().sizeRange().maxHalf, kept.maxHalf);
     EXPECT_TRUE(lab.notice().empty());
     EXPECT_EQ(lab.noticesGiven(), 1u);
     // Sizes that would cover the world once over are fitted too (100,000's at 1,000,000 made
     // 2.4 million overlaps and 1 s ticks), and so are specks that would cover under 1% of it.
     Lab crowded(*ro::findTechnique("grid"), 100'000, 1, {});
-    const float crowdedHalf = crowded.sizeRange().maxHalf;
+    const float crowdedHalf = crowded.session().sizeRange().maxHalf;
     crowded.apply(Command::count(1'000'000));
-    EXPECT_LT(crowded.sizeRange().maxHalf, crowdedHalf);
+    EXPECT_LT(crowded.session().sizeRange().maxHalf, crowdedHalf);
     EXPECT_NE(crowded.notice().find("cover the world"), std::string::npos) << crowded.notice();
-    const float speckHalf = crowded.sizeRange().maxHalf;
+    const float speckHalf = crowded.session().sizeRange().maxHalf;
     crowded.apply(Command::count(2'000));
     EXPECT_EQ(crowded.world().size(), 2'000u);
-    EXPECT_GT(crowded.sizeRange().maxHalf, 5.0f * speckHalf);
+    EXPECT_GT(crowded.session().sizeRange().maxHalf, 5.0f * speckHalf);
     EXPECT_NE(crowded.notice().find("% of the world"), std::string::npos) << crowded.notice();
 }
 
@@ -172,25 +173,25 @@ TEST(Lab, ACellSetByHandThatTheBoxesOutgrewIsRefitAndSaysSo) {
     // The trap: a cell of 30 set at 122 entities, then 200,000 (sizes fitted to about 2).
     Lab lab(*ro::findTechnique("grid"), 122, 1, {});
     lab.apply(Command::parameter(ro::kCellSizeParameter, 30.0));
-    EXPECT_FALSE(lab.autoCellSize());
+    EXPECT_FALSE(lab.session().autoCellSize());
     lab.apply(Command::count(200'000));
-    EXPECT_TRUE(lab.autoCellSize());
-    EXPECT_LT(cell(lab), 30.0 / ro::app::Lab::kUnfitCellRatio);
+    EXPECT_TRUE(lab.session().autoCellSize());
+    EXPECT_LT(cell(lab), 30.0 / ro::app::LabSession::kUnfitCellRatio);
     EXPECT_NE(lab.notice().find("cell size 30 set by hand no longer fits"), std::string::npos) << lab.notice();
 
     // A cell that still fits is kept: twice Auto's, across a count change the sizes suit.
     lab.apply(Command::parameter(ro::kCellSizeParameter, 2.0 * cell(lab)));
     const double kept = cell(lab);
     lab.apply(Command::count(150'000));
-    EXPECT_FALSE(lab.autoCellSize());
+    EXPECT_FALSE(lab.session().autoCellSize());
     EXPECT_EQ(cell(lab), kept);
 
     // A cell far below the boxes, carried to another technique that has one: refit on the switch.
     Lab small(*ro::findTechnique("grid"), 2'000, 1, {});
     small.apply(Command::parameter(ro::kCellSizeParameter, 0.05));
     small.apply(Command::useTechnique(*ro::findTechnique("hash")));
-    EXPECT_TRUE(small.autoCellSize());
-    EXPECT_GT(cell(small), 0.05 * ro::app::Lab::kUnfitCellRatio);
+    EXPECT_TRUE(small.session().autoCellSize());
+    EXPECT_GT(cell(small), 0.05 * ro::app::LabSession::kUnfitCellRatio);
     EXPECT_NE(small.notice().find("cell size 0.05 set by hand no longer fits"), std::string::npos) << small.notice();
 }
 
@@ -276,7 +277,7 @@ TEST(Lab, PredictsATicksWorkFromASimpleModel) {
     EXPECT_EQ(brute.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, 0.05)), 0.0) << "brute has no cell";
     // A technique with cells: the work grows as the cell shrinks under the same boxes.
     Lab grid(*ro::findTechnique("grid"), 20'000, 1, {});
-    const double side = grid.sizeRange().minHalf + grid.sizeRange().maxHalf;
+    const double side = grid.session().sizeRange().minHalf + grid.session().sizeRange().maxHalf;
     const double fine = grid.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, side / 100.0));
     const double fitted = grid.predictedTickSeconds(Command::parameter(ro::kCellSizeParameter, side));
     EXPECT_GT(fine, fitted * 1000.0) << "a cell 100 x smaller: each box covers about 10,000 cells, not 4";
@@ -293,7 +294,7 @@ TEST(Lab, AChangePredictedToTakeSecondsATickIsHeldUntilConfirmed) {
     EXPECT_GT(lab.held()->seconds, Lab::kConfirmAboveSeconds);
     EXPECT_EQ(lab.world().size(), 1'000u);
     EXPECT_EQ(lab.recordedInputs(), 0u);
-    EXPECT_EQ(lab.undoDepth(), 0u);
+    EXPECT_EQ(lab.session().undoDepth(), 0u);
     // Cancel drops it.
     lab.apply(Command::dropHeld());
     EXPECT_FALSE(lab.held());
@@ -415,7 +416,7 @@ TEST(Lab, EveryPresetIsTheBenchSceneForTheSameSeedAndCount) {
             const ro::Scene bench(s.kind, count, ro::Motion::Steady, 7);
             EXPECT_TRUE(sameBoxes(lab.world().boxes(), bench.boxes())) << s.name << " n=" << count;
             EXPECT_TRUE(sameBox(lab.world().config().bounds, bench.walls())) << s.name;
-            EXPECT_EQ(lab.sceneName(), s.name);
+            EXPECT_EQ(lab.session().sceneName(), s.name);
         }
     }
 }
@@ -439,10 +440,10 @@ TEST(Lab, OneCellsBoxesStayInTheirSquare) {
 
 TEST(Lab, APresetClickReplacesTheSceneAndKeepsItAcrossCounts) {
     Lab lab(*ro::findTechnique("hshg"), 1500, 3, {});
-    EXPECT_EQ(lab.sceneName(), "random");
+    EXPECT_EQ(lab.session().sceneName(), "random");
     const ro::ScenarioInfo* clustered = ro::findScenario("clustered");
     lab.apply(Command::preset(clustered));
-    EXPECT_EQ(lab.sceneName(), "clustered");
+    EXPECT_EQ(lab.session().sceneName(), "clustered");
     EXPECT_EQ(lab.world().config().response, ro::ContactResponse::None);  // ro_bench's workload
     EXPECT_TRUE(sameBoxes(lab.world().boxes(), ro::Scene(clustered->kind, 1500, ro::Motion::Steady, 3).boxes()));
     // A new count is the same scenario's scene at that count.
@@ -453,7 +454,7 @@ TEST(Lab, APresetClickReplacesTheSceneAndKeepsItAcrossCounts) {
     EXPECT_EQ(lab.world().size(), ro::findScenario("onecell")->maxCount);
     // Back to the random mix: the lab's walls and bouncing, the same count.
     lab.apply(Command::preset(nullptr));
-    EXPECT_EQ(lab.sceneName(), "random");
+    EXPECT_EQ(lab.session().sceneName(), "random");
     EXPECT_EQ(lab.world().size(), ro::findScenario("onecell")->maxCount);
     EXPECT_EQ(lab.world().config().bounds.maxX, ro::WorldConfig{}.bounds.maxX);
     EXPECT_EQ(lab.world().config().response, ro::WorldConfig{}.response);
@@ -530,22 +531,42 @@ TEST(Lab, UndoRestoresTheSettingsBeforeTheLastChange) {
     lab.apply(Command::parameter(ro::kCellSizeParameter, 35.0));  // one slider drag: one change
     lab.apply(Command::useTechnique(*ro::findTechnique("hash")));
     lab.apply(Command::count(800));
-    ASSERT_EQ(lab.undoDepth(), 3u);
+    ASSERT_EQ(lab.session().undoDepth(), 3u);
 
     lab.apply(Command::undo());
     EXPECT_EQ(lab.world().size(), 500u);
-    EXPECT_EQ(lab.technique().id, "hash");
+    EXPECT_EQ(lab.session().technique().id, "hash");
     lab.apply(Command::undo());
-    EXPECT_EQ(lab.technique().id, "grid");
-    EXPECT_FALSE(lab.autoCellSize());
-    EXPECT_EQ(lab.parameter(ro::kCellSizeParameter), 35.0);
+    EXPECT_EQ(lab.session().technique().id, "grid");
+    EXPECT_FALSE(lab.session().autoCellSize());
+    EXPECT_EQ(lab.world().broadPhaseSettings().value(ro::kCellSizeParameter), 35.0);
     lab.apply(Command::undo());
-    EXPECT_TRUE(lab.autoCellSize());
-    EXPECT_NE(lab.parameter(ro::kCellSizeParameter), 35.0) << "Auto's cell, fitted to the boxes";
-    EXPECT_EQ(lab.undoDepth(), 0u);
+    EXPECT_TRUE(lab.session().autoCellSize());
+    EXPECT_NE(lab.world().broadPhaseSettings().value(ro::kCellSizeParameter), 35.0) << "Auto's cell, fitted to the boxes";
+    EXPECT_EQ(lab.session().undoDepth(), 0u);
     lab.apply(Command::undo());  // nothing left to take back
-    EXPECT_EQ(lab.technique().id, "grid");
+    EXPECT_EQ(lab.session().technique().id, "grid");
     EXPECT_EQ(lab.world().size(), 500u);
+}
+
+TEST(LabSession, KeepsOneUndoADraggedParameterAndAtMostItsDepth) {
+    using ro::app::LabSession;
+    LabSession session(*ro::findTechnique("grid"), nullptr, 1, {1.0f, 2.0f});
+    session.remember({"grid", {}, true, 10}, "cell_size");
+    session.remember({"grid", {}, false, 11}, "cell_size");  // the same slider, dragged on
+    ASSERT_EQ(session.undoDepth(), 1u);
+    session.remember({"grid", {}, false, 12}, "");
+    const auto last = session.takeUndo();
+    ASSERT_TRUE(last);
+    EXPECT_EQ(last->count, 12u);
+    // After an undo, the same parameter again is a change of its own.
+    session.remember({"grid", {}, false, 13}, "cell_size");
+    EXPECT_EQ(session.undoDepth(), 2u);
+    for (std::uint32_t k = 0; k < 2 * LabSession::kUndoDepth; ++k) session.remember({"hash", {}, true, 100 + k}, "");
+    EXPECT_EQ(session.undoDepth(), LabSession::kUndoDepth) << "the oldest go first";
+    EXPECT_EQ(session.takeUndo()->count, 100u + 2 * LabSession::kUndoDepth - 1);
+    session.clearUndo();
+    EXPECT_FALSE(session.takeUndo());
 }
 
 TEST(Lab, AnUndoReplaysAsTheCommandsItApplied) {
@@ -575,6 +596,28 @@ TEST(Lab, QueuedCommandsApplyInTheOrderTheyWereMade) {
     for (Command& command : queue.take()) lab.apply(std::move(command));
     EXPECT_EQ(lab.world().size(), 100u) << "the count, then its undo (the other way round: 200)";
     EXPECT_TRUE(queue.empty());
+}
+
+
+TEST(WindowRequests, AreTakenInTheOrderTheyWereMadeAndOnesMadeMeanwhileWait) {
+    using ro::app::WindowRequest;
+    ro::app::WindowRequests requests;
+    requests.push(WindowRequest::screenshot());
+    requests.push(WindowRequest::startScaling());
+    requests.push(WindowRequest::saveImage("ro_scaling.png", {364.0f, 319.0f, 616.0f, 480.0f}));
+    std::vector<WindowRequest::Kind> kinds;
+    for (const WindowRequest& request : requests.take()) {
+        kinds.push_back(request.kind);
+        // Carrying one out may ask for more (a sweep that cannot start says why): the next frame's.
+        if (request.kind == WindowRequest::Kind::StartScaling) requests.push(WindowRequest::say("still stopping"));
+    }
+    EXPECT_EQ(kinds, (std::vector{WindowRequest::Kind::Screenshot, WindowRequest::Kind::StartScaling,
+                                  WindowRequest::Kind::SaveImage}));
+    const std::vector<WindowRequest> next = requests.take();
+    ASSERT_EQ(next.size(), 1u);
+    EXPECT_EQ(next[0].kind, WindowRequest::Kind::Say);
+    EXPECT_EQ(next[0].text, "still stopping");
+    EXPECT_TRUE(requests.empty());
 }
 
 }  // namespace

@@ -69,8 +69,8 @@ TEST(Replay, ARecordedSessionReplaysToTheSameStateUnderOtherTechniques) {
         EXPECT_TRUE(replay.paused());
         EXPECT_EQ(replay.stateHash(), lab.stateHash()) << technique;
         EXPECT_EQ(replay.world().size(), lab.world().size());
-        EXPECT_EQ(std::string(replay.technique().id), *technique ? technique : end.technique);
-        EXPECT_EQ(replay.sceneName(), "dense");
+        EXPECT_EQ(std::string(replay.session().technique().id), *technique ? technique : end.technique);
+        EXPECT_EQ(replay.session().sceneName(), "dense");
     }
 }
 
@@ -94,7 +94,7 @@ TEST(Replay, AfterAReplayHasFinishedThePersonsInputsChangeTheWorldAgain) {
     EXPECT_EQ(replay.world().size(), done + 1);
     EXPECT_FALSE(replay.replayStatus()) << "the replay's status is no longer about this world";
     replay.apply(Command::preset(ro::findScenario("uniform")));
-    EXPECT_EQ(replay.sceneName(), "uniform");
+    EXPECT_EQ(replay.session().sceneName(), "uniform");
     EXPECT_TRUE(replay.startRecording());
 }
 

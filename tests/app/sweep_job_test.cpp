@@ -27,6 +27,7 @@ namespace {
 
 using ro::app::Command;
 using ro::app::Lab;
+using ro::app::LabSession;
 using ro::app::SweepJob;
 
 std::string tempPath(const std::string& name) {
@@ -106,7 +107,7 @@ TEST(SweepJob, AScalingSweepOfATraceMeasuresWholeCopiesUnderItsName) {
         EXPECT_EQ(p.scenario, "ro_sweep_job_tumbler");
     }
     ASSERT_TRUE(job.autoValue().has_value());
-    EXPECT_EQ(*job.autoValue(), static_cast<double>(lab.trace()->tiling().cellSize));
+    EXPECT_EQ(*job.autoValue(), static_cast<double>(lab.session().trace()->tiling().cellSize));
 }
 
 TEST(SweepJob, AScalingSweepOfALoadedSceneMeasuresCopiesOfItsSnapshot) {
@@ -122,7 +123,7 @@ TEST(SweepJob, AScalingSweepOfALoadedSceneMeasuresCopiesOfItsSnapshot) {
     Lab lab(*ro::findTechnique("grid"), 300, 1);
     ro::app::Camera camera;
     ASSERT_EQ(ro::app::loadInto(path, lab, camera), "");
-    EXPECT_EQ(lab.sceneOrigin(), Lab::SceneOrigin::Loaded);
+    EXPECT_EQ(lab.session().sceneOrigin(), LabSession::SceneOrigin::Loaded);
     const SweepJob::Source source = SweepJob::sourceOf(lab);
     EXPECT_EQ(source.kind, SweepJob::Source::Kind::Snapshot);
     EXPECT_EQ(source.perCopy, 4u);
@@ -152,7 +153,7 @@ TEST(SweepJob, APresetsSceneIsSweptAsBeforeAndClicksMakeItYours) {
     for (const ro::SweepPoint& p : job.points()) EXPECT_EQ(p.scenario, "uniform");
 
     lab.apply(Command::spawn({0.0f, 0.0f}));
-    EXPECT_EQ(lab.sceneOrigin(), Lab::SceneOrigin::Edited);
+    EXPECT_EQ(lab.session().sceneOrigin(), LabSession::SceneOrigin::Edited);
     EXPECT_EQ(SweepJob::sourceOf(lab).kind, SweepJob::Source::Kind::Snapshot);
     EXPECT_EQ(SweepJob::sourceOf(lab).perCopy, 301u);
     lab.apply(Command::respawn());  // a preset's control: the preset's scene again
@@ -165,7 +166,7 @@ TEST(SweepJob, AutosCellIsOneRuleInThePanelAndTheParameterPlot) {
     Lab lab(*ro::findTechnique("grid"), 2'000, 1);
     lab.apply(Command::preset(ro::findScenario("mixed")));
     lab.apply(Command::autoCellSize());
-    ASSERT_TRUE(lab.autoCellSize());
+    ASSERT_TRUE(lab.session().autoCellSize());
     const double cell = *lab.world().broadPhaseSettings().find(ro::kCellSizeParameter.key);
     EXPECT_EQ(cell, static_cast<double>(ro::autoCellSize(lab.world().boxes())));
     EXPECT_LT(cell, lab.world().largestHalfExtent());

@@ -113,7 +113,7 @@ std::vector<IdPair> bruteIdPairs(const Frame& f) {
 /// The world's overlapping pairs (found by its technique) by trace id.
 std::vector<IdPair> labIdPairs(const Lab& lab) {
     std::unordered_map<ro::EntityId, std::uint32_t> traceIdOf;
-    for (const auto& body : lab.trace()->bodies()) traceIdOf[body.entity] = body.traceId;
+    for (const auto& body : lab.session().trace()->bodies()) traceIdOf[body.entity] = body.traceId;
     const auto ids = lab.world().ids();
     std::vector<IdPair> out;
     for (const ro::Pair& p : lab.world().overlapPairs()) {
@@ -131,15 +131,15 @@ TEST(TracePlayback, EveryFramesPairsAreBruteForcesUnderTwoTechniques) {
         SCOPED_TRACE(id);
         Lab lab(*ro::findTechnique(id), 100, 1);
         lab.loadTrace(path);
-        ASSERT_NE(lab.trace(), nullptr);
-        EXPECT_EQ(lab.trace()->frames(), frames.size());
-        EXPECT_EQ(lab.sceneName(), "trace");
+        ASSERT_NE(lab.session().trace(), nullptr);
+        EXPECT_EQ(lab.session().trace()->frames(), frames.size());
+        EXPECT_EQ(lab.session().sceneName(), "trace");
         std::uint64_t pairsSeen = 0;
         // Played to its end and once round the loop: frame k after k ticks.
         for (std::size_t k = 0; k < frames.size() + 3; ++k) {
             if (k > 0) lab.update(1.0 / 60.0, true);
             const std::size_t f = k % frames.size();
-            ASSERT_EQ(lab.trace()->frame(), f);
+            ASSERT_EQ(lab.session().trace()->frame(), f);
             ASSERT_EQ(lab.world().size(), frames[f].ids.size());
             EXPECT_EQ(lab.world().staticCount(),
                       static_cast<std::uint32_t>(std::count(frames[f].isStatic.begin(), frames[f].isStatic.end(), 1)));
@@ -151,7 +151,7 @@ TEST(TracePlayback, EveryFramesPairsAreBruteForcesUnderTwoTechniques) {
         // Scrubbed back: the file is read again from its start.
         lab.apply(Command::traceSeek(5));
         lab.refreshIfChanged();
-        EXPECT_EQ(lab.trace()->frame(), 5u);
+        EXPECT_EQ(lab.session().trace()->frame(), 5u);
         EXPECT_EQ(labIdPairs(lab), bruteIdPairs(frames[5]));
     }
     std::filesystem::remove(path);
@@ -163,10 +163,10 @@ TEST(TracePlayback, ABodyKeepsItsEntityWhileItLives) {
     Lab lab(*ro::findTechnique("grid"), 0, 1);
     lab.loadTrace(path);
     std::unordered_map<std::uint32_t, ro::EntityId> first;
-    for (const auto& body : lab.trace()->bodies()) first[body.traceId] = body.entity;
+    for (const auto& body : lab.session().trace()->bodies()) first[body.traceId] = body.entity;
     lab.update(1.0 / 60.0, true);
     std::size_t kept = 0;
-    for (const auto& body : lab.trace()->bodies()) {
+    for (const auto& body : lab.session().trace()->bodies()) {
         const auto was = first.find(body.traceId);
         // The first body changes size every frame (a box that turns): it keeps its entity too.
         if (was == first.end()) continue;
@@ -185,9 +185,9 @@ TEST(TracePlayback, WithoutLoopItStopsPausedOnTheLastFrame) {
     lab.apply(Command::traceLoop(false));
     for (int k = 0; k < 10; ++k) lab.update(1.0 / 60.0, true);
     EXPECT_TRUE(lab.paused());
-    EXPECT_EQ(lab.trace()->frame(), 3u);
+    EXPECT_EQ(lab.session().trace()->frame(), 3u);
     lab.apply(Command::togglePause());  // played again: from the start
-    EXPECT_EQ(lab.trace()->frame(), 0u);
+    EXPECT_EQ(lab.session().trace()->frame(), 0u);
     std::filesystem::remove(path);
 }
 
@@ -198,10 +198,10 @@ TEST(TracePlayback, SpeedPlaysFramesPerTick) {
     lab.loadTrace(path);
     lab.apply(Command::traceSpeed(0.25f));
     for (int k = 0; k < 8; ++k) lab.update(1.0 / 60.0, true);
-    EXPECT_EQ(lab.trace()->frame(), 2u);
+    EXPECT_EQ(lab.session().trace()->frame(), 2u);
     lab.apply(Command::traceSpeed(4.0f));
     lab.update(1.0 / 60.0, true);
-    EXPECT_EQ(lab.trace()->frame(), 6u);
+    EXPECT_EQ(lab.session().trace()->frame(), 6u);
     EXPECT_EQ(labIdPairs(lab), bruteIdPairs(frames[6]));
     std::filesystem::remove(path);
 }
@@ -245,7 +245,7 @@ TEST(TracePlayback, ATechniqueWithALimitBelowTheTraceGivesWayToTheGrid) {
     Lab lab(brute, 100, 1);
     const std::uint64_t noticesBefore = lab.noticesGiven();
     lab.loadTrace(path);
-    EXPECT_EQ(lab.technique().id, "grid");
+    EXPECT_EQ(lab.session().technique().id, "grid");
     EXPECT_GT(lab.noticesGiven(), noticesBefore);
     EXPECT_NE(lab.notice().find("too many for brute"), std::string::npos) << lab.notice();
     EXPECT_EQ(lab.world().size(), brute.maxEntities + 1);
@@ -261,7 +261,7 @@ void expectRefused(const std::string& path, const std::string& detail) {
     SCOPED_TRACE(path);
     Lab lab(*ro::findTechnique("grid"), 300, 3);
     const std::uint64_t before = lab.stateHash();
-    const std::string sceneBefore(lab.sceneName());
+    const std::string sceneBefore(lab.session().sceneName());
     try {
         lab.loadTrace(path);
         ADD_FAILURE() << "loaded a bad trace";
@@ -270,9 +270,9 @@ void expectRefused(const std::string& path, const std::string& detail) {
         EXPECT_NE(message.find(path), std::string::npos) << message;
         EXPECT_NE(message.find(detail), std::string::npos) << message;
     }
-    EXPECT_EQ(lab.trace(), nullptr);
+    EXPECT_EQ(lab.session().trace(), nullptr);
     EXPECT_EQ(lab.stateHash(), before);
-    EXPECT_EQ(lab.sceneName(), sceneBefore);
+    EXPECT_EQ(lab.session().sceneName(), sceneBefore);
     EXPECT_EQ(lab.world().size(), 300u);
 }
 
