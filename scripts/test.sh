@@ -5,8 +5,9 @@
 # and replay readers) for 30 s each (RO_FUZZ_SECONDS) under AddressSanitizer and
 # UndefinedBehaviorSanitizer.
 #
-# The sanitizer suite runs every test but the Xvfb walks labelled "interaction": they
-# check how clicks and drags are handled while ticks are slow, which the Release suite does.
+# The sanitizer suite runs every test but the Xvfb walks labelled "interaction" (they check
+# how clicks and drags are handled while ticks are slow, which the Release suite does) and the
+# runs labelled "large", which repeat smaller tests' code at many points or counts.
 # Under the sanitizers each takes several times as long; app_e2e_xvfb and the headless app
 # tests still take the window, the panel, the plots, scene files and replays through them.
 set -euo pipefail
@@ -34,7 +35,7 @@ build_suite release -DCMAKE_BUILD_TYPE=Release
 run_tests release
 
 build_suite sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRO_SANITIZE=address,undefined
-run_tests sanitize -LE interaction
+run_tests sanitize -LE "interaction|large"
 
 # The app's only threads: the sweeps' oneTBB worker beside the window. The app alone is built.
 echo "=== build build/tsan (ThreadSanitizer: the app's sweep worker)"
