@@ -63,8 +63,9 @@ void Quadtree::doUpdate(const BoxView& boxes) {
     resizeWithHeadroom(m_groups, n);
     for (std::uint32_t i = 0; i < n; ++i) {
         const CellBox cells = cellsOf(boxes.box(i));
-        // Its home's split line it crosses: the one of the highest differing bit (x on a tie).
-        const auto acrossX = static_cast<std::uint16_t>(std::bit_width(cells.x0 ^ cells.x1) >= std::bit_width(cells.y0 ^ cells.y1));
+        // Across its home's vertical line when x differs at the home's bit, which the xor of
+        // y then cannot exceed unless y differs there too (across both: either run will do).
+        const auto acrossX = static_cast<std::uint16_t>((cells.x0 ^ cells.x1) >= (cells.y0 ^ cells.y1));
         m_items[0][i] = {i, cells.x0, cells.y0, static_cast<std::uint16_t>(homeLevel(cells)), acrossX};
     }
     m_nodes.clear();
@@ -87,13 +88,15 @@ void Quadtree::doUpdate(const BoxView& boxes) {
     resizeWithHeadroom(m_runBounds, m_nodes.size());
     for (std::size_t k = m_nodes.size(); k-- > 0;) {
         const Node& node = m_nodes[k];
-        Aabb across = kEmpty, along = kEmpty;
-        for (std::uint32_t p = node.begin; p < node.ownSplit; ++p) across = unite(across, m_boxes[p]);
-        for (std::uint32_t p = node.ownSplit; p < node.ownEnd; ++p) along = unite(along, m_boxes[p]);
-        m_runBounds[k] = {across, along};
-        Aabb bounds = unite(across, along);
-        if (node.firstChild != kNone)
+        Aabb bounds = kEmpty;
+        for (std::uint32_t p = node.begin; p < node.ownSplit; ++p) bounds = unite(bounds, m_boxes[p]);
+        if (node.firstChild != kNone) {  // a leaf's one run has the node's bounds
+            Aabb along = kEmpty;
+            for (std::uint32_t p = node.ownSplit; p < node.ownEnd; ++p) along = unite(along, m_boxes[p]);
+            m_runBounds[k] = {bounds, along};
+            bounds = unite(bounds, along);
             for (std::uint32_t c = 0; c < 4; ++c) bounds = unite(bounds, m_nodeBounds[node.firstChild + c]);
+        }
         m_nodeBounds[k] = bounds;
     }
 }
@@ -153,12 +156,15 @@ std::uint64_t Quadtree::descend(std::uint32_t from, const Aabb& box, OnEntity on
         ++visited;
         if (!touches(m_nodeBounds[index], box)) continue;
         const Node& node = m_nodes[index];
+        if (node.firstChild == kNone) {  // a leaf's one run has the node's bounds
+            for (std::uint32_t p = node.begin; p < node.ownEnd; ++p) onEntity(p);
+            continue;
+        }
         if (touches(m_runBounds[index][0], box))
             for (std::uint32_t p = node.begin; p < node.ownSplit; ++p) onEntity(p);
         if (touches(m_runBounds[index][1], box))
             for (std::uint32_t p = node.ownSplit; p < node.ownEnd; ++p) onEntity(p);
-        if (node.firstChild != kNone)
-            for (std::uint32_t c = 0; c < 4; ++c) m_stack[top++] = node.firstChild + c;
+        for (std::uint32_t c = 0; c < 4; ++c) m_stack[top++] = node.firstChild + c;
     }
     return visited;
 }
@@ -279,18 +285,19 @@ std::string Quadtree::validate() const {
                 return at("entity outside its node's cells at position", p);
             if (node.firstChild != kNone && homeLevel(cells) != node.level)
                 return at("entity fits a child but stayed in its parent at position", p);
-            // In a split node the first run crosses the vertical line, the second only the horizontal one.
-            const std::uint32_t half = node.firstChild != kNone ? shift - 1 : 0;
-            const bool acrossX = node.firstChild != kNone && (cells.x0 >> half & 1u) != (cells.x1 >> half & 1u);
-            if (node.firstChild != kNone && acrossX != (p < node.ownSplit))
-                return at("entity in the wrong run of its node at position", p);
+            // In a split node the first run crosses the vertical line, the second the horizontal one.
+            if (node.firstChild != kNone) {
+                const bool acrossX = (cells.x0 >> (shift - 1) & 1u) != (cells.x1 >> (shift - 1) & 1u);
+                const bool acrossY = (cells.y0 >> (shift - 1) & 1u) != (cells.y1 >> (shift - 1) & 1u);
+                if (!(p < node.ownSplit ? acrossX : acrossY)) return at("entity in the wrong run of its node at position", p);
+            }
         }
         if (!sameBox(bounds, m_nodeBounds[index]))
             return at("bounds are not the union of the subtree's boxes at node", index);
         Aabb across = kEmpty, along = kEmpty;
         for (std::uint32_t p = node.begin; p < node.ownSplit; ++p) across = unite(across, m_boxes[p]);
         for (std::uint32_t p = node.ownSplit; p < node.ownEnd; ++p) along = unite(along, m_boxes[p]);
-        if (!sameBox(across, m_runBounds[index][0]) || !sameBox(along, m_runBounds[index][1]))
+        if (node.firstChild != kNone && (!sameBox(across, m_runBounds[index][0]) || !sameBox(along, m_runBounds[index][1])))
             return at("run bounds are not the union of the runs' boxes at node", index);
     }
     if (count != m_nodes.size()) return "nodes unreachable from the root";

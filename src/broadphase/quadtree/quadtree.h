@@ -107,7 +107,7 @@ private:
         std::uint32_t entity;
         std::uint32_t cellX, cellY;  ///< lattice cell of the box's min corner
         std::uint16_t home;          ///< the deepest level whose node contains the whole box
-        std::uint16_t acrossX;       ///< 1 when the box crosses that node's vertical split line
+        std::uint16_t acrossX;       ///< 1: it crosses that node's vertical split line; 0: its horizontal one
     };
     struct Node {
         std::uint32_t firstChild;  ///< kNone for a leaf; children firstChild + (x bit | y bit << 1)
@@ -144,7 +144,7 @@ private:
 
     std::vector<Node> m_nodes;
     std::vector<Aabb> m_nodeBounds;  ///< by node: union of the boxes in its subtree
-    std::vector<std::array<Aabb, 2>> m_runBounds;  ///< by node: unions of its two runs of own entities
+    std::vector<std::array<Aabb, 2>> m_runBounds;  ///< by split node: unions of its two runs of own entities
     std::array<std::vector<Item>, 2> m_items;  ///< the build partitions from one into the other
     std::vector<std::uint8_t> m_groups;        ///< partition scratch: each item's group
     std::vector<Aabb> m_boxes;              ///< boxes in tree order
