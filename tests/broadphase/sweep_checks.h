@@ -149,8 +149,9 @@ void checkAxisChoice() {
     EXPECT_EQ(step(wide), 1u) << "back to Auto decides at once";
 }
 
-template <typename Technique>
-void checkQueries(const char* name) {
+/// `prepare(t)` runs on each technique before its first update (sweep and prune's strips).
+template <typename Technique, typename Prepare = void (*)(Technique&)>
+void checkQueries(const char* name, Prepare prepare = [](Technique&) {}) {
     SCOPED_TRACE(name);
     BruteForce brute;
     for (const test::Scene& scene : test::conformanceScenes()) {
@@ -158,6 +159,7 @@ void checkQueries(const char* name) {
         const BoxView view = scene.boxes.view();
         for (const SweepAxis axis : {SweepAxis::X, SweepAxis::Y}) {
             Technique t;
+            prepare(t);
             t.configure(along(axis));
             t.update(view);
             brute.update(view);

@@ -63,10 +63,13 @@ void Quadtree::doUpdate(const BoxView& boxes) {
     resizeWithHeadroom(m_groups, n);
     for (std::uint32_t i = 0; i < n; ++i) {
         const CellBox cells = cellsOf(boxes.box(i));
-        m_items[0][i] = {i, cells.x0, cells.y0, homeLevel(cells)};
+        // Across its home's vertical line when x differs at the home's bit, which the xor of
+        // y then cannot exceed unless y differs there too (across both: either run will do).
+        const auto acrossX = static_cast<std::uint16_t>((cells.x0 ^ cells.x1) >= (cells.y0 ^ cells.y1));
+        m_items[0][i] = {i, cells.x0, cells.y0, static_cast<std::uint16_t>(homeLevel(cells)), acrossX};
     }
     m_nodes.clear();
-    m_nodes.push_back({kNone, 0, 0, 0, 0, 0, 0, 0});
+    m_nodes.push_back({kNone, 0, 0, 0, 0, 0, 0, 0, 0});
     build(0, 0, n, 0);
     m_nodesVisited += m_nodes.size();
 
@@ -82,12 +85,18 @@ void Quadtree::doUpdate(const BoxView& boxes) {
     }
     // Children come after their parent in the pool, so one backward pass fills the bounds.
     resizeWithHeadroom(m_nodeBounds, m_nodes.size());
+    resizeWithHeadroom(m_runBounds, m_nodes.size());
     for (std::size_t k = m_nodes.size(); k-- > 0;) {
         const Node& node = m_nodes[k];
         Aabb bounds = kEmpty;
-        for (std::uint32_t p = node.begin; p < node.ownEnd; ++p) bounds = unite(bounds, m_boxes[p]);
-        if (node.firstChild != kNone)
+        for (std::uint32_t p = node.begin; p < node.ownSplit; ++p) bounds = unite(bounds, m_boxes[p]);
+        if (node.firstChild != kNone) {  // a leaf's one run has the node's bounds
+            Aabb along = kEmpty;
+            for (std::uint32_t p = node.ownSplit; p < node.ownEnd; ++p) along = unite(along, m_boxes[p]);
+            m_runBounds[k] = {bounds, along};
+            bounds = unite(bounds, along);
             for (std::uint32_t c = 0; c < 4; ++c) bounds = unite(bounds, m_nodeBounds[node.firstChild + c]);
+        }
         m_nodeBounds[k] = bounds;
     }
 }
@@ -96,7 +105,7 @@ std::uint32_t Quadtree::newChildren(std::uint32_t index) {
     const Node parent = m_nodes[index];  // a copy: push_back may move the pool
     const auto first = static_cast<std::uint32_t>(m_nodes.size());
     for (std::uint32_t k = 0; k < 4; ++k)
-        m_nodes.push_back({kNone, 0, 0, 0, 2 * parent.cellX + (k & 1), 2 * parent.cellY + (k >> 1), parent.level + 1, 0});
+        m_nodes.push_back({kNone, 0, 0, 0, 0, 2 * parent.cellX + (k & 1), 2 * parent.cellY + (k >> 1), parent.level + 1, 0});
     return first;
 }
 
@@ -106,31 +115,35 @@ void Quadtree::build(std::uint32_t index, std::uint32_t begin, std::uint32_t end
     m_nodes[index].buffer = from;
     const std::uint32_t level = m_nodes[index].level;
     if (end - begin <= m_capacity || level == m_maxDepth) {
+        m_nodes[index].ownSplit = end;
         m_nodes[index].ownEnd = end;
         return;
     }
-    // Stable five-way partition from one buffer into the other: the entities that cross this
-    // node's split lines stay, the rest go to the child holding their min corner (their whole
-    // box, as their home is deeper). The children partition back, so nothing is copied twice.
+    // Stable six-way partition from one buffer into the other: the entities that cross this
+    // node's split lines stay (those across the vertical one first), the rest go to the child
+    // holding their min corner (their whole box, as their home is deeper). The children
+    // partition back, so nothing is copied twice.
     const std::uint32_t shift = m_maxDepth - level - 1;
     const auto group = [&](const Item& item) {
-        return item.home == level ? 0u : 1u + (((item.cellX >> shift) & 1u) | (((item.cellY >> shift) & 1u) << 1));
+        if (item.home == level) return item.acrossX != 0 ? 0u : 1u;
+        return 2u + (((item.cellX >> shift) & 1u) | (((item.cellY >> shift) & 1u) << 1));
     };
     const Item* const source = m_items[from].data();
     Item* const target = m_items[from ^ 1].data();
     std::uint8_t* const groups = m_groups.data();
-    std::array<std::uint32_t, 5> start{};  // counts first, then each group's first position
+    std::array<std::uint32_t, 6> start{};  // counts first, then each group's first position
     for (std::uint32_t p = begin; p < end; ++p) ++start[groups[p] = static_cast<std::uint8_t>(group(source[p]))];
     std::uint32_t position = begin;
     for (std::uint32_t& s : start) position += std::exchange(s, position);
-    std::array<std::uint32_t, 5> cursor = start;
+    std::array<std::uint32_t, 6> cursor = start;
     for (std::uint32_t p = begin; p < end; ++p) target[cursor[groups[p]]++] = source[p];
     m_nodes[index].buffer = from ^ 1;  // where its own entities now are
 
     const std::uint32_t firstChild = newChildren(index);
     m_nodes[index].firstChild = firstChild;
-    m_nodes[index].ownEnd = start[1];
-    for (std::uint32_t k = 0; k < 4; ++k) build(firstChild + k, start[k + 1], k < 3 ? start[k + 2] : end, from ^ 1);
+    m_nodes[index].ownSplit = start[1];
+    m_nodes[index].ownEnd = start[2];
+    for (std::uint32_t k = 0; k < 4; ++k) build(firstChild + k, start[k + 2], k < 3 ? start[k + 3] : end, from ^ 1);
 }
 
 template <typename OnEntity>
@@ -143,9 +156,15 @@ std::uint64_t Quadtree::descend(std::uint32_t from, const Aabb& box, OnEntity on
         ++visited;
         if (!touches(m_nodeBounds[index], box)) continue;
         const Node& node = m_nodes[index];
-        for (std::uint32_t p = node.begin; p < node.ownEnd; ++p) onEntity(p);
-        if (node.firstChild != kNone)
-            for (std::uint32_t c = 0; c < 4; ++c) m_stack[top++] = node.firstChild + c;
+        if (node.firstChild == kNone) {  // a leaf's one run has the node's bounds
+            for (std::uint32_t p = node.begin; p < node.ownEnd; ++p) onEntity(p);
+            continue;
+        }
+        if (touches(m_runBounds[index][0], box))
+            for (std::uint32_t p = node.begin; p < node.ownSplit; ++p) onEntity(p);
+        if (touches(m_runBounds[index][1], box))
+            for (std::uint32_t p = node.ownSplit; p < node.ownEnd; ++p) onEntity(p);
+        for (std::uint32_t c = 0; c < 4; ++c) m_stack[top++] = node.firstChild + c;
     }
     return visited;
 }
@@ -160,12 +179,12 @@ void Quadtree::findPairs(std::vector<Pair>& out) {
     const PairRule& rule = pairRule();
     const bool ruled = rule.active();
     for (const Node& node : m_nodes) {
-        // Entities of one node, each pair once (in tree order, which keeps index order).
+        // Entities of one node, each pair once (each run keeps index order, the two runs do not).
         for (std::uint32_t p = node.begin; p < node.ownEnd; ++p) {
             const Aabb box = boxes[p];
             for (std::uint32_t q = p + 1; q < node.ownEnd; ++q)
                 if (touches(box, boxes[q]) && (!ruled || rule.accepts(entities[p], entities[q])))
-                    out.push_back({entities[p], entities[q]});
+                    out.push_back(makePair(entities[p], entities[q]));
         }
         const std::uint64_t own = node.ownEnd - node.begin;
         tests += own > 1 ? own * (own - 1) / 2 : 0;
@@ -185,7 +204,8 @@ void Quadtree::findPairs(std::vector<Pair>& out) {
     m_counters.candidatePairs = out.size();
     m_counters.pairTests = tests;
     m_counters.elementsVisited = m_nodesVisited;
-    m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_nodeBounds) + bytesHeld(m_items[0]) + bytesHeld(m_items[1]) +
+    m_counters.bytesHeld = bytesHeld(m_nodes) + bytesHeld(m_nodeBounds) + bytesHeld(m_runBounds) + bytesHeld(m_items[0]) +
+                           bytesHeld(m_items[1]) +
                            bytesHeld(m_groups) +
                            bytesHeld(m_boxes) + bytesHeld(m_entities) + bytesHeld(m_stack);
 }
@@ -219,10 +239,11 @@ std::string Quadtree::validate() const {
         ++count;
         const Node& node = m_nodes[index];
         if (node.level > m_maxDepth) return at("node below the depth limit:", index);
-        if (!(node.begin <= node.ownEnd && node.ownEnd <= node.end && node.end <= n)) return at("bad ranges at node", index);
+        if (!(node.begin <= node.ownSplit && node.ownSplit <= node.ownEnd && node.ownEnd <= node.end && node.end <= n))
+            return at("bad ranges at node", index);
         const std::uint32_t entities = node.end - node.begin;
         if (node.firstChild == kNone) {
-            if (node.ownEnd != node.end) return at("leaf does not own its range:", index);
+            if (node.ownEnd != node.end || node.ownSplit != node.end) return at("leaf does not own its range in one run:", index);
             if (entities > m_capacity && node.level < m_maxDepth)
                 return at("leaf over capacity above the depth limit:", index);
         } else {
@@ -264,9 +285,20 @@ std::string Quadtree::validate() const {
                 return at("entity outside its node's cells at position", p);
             if (node.firstChild != kNone && homeLevel(cells) != node.level)
                 return at("entity fits a child but stayed in its parent at position", p);
+            // In a split node the first run crosses the vertical line, the second the horizontal one.
+            if (node.firstChild != kNone) {
+                const bool acrossX = (cells.x0 >> (shift - 1) & 1u) != (cells.x1 >> (shift - 1) & 1u);
+                const bool acrossY = (cells.y0 >> (shift - 1) & 1u) != (cells.y1 >> (shift - 1) & 1u);
+                if (!(p < node.ownSplit ? acrossX : acrossY)) return at("entity in the wrong run of its node at position", p);
+            }
         }
         if (!sameBox(bounds, m_nodeBounds[index]))
             return at("bounds are not the union of the subtree's boxes at node", index);
+        Aabb across = kEmpty, along = kEmpty;
+        for (std::uint32_t p = node.begin; p < node.ownSplit; ++p) across = unite(across, m_boxes[p]);
+        for (std::uint32_t p = node.ownSplit; p < node.ownEnd; ++p) along = unite(along, m_boxes[p]);
+        if (node.firstChild != kNone && (!sameBox(across, m_runBounds[index][0]) || !sameBox(along, m_runBounds[index][1])))
+            return at("run bounds are not the union of the runs' boxes at node", index);
     }
     if (count != m_nodes.size()) return "nodes unreachable from the root";
     std::vector<std::uint8_t> seen(n, 0);

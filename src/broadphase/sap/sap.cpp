@@ -22,6 +22,7 @@ void SweepAndPrune::forgetAll() {
     m_boxes = {};
     m_delimiters.clear();
     m_built = false;
+    m_stripsBuilt = false;
     m_diff.forget();
 }
 
@@ -57,6 +58,7 @@ void SweepAndPrune::doUpdate(const BoxView& boxes) {
         mergeAdded();
     }
     m_built = true;
+    m_stripsBuilt = false;
     markVoid();
 }
 
@@ -168,7 +170,8 @@ void SweepAndPrune::findPairs(std::vector<Pair>& out) {
     }
     m_counters.pairTests = tests;
     m_counters.candidatePairs = out.size();
-    m_counters.bytesHeld = bytesHeld(m_delimiters) + bytesHeld(m_scratch) + bytesHeld(m_added) + bytesHeld(m_openMin) +
+    m_counters.bytesHeld = bytesHeld(m_delimiters) + bytesHeld(m_scratch) + bytesHeld(m_added) + bytesHeld(m_strips) +
+                           bytesHeld(m_stripBoxes) + bytesHeld(m_openMin) +
                            bytesHeld(m_openMax) + bytesHeld(m_openEntity) + bytesHeld(m_openSlot) +
                            bytesHeld(m_hitFlags) + m_diff.bytesHeld() + m_copy.bytesHeld();
 }
@@ -244,7 +247,80 @@ std::uint64_t SweepAndPrune::forEachOnAxis(float lo, float hi, Visit visit) cons
 }
 
 QueryCost SweepAndPrune::doQueryBox(const Aabb& box, std::vector<std::uint32_t>& out) {
-    return sweep::queryBox(onAxis(), m_axis, m_boxes, box, out);
+    if (!m_keepStrips) return sweep::queryBox(onAxis(), m_axis, m_boxes, box, out);
+    if (!m_stripsBuilt) buildStrips();
+    return queryStrips(box, out);
+}
+
+namespace {
+/// `extent` rounded up, in double, so min + extent never falls short of a box's max.
+double roundedUp(float extent) {
+    const double e = static_cast<double>(extent);
+    return std::nextafter(e + e * 1e-6, std::numeric_limits<double>::infinity());
+}
+}  // namespace
+
+void SweepAndPrune::buildStrips() {
+    // The begins in the array's order are the boxes by min on the axis; every run of about
+    // sqrt(n) of them is a strip, sorted by min on the other axis.
+    const std::uint32_t n = m_boxes.count;
+    const auto run = std::max<std::uint32_t>(8, static_cast<std::uint32_t>(std::sqrt(static_cast<double>(n))));
+    resizeWithHeadroom(m_stripBoxes, n);
+    const float* oMin = otherMin();
+    const float* oMax = otherMax();
+    std::size_t k = 0;
+    for (const Delimiter& d : m_delimiters) {
+        if (!d.isBegin()) continue;
+        const std::uint32_t e = d.entity();
+        m_stripBoxes[k++] = {oMin[e], oMax[e], axisMin()[e], axisMax()[e], e};
+    }
+    m_strips.clear();
+    for (std::uint32_t begin = 0; begin < n; begin += run) {
+        const std::uint32_t end = std::min(n, begin + run);
+        StripBox* const first = m_stripBoxes.data() + begin;
+        StripBox* const last = m_stripBoxes.data() + end;
+        Strip strip{first->min, (last - 1)->min, first->max, begin, 0.0};
+        float extent = 0.0f;
+        for (const StripBox* b = first; b != last; ++b) {
+            strip.lastMax = std::max(strip.lastMax, b->max);
+            extent = std::max(extent, b->otherMax - b->otherMin);
+        }
+        strip.otherExtent = roundedUp(extent);
+        std::sort(first, last, [](const StripBox& a, const StripBox& b) { return a.otherMin < b.otherMin; });
+        m_strips.push_back(strip);
+    }
+    m_strips.push_back({0.0f, 0.0f, 0.0f, n, 0.0});
+    m_stripsBuilt = true;
+}
+
+QueryCost SweepAndPrune::queryStrips(const Aabb& box, std::vector<std::uint32_t>& out) const {
+    // A box meeting the query has its min on the axis in [lo - largest extent, hi]: the strips
+    // whose mins reach into that span, in order, but for those whose maxes all fall short of
+    // lo (one long box makes the span long). In each, its min on the other axis lies in
+    // [other lo - the strip's extent, other hi].
+    QueryCost cost;
+    const float lo = m_axis == 0 ? box.minX : box.minY;
+    const float hi = m_axis == 0 ? box.maxX : box.maxY;
+    const float otherLo = m_axis == 0 ? box.minY : box.minX;
+    const float otherHi = m_axis == 0 ? box.maxY : box.maxX;
+    const double reach = static_cast<double>(lo) - m_largestExtent;
+    const auto strips = m_strips.begin();
+    const auto stripsEnd = m_strips.end() - 1;
+    auto strip = std::partition_point(strips, stripsEnd, [reach](const Strip& s) { return static_cast<double>(s.lastMin) < reach; });
+    for (; strip != stripsEnd && strip->firstMin <= hi; ++strip) {
+        ++cost.visited;
+        if (strip->lastMax < lo) continue;
+        const double otherReach = static_cast<double>(otherLo) - strip->otherExtent;
+        const StripBox* const end = m_stripBoxes.data() + (strip + 1)->begin;
+        const StripBox* b = std::partition_point(m_stripBoxes.data() + strip->begin, end, [otherReach](const StripBox& s) {
+            return static_cast<double>(s.otherMin) < otherReach;
+        });
+        for (; b != end && b->otherMin <= otherHi; ++b) {
+            ++cost.tests;
+            if (b->min <= hi && lo <= b->max && otherLo <= b->otherMax) out.push_back(b->entity);
+        }
+    }
+    return cost;
 }
 
 QueryCost SweepAndPrune::doQueryRay(const Segment& segment, std::vector<RayHit>& out) {

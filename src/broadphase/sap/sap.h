@@ -20,6 +20,14 @@
 ///   kMaxRebuildStreak steps rebuild without trying: chaos costs a radix sort per step and
 ///   little more, and calm returns to insertion sort. New entities are sorted apart and merged in.
 /// - The axis is the one along which the centres vary most (sweep_common.h), or the setting's.
+/// - Strips for box queries, when asked (favourQueries(): the statics layer asks it of its
+///   static index, queried once per mover each step and rebuilt only when a static changes).
+///   A query on the array reads the slab of boxes that meet its interval on the axis, about
+///   160 on a field of 99,000 statics, each tested where its coordinates lie. The strips are
+///   the boxes in the array's order cut into runs of about sqrt(n), each run sorted by its
+///   min on the other axis, with copies of the boxes: a query binary-searches the runs that
+///   meet its interval on the axis and, in each, the boxes that meet it on the other, and
+///   tests a few boxes in sequence. Built on the first query after an update.
 
 #include <cstdint>
 #include <optional>
@@ -77,6 +85,11 @@ public:
     [[nodiscard]] std::uint32_t axis() const { return m_axis; }
     /// Whether the last update rebuilt the array (first step, new axis, too many swaps now or lately).
     [[nodiscard]] bool lastUpdateRebuilt() const { return m_rebuilt; }
+    /// Box queries from now on go through strips, built on the first query after each update:
+    /// for an index queried many times between updates.
+    void favourQueries() { m_keepStrips = true; }
+    /// Strips of the last query (0 when box queries scan the array).
+    [[nodiscard]] std::uint32_t stripCount() const { return m_stripsBuilt ? static_cast<std::uint32_t>(m_strips.size()) : 0; }
 
     // Implementing interface of BroadPhase (see BroadPhase for documentation).
     void doUpdate(const BoxView& boxes) override;
@@ -133,6 +146,19 @@ private:
         return [this](float lo, float hi, auto visit) { return forEachOnAxis(lo, hi, visit); };
     }
 
+    struct StripBox {  ///< a box in its strip: other axis first (the strip's order), then the axis
+        float otherMin, otherMax, min, max;
+        std::uint32_t entity;
+    };
+    struct Strip {
+        float firstMin, lastMin;  ///< its boxes' least and greatest min on the axis
+        float lastMax;            ///< their greatest max on the axis
+        std::uint32_t begin;      ///< its boxes are m_stripBoxes[begin, next strip's begin)
+        double otherExtent;       ///< its largest extent on the other axis, rounded up
+    };
+    void buildStrips();
+    QueryCost queryStrips(const Aabb& box, std::vector<std::uint32_t>& out) const;
+
     BoxCopy m_copy;   ///< the last good update's coordinates
     BoxView m_boxes;  ///< that update's boxes, over the copy
     SweepAxis m_axisSetting = SweepAxis::Auto;
@@ -153,6 +179,10 @@ private:
     std::vector<std::uint32_t> m_openEntity;
     std::vector<std::uint32_t> m_openSlot;  ///< by entity: its place among the open intervals
     std::vector<std::uint8_t> m_hitFlags;   ///< scratch of sweep::forEachOverlap
+    bool m_keepStrips = false;
+    bool m_stripsBuilt = false;  ///< the strips hold the last update's boxes
+    std::vector<Strip> m_strips;      ///< plus one past the last, whose begin is the end
+    std::vector<StripBox> m_stripBoxes;
 };
 
 }  // namespace ro

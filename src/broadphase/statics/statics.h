@@ -26,6 +26,8 @@
 ///   the static index per mover, each hit kept when the filters accept the pair. The queries
 ///   are exact, so the pairs are exact when the mover index's are. Static-static pairs are
 ///   never looked for.
+///   The static index is asked to favour queries (favourQueries(), where the inner technique
+///   has it): sweep and prune then answers them from strips (sap.h).
 /// - Queries ask both indexes and merge; a ray's hits are sorted by the caller (t, then dense
 ///   index), and raycastFirst keeps the nearer of the two indexes' first hits.
 /// Without statics (no flags, or none set) the layer passes straight through: the mover index
@@ -61,7 +63,12 @@ public:
     static constexpr TechniqueGuide kGuide = Inner::kGuide;
     static constexpr const auto& kParameters = Inner::kParameters;
 
-    WithStatics() : Base(kParameters) {}
+    WithStatics() : Base(kParameters) {
+        // The static index answers a box query per mover each step and is built again only
+        // when a static changes: an inner technique that can trade build time for query time
+        // (sweep and prune's strips) is asked to.
+        if constexpr (requires(Inner& index) { index.favourQueries(); }) m_statics.favourQueries();
+    }
 
     /// Whether the last update split the boxes (there were statics) or passed straight through.
     [[nodiscard]] bool layered() const { return m_layered; }

@@ -337,6 +337,43 @@ TEST(Quadtree, EntitiesOutsideTheBoundsAreFoundByPairsAndQueries) {
     EXPECT_EQ(first->index, 151u);
 }
 
+TEST(Quadtree, AQueryAwayFromANodesSplitLinesSkipsTheEntitiesOnThem) {
+    // 5,000 unit boxes at random: about 40 cross the root's centre lines and stay there. A
+    // query two units or more from those lines meets neither run of the root, so it tests
+    // fewer boxes than the root holds; every query still finds what brute force finds.
+    Quadtree tree;
+    tree.configure(quadtreeSettings({0, 0, 256, 256}, 8, 10));
+    test::BoxSet boxes;
+    Rng rng(13);
+    for (int i = 0; i < 5000; ++i) {
+        const float x = rng.range(0, 255), y = rng.range(0, 255);
+        boxes.add({x, y, x + 1, y + 1});
+    }
+    BruteForce brute;
+    const BoxView view = boxes.view();
+    tree.update(view);
+    brute.update(view);
+    ASSERT_EQ(tree.validate(), "");
+    const std::uint32_t rootHolds = overlayOf(tree)[0].count;
+    ASSERT_GT(rootHolds, 20u);
+    std::vector<std::uint32_t> found, want;
+    int away = 0;
+    for (int q = 0; q < 400; ++q) {
+        const float x = rng.range(-5, 255), y = rng.range(-5, 255), side = rng.range(0, 6);
+        const Aabb box{x, y, x + side, y + side};
+        const QueryCost cost = tree.queryBox(box, found);
+        (void)brute.queryBox(box, want);
+        ASSERT_EQ(sorted(found), sorted(want)) << "query " << q;
+        if (box.maxX < 126 || box.minX > 130) {
+            if (box.maxY < 126 || box.minY > 130) {
+                ++away;
+                EXPECT_LT(cost.tests, rootHolds) << "query " << q;
+            }
+        }
+    }
+    EXPECT_GT(away, 300);
+}
+
 TEST(Quadtree, RebuildsEveryStepAndValidatesThroughout) {
     Quadtree tree;
     tree.configure(quadtreeSettings({0, 0, 300, 200}, 3, 7));

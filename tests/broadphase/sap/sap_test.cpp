@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "broadphase/brute/brute.h"
 #include "broadphase/sap/sap.h"
 #include "broadphase/sweep_checks.h"
 #include "ro/rng.h"
@@ -124,6 +126,60 @@ TEST(SweepAndPrune, VoidMarkersStopTheInterferenceScan) {
 }
 
 TEST(SweepAndPrune, QueriesMatchBruteForce) { checkQueries<SweepAndPrune>("sap"); }
+
+TEST(SweepAndPrune, QueriesFromStripsMatchBruteForce) {
+    checkQueries<SweepAndPrune>("sap strips", [](SweepAndPrune& t) { t.favourQueries(); });
+}
+
+void checkStripsOnAField(bool longBoxes) {
+    Population p;
+    for (int row = 0; row < 40; ++row)
+        for (int col = 0; col < 100; ++col) p.add({col * 2.0f, row * 2.0f, col * 2.0f + 2, row * 2.0f + 2});
+    if (longBoxes) {
+        p.add({0, 39, 200, 41});
+        p.add({99, 0, 101, 80});
+        p.add({-10, -10, 210, 90});
+    }
+    SweepAndPrune strips, slab;
+    strips.favourQueries();
+    for (SweepAndPrune* t : {&strips, &slab}) t->configure(along(SweepAxis::X));
+    BruteForce brute;
+    Rng rng(5);
+    std::uint64_t stripTests = 0, slabTests = 0;
+    std::vector<std::uint32_t> got, want;
+    for (int step = 0; step < 3; ++step) {
+        const BoxView view = p.boxes.view();
+        for (BroadPhase* t : std::initializer_list<BroadPhase*>{&strips, &slab, &brute}) t->update(view);
+        for (int q = 0; q < 300; ++q) {
+            const Aabb box = q % 3 == 0 ? Aabb{2.0f * (q % 97), 2.0f * (q % 37), 2.0f * (q % 97) + 2, 2.0f * (q % 37)}
+                                        : randomBox(rng, {-20, -20, 220, 100}, 0.0f, q % 2 ? 4.0f : 60.0f);
+            stripTests += strips.queryBox(box, got).tests;
+            brute.queryBox(box, want);
+            ASSERT_EQ(sorted(got), sorted(want)) << "step " << step << " query " << q;
+            slabTests += slab.queryBox(box, got).tests;
+        }
+        EXPECT_GT(strips.stripCount(), 1u);
+        EXPECT_EQ(slab.stripCount(), 0u);
+        for (std::uint32_t i = 0; i < p.size(); ++i) {
+            const Aabb b = p.boxes.view().box(i);
+            const float dx = rng.range(-3.0f, 3.0f), dy = rng.range(-3.0f, 3.0f);
+            p.set(i, {b.minX + dx, b.minY + dy, b.maxX + dx, b.maxY + dy});
+        }
+    }
+    if (!longBoxes) {
+        EXPECT_LT(2 * stripTests, slabTests) << "the strips test the boxes near the query on both axes";
+    }
+}
+
+TEST(SweepAndPrune, StripsFollowEachUpdateAndTestFewerBoxesThanTheSlab) {
+    // A field of 4,000 small boxes on a lattice (neighbours touch), then with a long one across
+    // it each way and one that covers it all: queries from strips against brute force, before
+    // and after every box moves. On the field alone the strips test fewer boxes than the slab.
+    for (const bool longBoxes : {false, true}) {
+        SCOPED_TRACE(longBoxes ? "with long boxes" : "the field alone");
+        checkStripsOnAField(longBoxes);
+    }
+}
 
 TEST(SweepAndPrune, IncoherentMotionStaysCorrect) { checkIncoherentMotion<SweepAndPrune>("sap"); }
 

@@ -267,5 +267,20 @@ TEST(StaticsLayerWithoutStatics, PassesStraightThrough) {
     expectPassStraightThrough<SweepAndPrune>();
 }
 
+TEST(StaticsLayerOverSweepAndPrune, ItsStaticIndexAnswersFromStripsAndItsMoverIndexDoesNot) {
+    Field field;
+    WithStatics<SweepAndPrune> layer;
+    for (int step = 0; step < 4; ++step) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        if (step == 2) field.shift(1, 0.5f, 0.0f);  // a static moves: the strips are built again
+        layer.update(field.view(false));
+        EXPECT_EQ(pairsOf(layer, field.view(false)), brutePairs(field.view(false)));
+        ASSERT_TRUE(layer.layered());
+        EXPECT_GT(layer.staticIndex().stripCount(), 0u);
+        EXPECT_EQ(layer.moverIndex().stripCount(), 0u);
+        field.moveMovers(1.7f, 0.9f);
+    }
+}
+
 }  // namespace
 }  // namespace ro
