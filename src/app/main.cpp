@@ -267,6 +267,12 @@ int run(const ro::app::Options& options) {
     CommandQueue commands;
     WindowRequests requests;
     Hud hud;
+    // The HUD keeps the tallest height its rows needed since the technique, the scene or its
+    // width last changed: a row that comes and goes (a hovered point's query, a line of news)
+    // does not move the legend and Compare under the pointer on its way to them.
+    float hudHeightHeld = 0.0f;
+    float hudHeldWidth = 0.0f;
+    bool legendEveryColour = false;  // the legend's "every colour" box: off lists what is on screen
     // What the layout depends on, read afresh each time it is computed (the window's size, what
     // is open or folded, what the windows' contents asked for the frame before).
     LayoutInputs layoutInputs;
@@ -410,6 +416,7 @@ int run(const ro::app::Options& options) {
             }
             // Hidden levels belong to a technique: a new one shows all of its own.
             if (events.technique) overlays.hiddenLevels = 0;
+            if (events.technique || events.scene) hudHeightHeld = 0.0f;
             if (events.restored) shownCount = lab.world().size();  // a scene file or a replay brings its camera
             if (events.scene) {  // other walls
                 screen.resetCamera();
@@ -480,11 +487,24 @@ int run(const ro::app::Options& options) {
         }
         if (!input.uiHidden()) {
             // The HUD as tall as this frame's rows; Compare and the legend below it.
-            layoutInputs.hudHeight = hud.prepare(report, layout.hud.w);
+            const float hudNeeds = hud.prepare(report, layout.hud.w);
+            if (layout.hud.w != hudHeldWidth) hudHeightHeld = 0.0f;
+            hudHeldWidth = layout.hud.w;
+            hudHeightHeld = std::max(hudHeightHeld, hudNeeds);
+            layoutInputs.hudHeight = hudHeightHeld;
             layout = layoutFor(layoutInputs);
             hud.draw(uiRects, layout.hud, layoutInputs.columnCollapsed);
             drawCompare(lab, commands, uiRects, compareUi, layout.compare);
-            drawLegend(uiRects, layout.legend);
+            const LegendView legendView{.structure = overlays.grid,
+                                        .pairs = overlays.pairs,
+                                        .bounds = overlays.bounds,
+                                        .technique = report.technique,
+                                        .fastMovers = report.missed.has_value() || report.sweptExtra.has_value(),
+                                        .query = report.pointActive || !report.shape.empty(),
+                                        .compare = report.compared > 0,
+                                        .layers = report.scene == "layers",
+                                        .density = report.drawn.density};
+            drawLegend(uiRects, layout.legend, legendView, legendEveryColour);
         }
         report.ui = uiRects;
         Gui::render();

@@ -556,39 +556,60 @@ void swatches(std::span<const SDL_Color> colours, std::string_view meaning) {
 /// A colour swatch and what it means.
 void swatch(SDL_Color c, std::string_view meaning) { swatches(std::span(&c, 1), meaning); }
 
-void legendSection() {
+void legendSection(const LegendView& view, bool& everyColour) {
     if (!ImGui::CollapsingHeader("Legend and keys", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::Checkbox("every colour", &everyColour);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Off: only the colours of what is on screen now");
+    const bool all = everyColour;
+    const bool tree = view.technique == "tree" || view.technique == "auto";
+    const bool sweeps = view.technique == "sap" || view.technique == "sweep" || view.technique == "auto";
     // One colour, one meaning: entities first, then each overlay's own.
-    swatch(palette::kBox, "box");
-    swatch(palette::kBoxOverlap, "box whose AABB overlaps another's");
-    swatch(palette::kCircle, "circle");
-    swatch(palette::kCircleOverlap, "circle whose AABB overlaps another's");
-    swatch(palette::kFastMover, "fast mover (a quarter of its size a tick or more), with Count misses or "
-                                "swept boxes on; with swept boxes, its swept box outlined");
-    swatch(palette::kMissMark, "a missed pair, where it passed through (fades within a second)");
-    swatch(palette::kCandidate, "candidate pair (P) that does not overlap");
-    swatch(palette::kLongCandidate, "far candidate pair (hash collision)");
-    swatch(palette::kOverlap, "candidate pair whose AABBs overlap");
-    wrapped("Running, a tick finds its pairs before its response moves the entities: a line can "
-            "join two that no longer overlap on screen. Paused, they agree. Many lines fade.",
-            ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    swatches(palette::kLevels, "structure (G): cells per level, brighter holds more; tree nodes per depth");
-    swatch(palette::kFatBox, "fat box of the AABB tree (G)");
-    swatch(palette::kStripDepth, "sweep strip: intervals open along the axis");
-    swatch(palette::kVoidMark, "strip mark: a delimiter that touches void");
-    swatch(palette::kBounds, "entity AABB (B)");
-    swatch(palette::kQuery, "query: hover point, Shift / Ctrl + drag box or ray, and what it hit "
-                            "(the ray's first hit thicker)");
-    swatch(palette::kMismatch, "a pair a compared technique got wrong");
-    swatches(palette::kLayers, "layers 0-3: the layers preset colours by layer, not shape");
-    const SDL_Color ramp[] = {palette::kDensityLow, palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.33f),
-                              palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.66f), palette::kDensityHigh};
-    wrapped("Shapes view: a pixel that several entities share is lighter. An entity over 4 times the "
-            "median side is outlined over a faint fill; its pairs are the darker entities inside, not lines.",
-            ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    swatches(ramp, "density view, where most entities are under 2 pixels (100k and more): entities per "
-                   "pixel, from one in a square of a few pixels to 8+ a pixel; entities 4 pixels across or "
-                   "more outlined in their shape's colour (counters line: view=density)");
+    if (all || !view.layers) {
+        swatch(palette::kBox, "box");
+        swatch(palette::kBoxOverlap, "box whose AABB overlaps another's");
+        swatch(palette::kCircle, "circle");
+        swatch(palette::kCircleOverlap, "circle whose AABB overlaps another's");
+    }
+    if (all || view.layers) swatches(palette::kLayers, "layers 0-3: the layers preset colours by layer, not shape");
+    if (all || view.fastMovers) {
+        swatch(palette::kFastMover, "fast mover (a quarter of its size a tick or more), with Count misses or "
+                                    "swept boxes on; with swept boxes, its swept box outlined");
+        swatch(palette::kMissMark, "a missed pair, where it passed through (fades within a second)");
+    }
+    if (all || view.pairs) {
+        swatch(palette::kCandidate, "candidate pair (P) that does not overlap");
+        if (all || view.technique == "hash") swatch(palette::kLongCandidate, "far candidate pair (hash collision)");
+        swatch(palette::kOverlap, "candidate pair whose AABBs overlap");
+        wrapped("Running, a tick finds its pairs before its response moves the entities: a line can "
+                "join two that no longer overlap on screen. Paused, they agree. Many lines fade.",
+                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    }
+    if (all || view.structure) {
+        swatches(palette::kLevels, "structure (G): cells per level, brighter holds more; tree nodes per depth");
+        if (all || tree) swatch(palette::kFatBox, "fat box of the AABB tree (G)");
+        if (all || sweeps) {
+            swatch(palette::kStripDepth, "sweep strip: intervals open along the axis");
+            swatch(palette::kVoidMark, "strip mark: a delimiter that touches void");
+        }
+    }
+    if (all || view.bounds) swatch(palette::kBounds, "entity AABB (B)");
+    if (all || view.query)
+        swatch(palette::kQuery, "query: hover point, Shift / Ctrl + drag box or ray, and what it hit "
+                                "(the ray's first hit thicker)");
+    if (all || view.compare) swatch(palette::kMismatch, "a pair a compared technique got wrong");
+    if (all || !view.density)
+        wrapped("Shapes view: a pixel that several entities share is lighter. An entity over 4 times the "
+                "median side is outlined over a faint fill; its pairs are the darker entities inside, not lines.",
+                ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    if (all || view.density) {
+        const SDL_Color ramp[] = {palette::kDensityLow,
+                                  palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.33f),
+                                  palette::lerpColour(palette::kDensityLow, palette::kDensityHigh, 0.66f),
+                                  palette::kDensityHigh};
+        swatches(ramp, "density view, where most entities are under 2 pixels (100k and more): entities per "
+                       "pixel, from one in a square of a few pixels to 8+ a pixel; entities 4 pixels across or "
+                       "more outlined in their shape's colour (counters line: view=density)");
+    }
     ImGui::Spacing();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_None, ImVec2(std::min(kTextWidth, ImGui::GetContentRegionAvail().x), 0.0f))) {
         ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
@@ -712,14 +733,14 @@ void drawPanel(const Lab& lab, CommandQueue& commands, WindowRequests& requests,
     ImGui::End();
 }
 
-void drawLegend(UiRects& rects, const Rect& area) {
+void drawLegend(UiRects& rects, const Rect& area, const LegendView& view, bool& everyColour) {
     if (area.empty()) {
         rects.legend = {};
         return;
     }
     placeWindow(area);
     ImGui::Begin("Legend", nullptr, kDockedFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoFocusOnAppearing);
-    legendSection();
+    legendSection(view, everyColour);
     rects.legend = windowRect();
     ImGui::End();
 }

@@ -3,6 +3,7 @@
 /// legend, each where the layout puts it (layout.h), and what the docked windows share (the
 /// HUD is in hud.h, the Compare table in compare_window.h).
 
+#include <string_view>
 #include <imgui.h>
 
 #include <string>
@@ -52,7 +53,21 @@ struct WindowFit {
 void drawPanel(const Lab& lab, CommandQueue& commands, WindowRequests& requests, OverlayFlags& overlays,
                UiRects& rects, SceneFileUi& sceneFile, PlotsUi& plots, const Rect& area);
 
-/// Builds the legend of colours and keys in `area` (nothing when it is empty).
-void drawLegend(UiRects& rects, const Rect& area);
+/// What the frame on screen can show, for the legend to list those colours alone.
+struct LegendView {
+    bool structure = false;   ///< the structure overlay (G) is on
+    bool pairs = false;       ///< the pairs overlay (P)
+    bool bounds = false;      ///< the AABB overlay (B)
+    std::string_view technique;  ///< the world's technique (its structure has colours of its own)
+    bool fastMovers = false;  ///< misses counted or swept boxes on: fast movers and misses are marked
+    bool query = false;       ///< a point, box or ray query is shown
+    bool compare = false;     ///< techniques run beside the world's (their wrong pairs are marked)
+    bool layers = false;      ///< the layers preset (colours by layer)
+    bool density = false;     ///< the density view
+};
+
+/// Builds the legend of colours and keys in `area` (nothing when it is empty): the colours of
+/// what `view` can show, or all of them when the person ticks "every colour".
+void drawLegend(UiRects& rects, const Rect& area, const LegendView& view, bool& everyColour);
 
 }  // namespace ro::app
