@@ -25,8 +25,8 @@
 /// it hold: on a field of 99,000 statics, the root holds those across its two lines, about
 /// 160, and each query tested about 300 boxes; with them it tests a few.
 ///
-/// Why rebuild: every box moves every step; a top-down rebuild is a stable five-way counting
-/// partition per level (the entities that stay, then the four children) into preallocated
+/// Why rebuild: every box moves every step; a top-down rebuild is a stable six-way counting
+/// partition per level (the node's two runs, then the four children) into preallocated
 /// arrays, so each subtree ends up contiguous and the pair scans stream through memory, with
 /// none of the merge and split bookkeeping an incremental update needs.
 
