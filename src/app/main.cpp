@@ -267,9 +267,10 @@ int run(const ro::app::Options& options) {
     CommandQueue commands;
     WindowRequests requests;
     Hud hud;
-    // The HUD keeps the tallest height its rows needed since the technique, the scene or its
-    // width last changed: a row that comes and goes (a hovered point's query, a line of news)
-    // does not move the legend and Compare under the pointer on its way to them.
+    // While the pointer is in the right column, the HUD keeps the tallest height its rows
+    // needed since it came there: a row that goes (the hovered point's query, as the pointer
+    // leaves the world) does not move the legend under the pointer on its way to it.
+    // Elsewhere the HUD is as tall as its rows, and the legend has the rest.
     float hudHeightHeld = 0.0f;
     float hudHeldWidth = 0.0f;
     bool legendEveryColour = false;  // the legend's "every colour" box: off lists what is on screen
@@ -416,7 +417,6 @@ int run(const ro::app::Options& options) {
             }
             // Hidden levels belong to a technique: a new one shows all of its own.
             if (events.technique) overlays.hiddenLevels = 0;
-            if (events.technique || events.scene) hudHeightHeld = 0.0f;
             if (events.restored) shownCount = lab.world().size();  // a scene file or a replay brings its camera
             if (events.scene) {  // other walls
                 screen.resetCamera();
@@ -488,7 +488,10 @@ int run(const ro::app::Options& options) {
         if (!input.uiHidden()) {
             // The HUD as tall as this frame's rows; Compare and the legend below it.
             const float hudNeeds = hud.prepare(report, layout.hud.w);
-            if (layout.hud.w != hudHeldWidth) hudHeightHeld = 0.0f;
+            const PointerState& pointer = input.pointer();
+            const bool pointerInColumn = pointer.inWindow && layout.hud.w > 0.0f && pointer.x >= layout.hud.x &&
+                                         pointer.x < layout.hud.right();
+            if (!pointerInColumn || layout.hud.w != hudHeldWidth) hudHeightHeld = 0.0f;
             hudHeldWidth = layout.hud.w;
             hudHeightHeld = std::max(hudHeightHeld, hudNeeds);
             layoutInputs.hudHeight = hudHeightHeld;
