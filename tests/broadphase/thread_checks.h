@@ -62,8 +62,11 @@ inline std::vector<Pair> overlapping(std::vector<Pair> pairs, const BoxView& vie
 /// Runs `frames` frames of the scene through one technique per thread count (configured by
 /// configure(technique, threads)); every frame, each count's pairs must be the one thread's
 /// array, and on the first and last frames brute force's set. afterFrame(the one thread's technique) runs after each frame.
+/// With `validateEach`, every count's structure must validate every frame (quick for the HSHG,
+/// not for the tree).
 template <typename Technique, typename Configure, typename AfterFrame>
-void expectThreadsAgree(Scene& scene, int frames, Configure configure, AfterFrame afterFrame) {
+void expectThreadsAgree(Scene& scene, int frames, Configure configure, AfterFrame afterFrame,
+                        bool validateEach = false) {
     std::vector<std::unique_ptr<Technique>> techniques;
     for (const std::uint32_t threads : kThreadCounts) {
         techniques.push_back(std::make_unique<Technique>());
@@ -76,8 +79,12 @@ void expectThreadsAgree(Scene& scene, int frames, Configure configure, AfterFram
         const Frame f = withRules(scene);
         const std::vector<Pair> serial = pairsOf(*techniques[0], f.view);
         ASSERT_FALSE(serial.empty());
-        for (std::size_t t = 1; t < kThreadCounts.size(); ++t)
+        for (std::size_t t = 1; t < kThreadCounts.size(); ++t) {
             EXPECT_EQ(pairsOf(*techniques[t], f.view), serial) << kThreadCounts[t] << " threads";
+            if (validateEach) {
+                EXPECT_EQ(techniques[t]->validate(), "") << kThreadCounts[t] << " threads";
+            }
+        }
         // Brute force is quadratic: on the first frame and the last (the churn between them
         // reaches both), and every frame's array is checked against the one thread's above.
         if (frame == 0 || frame + 1 == frames) {

@@ -95,7 +95,23 @@ struct HierarchicalGrid::Parallel {
     std::vector<std::vector<Moved>> partMoved;
     std::vector<std::vector<std::uint32_t>> partOversized;
     std::vector<SizeStats> partStats;
+    // mergeOrder's, by key range of the kept order: range r holds the keys from splitKeys[r]
+    // (splitKeys[0] is 0) up to the next range's. Empty when the merge runs on one thread.
+    std::vector<std::uint64_t> splitKeys;
+    /// Kept entities that left each range: row 0 counted by the serial code, row 1 + c by
+    /// placeAll's part c; `ranges` counters a row.
+    std::vector<std::uint32_t> left;
+    std::vector<std::uint32_t> keptBegin, movedBegin, outBegin;  ///< by range, and one past the last
 };
+
+namespace {
+
+/// The merge range of a key of the kept order (keys below kEndKey).
+std::uint32_t rangeOfKey(const std::uint64_t* splitKeys, std::size_t ranges, std::uint64_t key) {
+    return static_cast<std::uint32_t>(std::upper_bound(splitKeys, splitKeys + ranges, key) - splitKeys) - 1;
+}
+
+}  // namespace
 
 HierarchicalGrid::HierarchicalGrid() : Technique(kParameters) {}
 HierarchicalGrid::~HierarchicalGrid() = default;
@@ -150,7 +166,12 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild, bool record
                                   ? std::min<std::size_t>(static_cast<std::size_t>(m_parallel->threads),
                                                           count / Parallel::kMinSlotsPerChunk)
                                   : 1;
-    if (parts <= 1) return placeRange(0, count, rebuild, bounds, m_moved, m_oversized, true);
+    // Counts of who leaves each merge range, when the merge is split (chooseMergeRanges).
+    const bool countLeft = m_parallel && !m_parallel->splitKeys.empty() && !rebuild;
+    const std::size_t ranges = countLeft ? m_parallel->splitKeys.size() : 0;
+    if (parts <= 1)
+        return placeRange(0, count, rebuild, bounds, m_moved, m_oversized, true,
+                          countLeft ? m_parallel->left.data() : nullptr);
     // Equal parts of the entities, each listing its moved and oversized ones; the lists joined
     // in part order are the serial loop's. Every id is unique and already has its record
     // (doUpdate grew them for the ids that came), so the parts write different records.
@@ -166,7 +187,8 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild, bool record
                 par.partOversized[c].clear();
                 reserveWithHeadroom(par.partMoved[c], first(c + 1) - first(c));  // all of them may move
                 par.partStats[c] = placeRange(first(c), first(c + 1), rebuild, bounds, par.partMoved[c],
-                                              par.partOversized[c], false);
+                                              par.partOversized[c], false,
+                                              countLeft ? par.left.data() + (1 + c) * ranges : nullptr);
             }
         });
     });
@@ -182,13 +204,16 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild, bool record
 
 HierarchicalGrid::SizeStats HierarchicalGrid::placeRange(std::uint32_t begin, std::uint32_t end, bool rebuild,
                                                          const PlaceBounds& bounds, std::vector<Moved>& moved,
-                                                         std::vector<std::uint32_t>& oversized, bool mayGrow) {
+                                                         std::vector<std::uint32_t>& oversized, bool mayGrow,
+                                                         std::uint32_t* leftByRange) {
     // Locals, not members, in the loop: the stores into the records could alias members.
     const BoxView b = m_boxes;
     IdState* state = m_state.data();
     std::size_t stateSize = m_state.size();
     float minPositiveSide = kInf;
     float maxSide = 0.0f;
+    const std::uint64_t* splitKeys = leftByRange != nullptr ? m_parallel->splitKeys.data() : nullptr;
+    const std::size_t ranges = leftByRange != nullptr ? m_parallel->splitKeys.size() : 0;
     // Ids follow the dense order until entities come and go; then the records are read at
     // scattered slots, fetched ahead as in mergeOrder.
     constexpr std::uint32_t kAhead = 16;
@@ -219,6 +244,7 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeRange(std::uint32_t begin, st
         st.dense = i;
         // Rehash only on cell change: an entity whose key is unchanged keeps its place.
         if (key != st.key || rebuild) [[unlikely]] {
+            if (leftByRange != nullptr && st.key < kEndKey) ++leftByRange[rangeOfKey(splitKeys, ranges, st.key)];
             st.key = key;
             if (key != kOversizedKey) moved.push_back({key, id, 0});
         }
@@ -227,6 +253,18 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeRange(std::uint32_t begin, st
 }
 
 HierarchicalGrid::SlotBox HierarchicalGrid::slotBoxOf(const Aabb& box) { return toSlotBox<SlotBox>(box); }
+
+void HierarchicalGrid::chooseMergeRanges(bool rebuild) {
+    if (!m_parallel) return;
+    Parallel& par = *m_parallel;
+    par.splitKeys.clear();
+    if (rebuild || m_placed < Parallel::kMinSlots) return;
+    // Equal shares of the kept order; the new order is the kept one give or take the moved.
+    const auto ranges = static_cast<std::uint32_t>(par.threads);
+    for (std::uint32_t r = 0; r < ranges; ++r)
+        par.splitKeys.push_back(r == 0 ? 0 : m_keys[std::uint64_t{m_placed} * r / ranges]);
+    par.left.assign(std::size_t{ranges} * (1 + ranges), 0);  // a row for the serial code, one a part of placeAll
+}
 
 void HierarchicalGrid::mergeOrder(bool rebuild) {
     sortByKey(m_moved, m_movedScratch);
@@ -239,43 +277,14 @@ void HierarchicalGrid::mergeOrder(bool rebuild) {
     resizeWithHeadroom(m_slotBoxes, std::size_t{placed} + kWindow);
     resizeWithHeadroom(m_slotDense, std::size_t{placed} + kWindow);
 
-    // One pass over the kept order and the sorted moved list; each slot takes its entity's box
-    // and dense index from the record placeAll just wrote.
-    const IdState* state = m_state.data();
-    const std::uint64_t* previousKeys = m_previousKeys.data();
-    const std::uint32_t* previousIds = m_previousIds.data();
     const std::size_t movedCount = m_moved.size();
     m_moved.push_back({kNoKey, 0, 0});  // ends the moved list (its capacity holds n + 1)
-    const Moved* moved = m_moved.data();
-    std::uint64_t* keys = m_keys.data();
-    std::uint32_t* ids = m_ids.data();
-    SlotBox* boxes = m_slotBoxes.data();
-    std::uint32_t* dense = m_slotDense.data();
-    std::uint32_t written = 0;
-    const auto emit = [&](std::uint64_t key, std::uint32_t id, const IdState& st) {
-        keys[written] = key;
-        ids[written] = id;
-        boxes[written] = slotBoxOf(st.box);
-        dense[written] = st.dense;
-        ++written;
-    };
-    const Moved* next = moved;
-    // The records are read in the kept order, at random ids: fetched ahead, as the hardware
-    // cannot guess where.
-    constexpr std::uint32_t kAhead = 16;
-    for (std::uint32_t o = 0; o < std::min(previous, kAhead); ++o) __builtin_prefetch(&state[previousIds[o]]);
-    for (std::uint32_t o = 0; o < previous; ++o) {
-        if (o + kAhead < previous) __builtin_prefetch(&state[previousIds[o + kAhead]]);
-        const std::uint64_t key = previousKeys[o];
-        const std::uint32_t id = previousIds[o];
-        const IdState& st = state[id];
-        if (st.key != key) continue;  // gone (kNoKey), or in another cell now
-        for (; next->key < key; ++next) emit(next->key, next->id, state[next->id]);
-        emit(key, id, st);
+    if (m_parallel && !rebuild && !m_parallel->splitKeys.empty()) {
+        mergeInRanges(previous, placed);
+    } else if (mergeRange(0, previous, m_moved.data(), m_moved.data() + movedCount, 0, placed) != placed) {
+        throw std::logic_error("HSHG: the merged order lost an entity");
     }
-    for (; next != moved + movedCount; ++next) emit(next->key, next->id, state[next->id]);
     m_moved.pop_back();
-    if (written != placed) throw std::logic_error("HSHG: the merged order lost or repeated an entity");
     std::fill(m_keys.begin() + placed, m_keys.end(), kEndKey);
     m_placed = placed;
 
@@ -288,6 +297,87 @@ void HierarchicalGrid::mergeOrder(bool rebuild) {
     }
 }
 
+std::uint32_t HierarchicalGrid::mergeRange(std::uint32_t keptBegin, std::uint32_t keptEnd, const Moved* next,
+                                           const Moved* movedEnd, std::uint32_t out, std::uint32_t outEnd) {
+    // One pass over the kept order and the sorted moved list; each slot takes its entity's box
+    // and dense index from the record placeAll just wrote.
+    const IdState* state = m_state.data();
+    const std::uint64_t* previousKeys = m_previousKeys.data();
+    const std::uint32_t* previousIds = m_previousIds.data();
+    std::uint64_t* keys = m_keys.data();
+    std::uint32_t* ids = m_ids.data();
+    SlotBox* boxes = m_slotBoxes.data();
+    std::uint32_t* dense = m_slotDense.data();
+    const auto emit = [&](std::uint64_t key, std::uint32_t id, const IdState& st) {
+        if (out == outEnd) [[unlikely]]
+            throw std::logic_error("HSHG: the merged order repeated an entity");
+        keys[out] = key;
+        ids[out] = id;
+        boxes[out] = slotBoxOf(st.box);
+        dense[out] = st.dense;
+        ++out;
+    };
+    // The records are read in the kept order, at random ids: fetched ahead, as the hardware
+    // cannot guess where. A moved entry is emitted before the first kept key above its own,
+    // so the moved entry past a range's end (or the list's end marker) stops the inner loop.
+    constexpr std::uint32_t kAhead = 16;
+    for (std::uint32_t o = keptBegin; o < std::min(keptEnd, keptBegin + kAhead); ++o)
+        __builtin_prefetch(&state[previousIds[o]]);
+    for (std::uint32_t o = keptBegin; o < keptEnd; ++o) {
+        if (o + kAhead < keptEnd) __builtin_prefetch(&state[previousIds[o + kAhead]]);
+        const std::uint64_t key = previousKeys[o];
+        const std::uint32_t id = previousIds[o];
+        const IdState& st = state[id];
+        if (st.key != key) continue;  // gone (kNoKey), or in another cell now
+        for (; next->key < key; ++next) emit(next->key, next->id, state[next->id]);
+        emit(key, id, st);
+    }
+    for (; next != movedEnd; ++next) emit(next->key, next->id, state[next->id]);
+    return out;
+}
+
+void HierarchicalGrid::mergeInRanges(std::uint32_t previous, std::uint32_t placed) {
+    Parallel& par = *m_parallel;
+    const std::size_t ranges = par.splitKeys.size();
+    const std::uint64_t* previousKeys = m_previousKeys.data();
+    const Moved* moved = m_moved.data();
+    const std::size_t movedCount = m_moved.size() - 1;  // without the end marker
+    par.keptBegin.resize(ranges + 1);
+    par.movedBegin.resize(ranges + 1);
+    par.outBegin.resize(ranges + 1);
+    for (std::size_t r = 0; r <= ranges; ++r) {
+        if (r == 0 || r == ranges) {
+            par.keptBegin[r] = r == 0 ? 0 : previous;
+            par.movedBegin[r] = r == 0 ? 0 : static_cast<std::uint32_t>(movedCount);
+            continue;
+        }
+        const std::uint64_t split = par.splitKeys[r];
+        par.keptBegin[r] =
+            static_cast<std::uint32_t>(std::lower_bound(previousKeys, previousKeys + previous, split) - previousKeys);
+        par.movedBegin[r] = static_cast<std::uint32_t>(
+            std::lower_bound(moved, moved + movedCount, split, [](const Moved& m, std::uint64_t k) { return m.key < k; }) -
+            moved);
+    }
+    // A range's slots in the new order: its kept entities that stayed, then those that came.
+    par.outBegin[0] = 0;
+    for (std::size_t r = 0; r < ranges; ++r) {
+        std::uint32_t left = 0;
+        for (std::size_t row = 0; row <= ranges; ++row) left += par.left[row * ranges + r];
+        const std::uint32_t kept = par.keptBegin[r + 1] - par.keptBegin[r];
+        if (left > kept) throw std::logic_error("HSHG: more entities left a range of the order than it held");
+        par.outBegin[r + 1] = par.outBegin[r] + (kept - left) + (par.movedBegin[r + 1] - par.movedBegin[r]);
+    }
+    if (par.outBegin[ranges] != placed) throw std::logic_error("HSHG: the merge ranges lost or repeated an entity");
+    par.arena.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranges, 1), [&](const tbb::blocked_range<std::size_t>& b) {
+            for (std::size_t r = b.begin(); r != b.end(); ++r)
+                if (mergeRange(par.keptBegin[r], par.keptBegin[r + 1], moved + par.movedBegin[r],
+                               moved + par.movedBegin[r + 1], par.outBegin[r], par.outBegin[r + 1]) != par.outBegin[r + 1])
+                    throw std::logic_error("HSHG: a merge range lost an entity");
+        });
+    });
+}
+
 void HierarchicalGrid::doUpdate(const BoxView& boxes) {
     m_boxes = boxes;
     m_counters = {};
@@ -298,9 +388,16 @@ void HierarchicalGrid::doUpdate(const BoxView& boxes) {
         bool rebuild = m_needsRebuild || !m_hasGeometry;
         // An entity that went leaves the kept order (no kept key matches kNoKey); a new one
         // starts without a cell, whatever its slot's record held before (a record made here).
+        chooseMergeRanges(rebuild);  // before any record changes
         m_diff.track(boxes);
-        for (const std::uint32_t id : m_diff.removed())
-            if (id < m_state.size()) m_state[id].key = kNoKey;
+        const bool countLeft = m_parallel && !m_parallel->splitKeys.empty();
+        for (const std::uint32_t id : m_diff.removed()) {
+            if (id >= m_state.size()) continue;
+            std::uint64_t& key = m_state[id].key;
+            if (countLeft && key < kEndKey)
+                ++m_parallel->left[rangeOfKey(m_parallel->splitKeys.data(), m_parallel->splitKeys.size(), key)];
+            key = kNoKey;
+        }
         for (const std::uint32_t i : m_diff.added()) {
             if (boxes.ids[i] >= m_state.size()) growState(boxes.ids[i]);
             m_state[boxes.ids[i]].key = kNoKey;

@@ -53,7 +53,9 @@
 /// each level's scans (within it, then its lookups) into chunks of consecutive slots, scanned
 /// in parallel (oneTBB) into a buffer per chunk, concatenated in order: a slot's pairs depend
 /// on that slot alone, so the array is the serial one. placeAll runs in equal parts of the
-/// entities. The sort of the moved, the merge and the oversized pairs stay serial.
+/// entities. The merge runs one key range of the kept order a thread, each range's slots in
+/// the new order known from the entities placeAll counted leaving it. The sort of the moved
+/// and the oversized pairs stay serial.
 
 #include <array>
 #include <cstdint>
@@ -186,11 +188,24 @@ private:
         std::array<double, kMaxLevels> inverse;
     };
     /// placeAll over the entities [begin, end), appending to `moved` and `oversized`; grows the
-    /// records for new ids if `mayGrow`, else throws on one (the parallel parts).
+    /// records for new ids if `mayGrow`, else throws on one (the parallel parts). With
+    /// `leftByRange`, counts there, by merge range, the entities that leave the kept order.
     SizeStats placeRange(std::uint32_t begin, std::uint32_t end, bool rebuild, const PlaceBounds& bounds,
-                         std::vector<Moved>& moved, std::vector<std::uint32_t>& oversized, bool mayGrow);
+                         std::vector<Moved>& moved, std::vector<std::uint32_t>& oversized, bool mayGrow,
+                         std::uint32_t* leftByRange);
     void growState(std::uint32_t id);
+    /// On several threads, cuts the kept order into key ranges, one a thread, for mergeOrder:
+    /// chosen before any record changes, so that the entities leaving each range are counted
+    /// as they leave, and each range's place in the new order is known without another pass.
+    void chooseMergeRanges(bool rebuild);
     void mergeOrder(bool rebuild);
+    /// Merges the kept slots [keptBegin, keptEnd) with the sorted moved entries [next, movedEnd)
+    /// into the new order's slots from `out`, at most up to `outEnd`; returns the slot after
+    /// the last written.
+    std::uint32_t mergeRange(std::uint32_t keptBegin, std::uint32_t keptEnd, const Moved* next, const Moved* movedEnd,
+                             std::uint32_t out, std::uint32_t outEnd);
+    /// mergeOrder's merge, one key range a thread (chooseMergeRanges).
+    void mergeInRanges(std::uint32_t previous, std::uint32_t placed);
     void plan();
     [[nodiscard]] double spreadArea() const;
     void buildTable(std::uint32_t level);

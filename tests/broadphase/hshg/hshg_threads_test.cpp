@@ -27,9 +27,26 @@ TEST_P(HshgThreads, PairArrayIsTheSerialOneAndMatchesBruteForce) {
         [&](const HierarchicalGrid& hshg) {
             for (std::uint32_t level = 0; level < HierarchicalGrid::kMaxLevels; ++level)
                 levels = std::max(levels, hshg.levelPopulation(level) > 0 ? level + 1 : 0);
-        });
+        },
+        true);
     if (GetParam() == ScenarioKind::Mixed) {
         EXPECT_GT(levels, 1u) << "mixed sizes should fill several levels";
+    }
+}
+
+TEST(HshgThreadsMerge, KeyRangesHoldWhenEveryBoxJumpsOrOnlyATenthTurns) {
+    // The merge cuts the kept order into key ranges and places each from the entities counted
+    // leaving it: with every box jumping anywhere, every entity leaves its range; with a tenth
+    // turning, few do, and the ranges' shares of the new order shift.
+    for (const Motion motion : {Motion::Teleport, Motion::Varied}) {
+        SCOPED_TRACE(motion == Motion::Teleport ? "teleport" : "varied");
+        Scene scene(ScenarioKind::Uniform, 20000, motion, 5);
+        expectThreadsAgree<HierarchicalGrid>(
+            scene, 4,
+            [&](HierarchicalGrid& hshg, std::uint32_t threads) {
+                hshg.configure(Settings(scene.bounds(), {{kThreadsParameter.key, threads}}));
+            },
+            [&](const HierarchicalGrid&) {}, true);
     }
 }
 
