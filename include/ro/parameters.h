@@ -146,11 +146,11 @@ inline constexpr ParameterSpec kThreadsParameter{
     .max = 1024.0,
     .offeredMin = 0.0,
     .offeredMax = 64.0,
-    // One by default: on the 2 shared cores measured, two threads gained 2-5 % (within the
-    // noise), and a library should not start threads its host did not ask for.
-    .defaultValue = 1.0,
+    // The hardware's by default: at 1,000,000 boxes two threads took about two thirds of one's
+    // time (docs/performance.md), and below the techniques' grains a step stays serial anyway.
+    .defaultValue = 0.0,
     .unit = "threads",
-    .help = "threads for the update and pair finding; 1 (the default) the serial path, 0 the hardware's concurrency",
+    .help = "threads for the update and pair finding; 0 (the default) the hardware's concurrency, 1 the serial path",
     .zeroIsAuto = true,
 };
 
