@@ -4,6 +4,8 @@
 # ro technique compare with the best ro technique and the best peer.
 #   scripts/mixed_family.sh                      # 18 points at 100,000 boxes, 300 frames after 3
 #   N=10000 FRAMES=20 scripts/mixed_family.sh    # a quick look
+#   JSON=docs/targets-mixed.json CHECK=1 scripts/mixed_family.sh   # also every point's rows as one JSON
+#                                                # list, every frame checked against the reference
 # The tree's fat boxes take about 70 frames to run out, so a short run flatters it (and the
 # peers' trees): keep FRAMES in the hundreds for figures to quote.
 set -euo pipefail
@@ -14,16 +16,19 @@ n=${N:-100000} frames=${FRAMES:-300} warmup=${WARMUP:-3}
 peers=${PEERS:-chipmunk-tree,chipmunk-hash}
 techniques=${TECHNIQUES:-grid,hshg,sap,sweep,tree,quadtree,auto}
 fractions=${FRACTIONS:-0.1 0.3 0.5} sizes=${SIZES:-10:40 20:100} spacings=${SPACINGS:-1.5 4 8}
+json=${JSON:-} check=${CHECK:+--check}
 [[ -x $bench ]] || { echo "mixed_family.sh: no $bench (build first, or set RO_BENCH)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "| point F:MIN:MAX:SPACING | auto ms | best ro | its ms | auto / best ro | best peer | its ms | best ro / best peer |"
 echo "|---|---:|---|---:|---:|---|---:|---:|"
+points=0
 for f in $fractions; do for s in $sizes; do for sp in $spacings; do
     point=$f:$s:$sp
+    points=$((points + 1))
     "$bench" --scenario mixed --mixed "$point" --n "$n" --technique "$techniques" --peer "$peers" \
-        --frames "$frames" --warmup "$warmup" --csv "$work/rows.csv" >/dev/null
+        --frames "$frames" --warmup "$warmup" --csv "$work/rows.csv" --json "$work/$points.json" $check >/dev/null
     # Columns: technique (4), peer (5), mean_ms (7).
     awk -F, -v point="$point" 'NR > 1 {
         if ($5 == "true") { if (peer == "" || $7 < peerMs) { peer = $4; peerMs = $7 } }
@@ -36,3 +41,17 @@ for f in $fractions; do for s in $sizes; do for sp in $spacings; do
                autoMs / bestMs, peer, peerMs, bestMs / peerMs
     }' "$work/rows.csv"
 done; done; done
+if [[ -n $json ]]; then
+    python3 - "$json" "$work" "$points" <<'PY'
+import json, sys
+out, work, points = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = []
+for i in range(1, points + 1):
+    with open(f"{work}/{i}.json") as f:
+        rows += json.load(f)
+with open(out, "w") as f:
+    json.dump(rows, f, indent=2)
+    f.write("\n")
+PY
+    echo "mixed_family.sh: wrote $json ($points points)" >&2
+fi
