@@ -25,9 +25,11 @@ Layout computeLayout(float width, float height, const LayoutInputs& in) {
     } else {
         // Compare at the bottom, its height a share of the window's: its top (and its Use
         // button) stays put while the HUD's rows and notices come and go; a HUD taller than
-        // what is left scrolls. The legend takes what is between.
+        // what is left scrolls. The legend takes what is between, and keeps some room where
+        // the column has it: its colours are what the overlays mean.
         const float compareTop = in.compareOpen ? height - Layout::kCompareShare * height : height;
-        const float hud = std::clamp(in.hudHeight, in.titleHeight, std::max(compareTop, in.titleHeight));
+        const float legendRoom = compareTop - in.titleHeight >= 3.0f * Layout::kLegendRoom ? Layout::kLegendRoom : 0.0f;
+        const float hud = std::clamp(in.hudHeight, in.titleHeight, std::max(compareTop - legendRoom, in.titleHeight));
         layout.hud = {columnX, 0.0f, columnWidth, hud};
         if (in.compareOpen) layout.compare = {columnX, compareTop, columnWidth, height - compareTop};
         if (compareTop - hud >= Layout::kMinLegend) layout.legend = {columnX, hud, columnWidth, compareTop - hud};

@@ -55,6 +55,9 @@ struct Layout {
     static constexpr float kCompareShare = 0.4f;
     /// Less room than this between the HUD and Compare, and the legend is not shown.
     static constexpr float kMinLegend = 40.0f;
+    /// Where the column holds three times this above Compare (or the bottom), the legend keeps
+    /// this much (its header and a few rows, scrolling) and a taller HUD scrolls instead.
+    static constexpr float kLegendRoom = 120.0f;
     /// A window narrower than this opens with the right column folded: the world keeps room.
     static constexpr float kFoldBelow = 1100.0f;
     /// The Plots strip takes at most this share of the window's height.

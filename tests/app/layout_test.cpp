@@ -72,14 +72,20 @@ TEST(Layout, CompareSitsAtTheBottomWhereTheHudsRowsDoNotMoveIt) {
     in.hudHeight = 380.0f;
     EXPECT_EQ(computeLayout(1280.0f, 800.0f, in).compare.y, l.compare.y);
     expectApartAndInside(l, 1280.0f, 800.0f);
-    // A HUD too tall for both: Compare stays where it was, the HUD ends at its top (and
-    // scrolls), and the legend is not shown.
+    // A HUD too tall for all three (a slowed world's notices): Compare stays where it was,
+    // the legend keeps its room above it, and the HUD ends there (and scrolls).
     in.hudHeight = 700.0f;
     const Layout tall = computeLayout(1280.0f, 800.0f, in);
     EXPECT_EQ(tall.compare.y, l.compare.y);
-    EXPECT_EQ(tall.hud.bottom(), l.compare.y);
-    EXPECT_TRUE(tall.legend.empty());
+    EXPECT_EQ(tall.legend.bottom(), l.compare.y);
+    EXPECT_FLOAT_EQ(tall.legend.h, Layout::kLegendRoom);
+    EXPECT_EQ(tall.hud.bottom(), tall.legend.y);
     expectApartAndInside(tall, 1280.0f, 800.0f);
+    // A window too short to keep that room: the HUD ends at Compare, and the legend is not shown.
+    const Layout shortWindow = computeLayout(1280.0f, 500.0f, in);
+    EXPECT_EQ(shortWindow.hud.bottom(), shortWindow.compare.y);
+    EXPECT_TRUE(shortWindow.legend.empty());
+    expectApartAndInside(shortWindow, 1280.0f, 500.0f);
 }
 
 TEST(Layout, AFoldedColumnGivesTheWorldItsWidth) {
