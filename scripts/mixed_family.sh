@@ -13,7 +13,7 @@ bench=${RO_BENCH:-build/release/src/bench/ro_bench}
 n=${N:-100000} frames=${FRAMES:-300} warmup=${WARMUP:-3}
 # Chipmunk's tree and hash were the best peers at every point of a 10-frame run with all of
 # them; Box2D's tree, Bullet's DBVT and Chipmunk's sweep take up to 0.6 s a frame here.
-peers=${PEERS:-chipmunk-tree,chipmunk-hash}
+peers=${PEERS-chipmunk-tree,chipmunk-hash}  # PEERS= (empty): ro's techniques alone
 techniques=${TECHNIQUES:-grid,hshg,sap,sweep,tree,quadtree,auto}
 fractions=${FRACTIONS:-0.1 0.3 0.5} sizes=${SIZES:-10:40 20:100} spacings=${SPACINGS:-1.5 4 8}
 json=${JSON:-} check=${CHECK:+--check}
@@ -27,7 +27,7 @@ points=0
 for f in $fractions; do for s in $sizes; do for sp in $spacings; do
     point=$f:$s:$sp
     points=$((points + 1))
-    "$bench" --scenario mixed --mixed "$point" --n "$n" --technique "$techniques" --peer "$peers" \
+    "$bench" --scenario mixed --mixed "$point" --n "$n" --technique "$techniques" ${peers:+--peer "$peers"} \
         --frames "$frames" --warmup "$warmup" --csv "$work/rows.csv" --json "$work/$points.json" $check >/dev/null
     # Columns: technique (4), peer (5), mean_ms (7).
     awk -F, -v point="$point" 'NR > 1 {
@@ -37,8 +37,9 @@ for f in $fractions; do for s in $sizes; do for sp in $spacings; do
             else if (best == "" || $7 < bestMs) { best = $4; bestMs = $7 }
         }
     } END {
-        printf "| %s | %.2f | %s | %.2f | %.2fx | %s | %.2f | %.3fx |\n", point, autoMs, best, bestMs,
-               autoMs / bestMs, peer, peerMs, bestMs / peerMs
+        printf "| %s | %.2f | %s | %.2f | %.2fx | ", point, autoMs, best, bestMs, autoMs / bestMs
+        if (peer == "") print "- | - | - |"
+        else printf "%s | %.2f | %.3fx |\n", peer, peerMs, bestMs / peerMs
     }' "$work/rows.csv"
 done; done; done
 if [[ -n $json ]]; then
