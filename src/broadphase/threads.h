@@ -10,13 +10,30 @@
 
 namespace ro {
 
+// The distribution's oneTBB is not built with the thread sanitizer, which so cannot see its
+// joins: every write of a worker that the caller reads after a parallel_for is reported as
+// a race. Under it the techniques take the serial path; the thread tests (Release and
+// address sanitizer builds) hold the parallel one to it, pair for pair.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kUnderThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool kUnderThreadSanitizer = true;
+#else
+inline constexpr bool kUnderThreadSanitizer = false;
+#endif
+#else
+inline constexpr bool kUnderThreadSanitizer = false;
+#endif
+
 /// Fits a technique's parallel state (a task arena and per-thread buffers) to the parameter
 /// "threads": 0 means the hardware's count, and one thread keeps no state at all, so the
 /// serial path stays the one that runs. `Parallel` is built from a thread count and keeps it.
 template <class Parallel>
 void fitParallel(std::unique_ptr<Parallel>& parallel, const Settings& settings) {
     const std::uint32_t threads = settings.integer(kThreadsParameter);
-    const int concurrency = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(threads);
+    int concurrency = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(threads);
+    if (kUnderThreadSanitizer) concurrency = 1;
     if (concurrency <= 1)
         parallel.reset();
     else if (!parallel || parallel->threads != concurrency)
