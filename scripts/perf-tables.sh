@@ -293,10 +293,7 @@ def view_suite_targets(rows, opts):
     chosen = [r for r in rows if r.get("motion") == "trace" and r.get("check") != "failed"]
     if not chosen:
         raise Bad("no rows of traces (motion trace)")
-    scenes = []
-    for r in chosen:
-        if r["scenario"] not in scenes:
-            scenes.append(r["scenario"])
+    scenes = list(dict.fromkeys(r["scenario"] for r in chosen))  # in the file's order
     lines = header(["scene", "n", "ro's best", "best peer", "ro / peer (target 0.5x)",
                     "tree / box2d-tree (target 1.0x)", "auto / ro's best (target 1.2x)"], right_from=1)
     for s in scenes:
@@ -364,10 +361,7 @@ def view_mixed_targets(rows, opts):
     chosen = [r for r in rows if r["scenario"].startswith("mixed:") and r.get("check") != "failed"]
     if not chosen:
         raise Bad("no rows of mixed family points (scenario mixed:F:MIN:MAX:SPACING)")
-    points = []
-    for r in chosen:
-        if r["scenario"] not in points:
-            points.append(r["scenario"])
+    points = list(dict.fromkeys(r["scenario"] for r in chosen))  # in the file's order
     lines = header(["point F:MIN:MAX:SPACING", "auto", "ro's best", "auto / ro's best (target 1.2x)",
                     "best peer", "ro's best / peer"])
     for p in points:
