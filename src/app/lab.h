@@ -34,8 +34,9 @@ namespace ro::app {
 
 /// Whether the panel and the plots offer a technique's parameter: the threads a technique may
 /// use are the host's to give (the default, the hardware's, is what the lab runs), not part of
-/// the structure the lab shows; the coherence layer's switch and margin are the layer's, not the technique's
-/// structure (the tree's own fat margin is offered). --param KEY=VALUE still sets them all.
+/// the structure the lab shows; the coherence layer's switch and margin are the layer's, not
+/// the technique's structure (the tree's own fat margin is offered). --param KEY=VALUE still
+/// sets them all.
 [[nodiscard]] inline bool labOffers(const TechniqueInfo& technique, const ParameterSpec& spec) {
     if (spec.key == kThreadsParameter.key || spec.key == kCoherentParameter.key) return false;
     const bool layered = std::any_of(technique.parameters.begin(), technique.parameters.end(),

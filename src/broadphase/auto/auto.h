@@ -31,7 +31,7 @@
 /// at the build, are left in a wave a few steps later, and with the automatic margin (a tenth
 /// of the boxes' median side) that wave can fall on the trial's timed steps. On the sparse
 /// points of the mixed family (spacing 4 and 8) the tree then costs 13-20 ms a trial step and
-/// 2-3 ms once the wave has passed, and Auto keeps the HSHG or sweep and prune at up to 1.9x
+/// 2-3 ms once the wave has passed, and Auto keeps the HSHG or sweep and prune at up to 2.2x
 /// the tree's mean (docs/performance.md, the mixed family's table).
 ///
 /// What it costs: the trial steps cost the three techniques' steps; after them, the kept one's
