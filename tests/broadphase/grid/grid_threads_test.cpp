@@ -45,8 +45,9 @@ class GridThreads : public ::testing::TestWithParam<ScenarioKind> {};
 
 TEST_P(GridThreads, PairArrayIsTheSerialOneAndMatchesBruteForce) {
     // A cell half the fitted size puts each box in several cells: enough entries that every
-    // thread count splits the scan into several chunks, and enough entities to split the update.
-    Scene scene(GetParam(), 9000, Motion::Churn, 7);
+    // thread count splits the scan into several chunks, and enough entities (over the passes'
+    // threshold of 16,384 in grid.cpp) to split the update.
+    Scene scene(GetParam(), 20000, Motion::Churn, 7);
     const std::vector<std::uint32_t> threadCounts{1, 2, 7};
     std::vector<SpatialGrid> grids(threadCounts.size());
     for (std::size_t t = 0; t < threadCounts.size(); ++t)
@@ -64,7 +65,7 @@ TEST_P(GridThreads, PairArrayIsTheSerialOneAndMatchesBruteForce) {
         EXPECT_EQ(overlapping(serial, f.view), overlapping(pairsOf(brute, f.view), f.view));
         scene.advance();
     }
-    EXPECT_GT(grids[0].counters().elementsVisited, 4u * 4096u) << "too few entries to split the scan";
+    EXPECT_GT(grids[0].counters().elementsVisited, 4u * 16384u) << "too few entries to split the scan";
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, GridThreads,
