@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 
 namespace ro {
 namespace {
@@ -23,7 +24,11 @@ void AutoPick::startTrial() {
     m_trialStep = 0;
     m_trialMs = {};
     m_stepTrialMs = {};
-    m_hshgBestMs = 0.0;
+    m_bestStepMs = {};
+    m_fallback = kHshg;
+    m_treeFirstReinserted = -1.0;
+    m_treeTimedReinserted = 0.0;
+    m_timedSteps = 0;
     m_watchedMs = 0.0;
     m_watchedSteps = 0;
     m_calmSteps = 0;
@@ -79,10 +84,10 @@ void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t
 void AutoPick::watchKept(double stepMs) {
     m_watchedMs += stepMs;
     if (++m_watchedSteps % kWatchSteps != 0) return;
-    const double hshgMs = m_hshgMsPerEntity * m_count;
+    const double fallbackMs = m_fallbackMsPerEntity * m_count;
     const double doubt = kDoubt * kWatchSteps / m_watchedSteps;
-    if (m_watchedMs / m_watchedSteps > (kGiveUp + doubt) * hshgMs) {
-        preferHshg();
+    if (m_watchedMs / m_watchedSteps > (kGiveUp + doubt) * fallbackMs) {
+        handOverTo(m_fallback == kSap ? Pick::Sap : Pick::Hshg);
         return;
     }
     if (m_watchedSteps >= kMemorySteps) {
@@ -91,17 +96,23 @@ void AutoPick::watchKept(double stepMs) {
     }
 }
 
-void AutoPick::preferHshg() {
-    if (m_pick == Pick::Hshg) return;
-    // The HSHG builds on the last update's boxes, as the kept technique holds them (the caller's arrays
-    // are theirs again once update() returns), so queries before the next update find what
-    // the tree would have found. A one-off copy, at the hand-over.
-    if (!m_techniques[kHshg]) {
-        m_techniques[kHshg] = std::make_unique<Coherent<WithStatics<HierarchicalGrid>>>();
-        m_techniques[kHshg]->configure(m_settings);
-        if (m_updated && (m_techniques[kTree] || m_techniques[kSap])) {
+void AutoPick::handOverTo(Pick pick) {
+    if (pick != Pick::Hshg && pick != Pick::Sap)
+        throw std::invalid_argument("AutoPick::handOverTo: only the HSHG or sweep and prune can take over");
+    if (m_pick == pick) return;
+    const std::size_t to = pick == Pick::Sap ? kSap : kHshg;
+    // The new one builds on the last update's boxes, as the kept technique holds them (the
+    // caller's arrays are theirs again once update() returns), so queries before the next
+    // update find what the kept one would have found. A one-off copy, at the hand-over.
+    if (!m_techniques[to]) {
+        if (to == kSap) m_techniques[to] = std::make_unique<Coherent<WithStatics<SweepAndPrune>>>();
+        else m_techniques[to] = std::make_unique<Coherent<WithStatics<HierarchicalGrid>>>();
+        m_techniques[to]->configure(m_settings);
+        // From a kept tree, or from a kept sweep and prune to the HSHG.
+        const std::size_t from = m_techniques[kTree] ? kTree : kSap;
+        if (m_updated && from != to && m_techniques[from]) {
             const auto boxOf = [&](std::uint32_t i) {
-                if (m_techniques[kTree]) return static_cast<const DynamicTree&>(*m_techniques[kTree]).boxOf(i);
+                if (from == kTree) return static_cast<const DynamicTree&>(*m_techniques[kTree]).boxOf(i);
                 const auto& sap = static_cast<const Coherent<WithStatics<SweepAndPrune>>&>(*m_techniques[kSap]);
                 return sap.keptBoxOf(i).value_or(sap.inner().boxOf(i));
             };
@@ -110,13 +121,25 @@ void AutoPick::preferHshg() {
                 const Aabb box = boxOf(i);
                 minX[i] = box.minX, minY[i] = box.minY, maxX[i] = box.maxX, maxY[i] = box.maxY;
             }
-            updateChecked(*m_techniques[kHshg], m_boxes.withCoordinates(minX.data(), minY.data(), maxX.data(), maxY.data()));
+            updateChecked(*m_techniques[to], m_boxes.withCoordinates(minX.data(), minY.data(), maxX.data(), maxY.data()));
         }
     }
-    m_pick = Pick::Hshg;
-    m_techniques[kTree].reset();
-    m_techniques[kSap].reset();
+    m_pick = pick;
+    for (std::size_t k = 0; k < m_techniques.size(); ++k)
+        if (k != to) m_techniques[k].reset();
     m_otherPairs = {};
+}
+
+void AutoPick::noteTreeTrialStep(bool timed) {
+    const auto reinserted = static_cast<double>(static_cast<const DynamicTree&>(*m_techniques[kTree]).stepStats().reinserted);
+    if (m_trialStep == 1 && m_treeFirstReinserted < 0.0) m_treeFirstReinserted = reinserted;
+    if (timed) m_treeTimedReinserted += reinserted;
+}
+
+bool AutoPick::treeLostInItsFirstWave() const {
+    if (m_timedSteps == 0) return false;
+    const double timedPerStep = m_treeTimedReinserted / m_timedSteps;
+    return timedPerStep >= kWaveShare * m_count && m_treeFirstReinserted < kCalmStart * timedPerStep;
 }
 
 void AutoPick::findPairs(std::vector<Pair>& out) {
@@ -145,11 +168,15 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
             else m_calmSteps = kMaxCalmSteps;  // moving now: every step from here is timed
         }
         if (timed) {
-            // The HSHG's fastest timed step is the estimate the watch holds a kept tree to: its
-            // steps cost the same every step, and the slower ones met the tree's cold caches.
-            m_hshgBestMs = m_trialStep == 1 ? m_stepTrialMs[kHshg] : std::min(m_hshgBestMs, m_stepTrialMs[kHshg]);
-            for (std::size_t k = 0; k < m_techniques.size(); ++k) m_trialMs[k] += m_stepTrialMs[k];
+            // The fallback's fastest timed step is the estimate the watch holds a kept one to:
+            // the HSHG's steps cost the same every step, and the slower ones met cold caches.
+            ++m_timedSteps;
+            for (std::size_t k = 0; k < m_techniques.size(); ++k) {
+                m_bestStepMs[k] = m_trialStep == 1 ? m_stepTrialMs[k] : std::min(m_bestStepMs[k], m_stepTrialMs[k]);
+                m_trialMs[k] += m_stepTrialMs[k];
+            }
         }
+        if (m_trialStep > 0) noteTreeTrialStep(timed);
         m_stepTrialMs = {};
         const bool advance = m_trialStep == 0 || timed;
         if (advance && ++m_trialStep == kTrialSteps) {
@@ -160,8 +187,12 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
             // entities declared static, a tree close behind is kept (static field at 100,000:
             // 0.8 ms a trial step, 0.1 after; the HSHG over its statics layer 0.75, then 0.27).
             if (2 * m_statics >= m_count && m_trialMs[kTree] <= kStaticTreeSlack * m_trialMs[fastest]) fastest = kTree;
+            // A kept tree or sweep and prune is watched against the HSHG; a tree on probation
+            // (it lost in its first wave) against the trial's fastest.
+            m_fallback = kHshg;
+            if (fastest != kTree && treeLostInItsFirstWave()) m_fallback = fastest, fastest = kTree;
             m_pick = fastest == kTree ? Pick::Tree : fastest == kSap ? Pick::Sap : Pick::Hshg;
-            m_hshgMsPerEntity = m_hshgBestMs / std::max(1u, m_count);
+            m_fallbackMsPerEntity = m_bestStepMs[m_fallback] / std::max(1u, m_count);
             for (std::size_t k = 0; k < m_techniques.size(); ++k)
                 if (k != fastest) m_techniques[k].reset();
             m_otherPairs = {};

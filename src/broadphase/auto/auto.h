@@ -17,22 +17,25 @@
 /// the fastest; the others are freed. A scene starts again at the first update, after new
 /// parameters, and when most of the entities are new in one update (a new scene).
 ///
-/// The trial flatters the tree: just built, no leaf has left its fat box yet, and the first
-/// waves of reinsertion come tens of steps later (at 0.3:20:100:8 in the mixed family, 0.8 ms
-/// a step in the trial, 3.8 ms over 200). The HSHG's step costs the same every step. So a kept
-/// tree is watched: every kWatchSteps steps its mean since the pick is compared with the
-/// HSHG's fastest trial step, and above kGiveUp times that, plus a doubt that shrinks as steps
-/// accumulate (a wave of reinsertion is a few steps; a slow tree is slow in every window),
-/// the HSHG takes over (one HSHG build) until the next scene. A kept sweep and prune is
-/// watched the same way: its trial can fall on a scene's calm start (a wall before it is
-/// smashed), and the HSHG's cost follows a scene's changes more closely.
+/// The trial can flatter the tree: just built, no leaf has left its fat box yet, and where
+/// boxes are slow against the margin the first waves of reinsertion come tens of steps later,
+/// while the HSHG's step costs the same every step. So a kept tree is watched: every
+/// kWatchSteps steps its mean since the pick is compared with the HSHG's fastest trial step,
+/// and above kGiveUp times that, plus a doubt that shrinks as steps accumulate (a wave of
+/// reinsertion is a few steps; a slow tree is slow in every window), the HSHG takes over (one
+/// HSHG build) until the next scene. A kept sweep and prune is watched the same way: its
+/// trial can fall on a scene's calm start (a wall before it is smashed), and the HSHG's cost
+/// follows a scene's changes more closely.
 ///
-/// The trial can also wrong the tree, and nothing corrects that yet: its fat boxes, all made
-/// at the build, are left in a wave a few steps later, and with the automatic margin (a tenth
-/// of the boxes' median side) that wave can fall on the trial's timed steps. On the sparse
-/// points of the mixed family (spacing 4 and 8) the tree then costs 13-20 ms a trial step and
-/// 2-3 ms once the wave has passed, and Auto keeps the HSHG or sweep and prune at up to 2.2x
-/// the tree's mean (docs/performance.md, the mixed family's table).
+/// The trial can also wrong the tree: its fat boxes, all made at the build without a motion
+/// to reach along, run out together a few steps later, and that first wave of reinsertions
+/// can fall on the timed steps (at 0.3:20:100:8 in the mixed family, 100,000 boxes: 25,000
+/// and 43,000 reinsertions, 10 and 14 ms, then 0.4-2.5 ms a step once each leaf has a fat box
+/// that reaches along its motion; the HSHG takes 5). So a tree that lost its trial in its
+/// first wave (its first step after the build left few fat boxes, its timed steps many) is
+/// kept on probation: watched as above, but against the trial's fastest, which takes over
+/// (built from the tree's boxes) if the tree stays slower. Where the tree was in fact slow,
+/// that costs at least kWatchSteps of its steps.
 ///
 /// What it costs: the trial steps cost the three techniques' steps; after them, the kept one's
 /// plus an O(n) compare of the ids. Its answers are exactly those of any (all are exact).
@@ -82,6 +85,9 @@ public:
     static constexpr std::uint32_t kMemorySteps = 1024;
     /// With most entities static, the tree is kept when its trial is within this of the fastest's.
     static constexpr double kStaticTreeSlack = 1.5;
+    /// A tree lost its trial in its first wave when its timed steps reinserted at least this
+    /// share of the entities a step, and its first step after the build under kCalmStart of that.
+    static constexpr double kWaveShare = 0.05, kCalmStart = 0.1;
 
     enum class Pick : std::uint8_t { Trial, Hshg, Tree, Sap };
 
@@ -89,9 +95,10 @@ public:
 
     /// Which technique answers now (Trial while all run).
     [[nodiscard]] Pick pick() const { return m_pick; }
-    /// Hands the steps to the HSHG now, built on the last update's boxes, until the next
-    /// scene's trial: what the watch does when a kept tree or sweep and prune turns out slow.
-    void preferHshg();
+    /// Hands the steps to the HSHG or sweep and prune (`pick`) now, built on the last update's
+    /// boxes, until the next scene's trial: what the watch does when a kept tree or sweep and
+    /// prune turns out slow. Throws std::invalid_argument for another pick.
+    void handOverTo(Pick pick);
 
     [[nodiscard]] bool exploitsMovedLists() const override;
     void findPairs(std::vector<Pair>& out) override;
@@ -114,9 +121,13 @@ private:
     void startTrial();
     /// The technique that answers queries and draws: during a trial, the HSHG.
     [[nodiscard]] TechniqueBase& answering() const;
-    /// Gives up a kept tree or sweep and prune that turned out slower than the HSHG's trial
-    /// said the HSHG is.
+    /// Gives up a kept tree or sweep and prune that turned out slower than its fallback's
+    /// trial said the fallback is.
     void watchKept(double stepMs);
+    /// Reads the tree's reinsertions in a trial step (`timed` or the first after the build).
+    void noteTreeTrialStep(bool timed);
+    /// Whether the tree's timed trial steps fell in its first wave of reinsertions.
+    [[nodiscard]] bool treeLostInItsFirstWave() const;
     /// Runs `step` on every live technique, timing each into m_stepTrialMs during the timed
     /// steps of a trial.
     template <typename Step>
@@ -129,8 +140,12 @@ private:
     std::uint32_t m_calmSteps = 0;          ///< trial steps left untimed while nothing moved out
     std::array<double, 3> m_trialMs{};      ///< by technique: its timed trial steps
     std::array<double, 3> m_stepTrialMs{};  ///< by technique: this trial step so far
-    double m_hshgBestMs = 0.0;              ///< the HSHG's fastest timed trial step
-    double m_hshgMsPerEntity = 0.0;  ///< the HSHG's timed trial steps, per step and entity
+    std::array<double, 3> m_bestStepMs{};   ///< by technique: its fastest timed trial step
+    std::size_t m_fallback = kHshg;         ///< what takes over from a kept tree or SAP found slow
+    double m_fallbackMsPerEntity = 0.0;     ///< the fallback's fastest timed trial step, per entity
+    double m_treeFirstReinserted = -1.0;    ///< the tree's reinsertions in the step after its build
+    double m_treeTimedReinserted = 0.0;     ///< the tree's reinsertions in the timed trial steps
+    std::uint32_t m_timedSteps = 0;
     double m_watchedMs = 0.0;        ///< a kept tree's steps since its pick (halved past kMemorySteps)
     std::uint32_t m_watchedSteps = 0;
     std::uint32_t m_count = 0;       ///< entities of the last update

@@ -112,68 +112,79 @@ TEST(AutoPick, ANewSceneOrNewParametersStartATrialAgain) {
     EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Trial);
 }
 
-TEST(AutoPick, HandingOverToTheHshgKeepsEveryAnswer) {
-    // What the watch does when a kept tree turns out slow, at any point: during the trial,
-    // and between an update and its pair finding (queries and pairs of that same step).
-    for (const std::uint32_t handOverAt : {1u, 5u}) {
-        AutoPick autoPick;
-        BruteForce brute;
-        Rng rng(9);
-        test::Population population = driftingField(rng, 0);
-        for (std::uint32_t step = 0; step < 8; ++step) {
-            autoPick.update(population.boxes.view());
-            brute.update(population.boxes.view());
-            if (step == handOverAt) {
-                autoPick.preferHshg();
-                EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Hshg);
-                EXPECT_FALSE(autoPick.exploitsMovedLists());
+TEST(AutoPick, HandingOverKeepsEveryAnswer) {
+    // What the watch does when a kept tree or sweep and prune turns out slow, at any point:
+    // during the trial, and between an update and its pair finding (queries and pairs of that
+    // same step). The HSHG takes over from either; sweep and prune from a tree on probation.
+    for (const AutoPick::Pick to : {AutoPick::Pick::Hshg, AutoPick::Pick::Sap})
+        for (const std::uint32_t handOverAt : {1u, 5u}) {
+            AutoPick autoPick;
+            BruteForce brute;
+            Rng rng(9);
+            test::Population population = driftingField(rng, 0);
+            for (std::uint32_t step = 0; step < 8; ++step) {
+                autoPick.update(population.boxes.view());
+                brute.update(population.boxes.view());
+                if (step == handOverAt) {
+                    autoPick.handOverTo(to);
+                    EXPECT_EQ(autoPick.pick(), to);
+                    EXPECT_FALSE(autoPick.exploitsMovedLists());
+                }
+                ASSERT_EQ(pairsOf(autoPick), pairsOf(brute)) << "step " << step;
+                EXPECT_EQ(autoPick.validate(), "");
+                drift(population, rng);
             }
-            ASSERT_EQ(pairsOf(autoPick), pairsOf(brute)) << "step " << step;
-            drift(population, rng);
+            EXPECT_EQ(autoPick.pick(), to) << "kept until the next scene";
         }
-        EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Hshg) << "kept until the next scene";
-    }
 }
 
-TEST(AutoPick, AHandOverAfterTheCallersArraysWereFreedBuildsOnTheTreesBoxes) {
-    // The caller's arrays are free once update() returns, so a later hand-over must build the
-    // HSHG on the tree's own copy of the last update's boxes. A field of statics with 20
-    // movers, handed over as moved lists: the tree wins its trial by far.
-    Rng rng(4);
-    test::Population population = driftingField(rng, 0);
-    std::vector<std::uint8_t> isStatic(population.size(), 1);
-    std::vector<std::uint32_t> moved;
-    for (std::uint32_t i = 0; i < population.size(); i += 100) isStatic[i] = 0, moved.push_back(i);
+TEST(AutoPick, OnlyTheHshgOrSweepAndPruneTakeOver) {
     AutoPick autoPick;
-    // The plain HSHG: at 2,000 entities the coherent one costs about what the tree does on
-    // this field, and this tests the hand-over from a kept tree, so the tree must win.
-    autoPick.configure(Settings(Settings{}.bounds, {{kCoherentParameter.key, 0.0}}));
-    BruteForce brute;
-    auto arrays = std::make_unique<test::BoxSet>(population.boxes);
-    const auto viewOf = [&](const test::BoxSet& boxes) {
-        BoxView view = boxes.view();
-        view.isStatic = isStatic.data();
-        return view;
-    };
-    autoPick.update(viewOf(*arrays));
-    for (std::uint32_t step = 0; step < 8 && autoPick.pick() == AutoPick::Pick::Trial; ++step) {
-        for (const std::uint32_t i : moved) arrays->minX[i] += 0.1f, arrays->maxX[i] += 0.1f;
-        autoPick.updateMoved(viewOf(*arrays), moved);
-        (void)pairsOf(autoPick);
+    EXPECT_THROW(autoPick.handOverTo(AutoPick::Pick::Tree), std::invalid_argument);
+    EXPECT_THROW(autoPick.handOverTo(AutoPick::Pick::Trial), std::invalid_argument);
+}
+
+TEST(AutoPick, AHandOverAfterTheCallersArraysWereFreedBuildsOnTheKeptCopy) {
+    // The caller's arrays are free once update() returns, so a later hand-over must build the
+    // HSHG (or sweep and prune) on the kept technique's own copy of the last update's boxes. A
+    // field of statics with 20 movers, handed over as moved lists: the tree wins its trial by far.
+    for (const AutoPick::Pick to : {AutoPick::Pick::Hshg, AutoPick::Pick::Sap}) {
+        Rng rng(4);
+        test::Population population = driftingField(rng, 0);
+        std::vector<std::uint8_t> isStatic(population.size(), 1);
+        std::vector<std::uint32_t> moved;
+        for (std::uint32_t i = 0; i < population.size(); i += 100) isStatic[i] = 0, moved.push_back(i);
+        AutoPick autoPick;
+        // The plain HSHG: at 2,000 entities the coherent one costs about what the tree does on
+        // this field, and this tests the hand-over from a kept tree, so the tree must win.
+        autoPick.configure(Settings(Settings{}.bounds, {{kCoherentParameter.key, 0.0}}));
+        BruteForce brute;
+        auto arrays = std::make_unique<test::BoxSet>(population.boxes);
+        const auto viewOf = [&](const test::BoxSet& boxes) {
+            BoxView view = boxes.view();
+            view.isStatic = isStatic.data();
+            return view;
+        };
+        autoPick.update(viewOf(*arrays));
+        for (std::uint32_t step = 0; step < 8 && autoPick.pick() == AutoPick::Pick::Trial; ++step) {
+            for (const std::uint32_t i : moved) arrays->minX[i] += 0.1f, arrays->maxX[i] += 0.1f;
+            autoPick.updateMoved(viewOf(*arrays), moved);
+            (void)pairsOf(autoPick);
+        }
+        // With the statics layer, sweep and prune's 20 movers cost about what the tree's do: the
+        // trial keeps either, and a hand-over from each must build on its own copy.
+        ASSERT_TRUE(autoPick.pick() == AutoPick::Pick::Tree || autoPick.pick() == AutoPick::Pick::Sap)
+            << "the trial kept neither the tree nor sweep and prune on a static field";
+        brute.update(viewOf(*arrays));
+        const std::set<Pair> expected = pairsOf(brute);
+        for (auto* coordinates : {&arrays->minX, &arrays->minY, &arrays->maxX, &arrays->maxY})
+            std::fill(coordinates->begin(), coordinates->end(), 7.0f);
+        arrays.reset();
+        autoPick.handOverTo(to);
+        ASSERT_EQ(autoPick.pick(), to);
+        EXPECT_EQ(pairsOf(autoPick), expected);
+        EXPECT_EQ(autoPick.validate(), "");
     }
-    // With the statics layer, sweep and prune's 20 movers cost about what the tree's do: the
-    // trial keeps either, and a hand-over from each must build on its own copy.
-    ASSERT_TRUE(autoPick.pick() == AutoPick::Pick::Tree || autoPick.pick() == AutoPick::Pick::Sap)
-        << "the trial kept neither the tree nor sweep and prune on a static field";
-    brute.update(viewOf(*arrays));
-    const std::set<Pair> expected = pairsOf(brute);
-    for (auto* coordinates : {&arrays->minX, &arrays->minY, &arrays->maxX, &arrays->maxY})
-        std::fill(coordinates->begin(), coordinates->end(), 7.0f);
-    arrays.reset();
-    autoPick.preferHshg();
-    ASSERT_EQ(autoPick.pick(), AutoPick::Pick::Hshg);
-    EXPECT_EQ(pairsOf(autoPick), expected);
-    EXPECT_EQ(autoPick.validate(), "");
 }
 
 }  // namespace
