@@ -4,11 +4,49 @@
 #include <numeric>
 #include <type_traits>
 
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include "broadphase/fat_margin.h"
+#include "broadphase/threads.h"
 #include "core/box_helpers.h"
 #include "core/buffers.h"
 
 namespace ro {
+
+// The layer's passes over every box (the marks, the fat boxes kept current while passing
+// through) are memory-bound and cheap a box, but at 1,000,000 boxes they were a share of a
+// step that two threads could not shorten: they take the inner technique's threads.
+template <typename Inner>
+struct Coherent<Inner>::Parallel {
+    /// Below this many boxes a pass stays on one thread, as the grid's and the HSHG's do.
+    static constexpr std::uint32_t kMinBoxes = 16384;
+    explicit Parallel(int threads)
+        : threads(threads), arena(threads), changed(static_cast<std::size_t>(threads)), differs(static_cast<std::size_t>(threads)) {}
+    int threads;
+    tbb::task_arena arena;
+    std::vector<std::uint32_t> changed, differs;  ///< by part: the marking pass's counts
+};
+
+template <typename Inner>
+Coherent<Inner>::Coherent() : Base(kParameters) {}
+
+template <typename Inner>
+Coherent<Inner>::~Coherent() = default;
+
+template <typename Inner>
+template <typename Pass>
+void Coherent<Inner>::inParts(std::uint32_t count, Pass&& pass) {
+    const std::size_t parts = m_parallel && count >= Parallel::kMinBoxes ? static_cast<std::size_t>(m_parallel->threads) : 1;
+    if (parts == 1) {
+        pass(std::uint32_t{0}, count, std::size_t{0});
+        return;
+    }
+    const auto first = [&](std::size_t part) { return static_cast<std::uint32_t>(std::uint64_t{count} * part / parts); };
+    m_parallel->arena.execute([&] {
+        tbb::parallel_for(std::size_t{0}, parts, [&](std::size_t part) { pass(first(part), first(part + 1), part); });
+    });
+}
 
 template <typename Inner>
 void Coherent<Inner>::applySettings(const Settings& settings) {
@@ -21,6 +59,7 @@ void Coherent<Inner>::applySettings(const Settings& settings) {
     m_calmSteps = 0;
     m_warmedTight = false;
     m_inner.configure(settings);  // checked by our configure (the inner's keys are ours); applied at its next update
+    if (findParameter(Inner::kParameters, kThreadsParameter.key) != nullptr) fitParallel(m_parallel, settings);
     m_mode = m_enabled ? Mode::Coherent : Mode::Off;
     m_reset = true;
 }
@@ -79,45 +118,65 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
     resizeWithHeadroom(m_changed, span);
     resizeFor(n);
 
-    // The marking pass: branch-free over the arrays, so the compiler vectorises it.
+    // The marking pass: branch-free over the arrays, so the compiler vectorises it; in parts
+    // on several threads. It also keeps this update's slots for the next update's marks.
     std::uint8_t* changed = m_changed.data();
-    {
+    std::uint32_t differs = 0;  // entities at a new index, or with a new rule: the inner needs a full update
+    std::uint32_t count = 0;    // entities changed
+    const auto mark = [&](std::uint32_t begin, std::uint32_t end, std::uint32_t& partDiffers, std::uint32_t& partCount) {
+        const std::uint32_t markEnd = std::min(end, common);
         const float *x0 = boxes.minX, *y0 = boxes.minY, *x1 = boxes.maxX, *y1 = boxes.maxY;
         const float *f0 = m_fatMinX.data(), *f1 = m_fatMinY.data(), *f2 = m_fatMaxX.data(), *f3 = m_fatMaxY.data();
-        for (std::uint32_t i = 0; i < common; ++i)
+        for (std::uint32_t i = begin; i < markEnd; ++i)
             changed[i] = static_cast<std::uint8_t>(
                 ((f0[i] <= x0[i]) & (f1[i] <= y0[i]) & (x1[i] <= f2[i]) & (y1[i] <= f3[i])) ^ 1);
-    }
-    std::uint32_t differs = 0;  // entities at a new index, or with a new rule: the inner needs a full update
-    {
-        const std::uint32_t* slots = boxes.ids;
-        const std::uint32_t* was = m_slots.data();
-        for (std::uint32_t i = 0; i < common; ++i) {
-            const std::uint8_t d = slots[i] != was[i];
-            changed[i] |= d;
-            differs += d;
+        std::uint32_t d = 0;
+        {
+            const std::uint32_t* slots = boxes.ids;
+            const std::uint32_t* was = m_slots.data();
+            for (std::uint32_t i = begin; i < markEnd; ++i) {
+                const std::uint8_t c = slots[i] != was[i];
+                changed[i] |= c;
+                d += c;
+            }
         }
-    }
-    if (boxes.isStatic != nullptr) {
-        const std::uint8_t* was = m_static.data();
-        for (std::uint32_t i = 0; i < common; ++i) {
-            const std::uint8_t d = (boxes.isStatic[i] != 0) != (was[i] != 0);
-            changed[i] |= d;
-            differs += d;
+        if (boxes.isStatic != nullptr) {
+            const std::uint8_t* was = m_static.data();
+            for (std::uint32_t i = begin; i < markEnd; ++i) {
+                const std::uint8_t c = (boxes.isStatic[i] != 0) != (was[i] != 0);
+                changed[i] |= c;
+                d += c;
+            }
         }
-    }
-    if (boxes.category != nullptr) {
-        const std::uint32_t *cat = m_category.data(), *mask = m_mask.data();
-        for (std::uint32_t i = 0; i < common; ++i) {
-            const std::uint8_t d = (boxes.category[i] != cat[i]) | (boxes.mask[i] != mask[i]);
-            changed[i] |= d;
-            differs += d;
+        if (boxes.category != nullptr) {
+            const std::uint32_t *cat = m_category.data(), *mask = m_mask.data();
+            for (std::uint32_t i = begin; i < markEnd; ++i) {
+                const std::uint8_t c = (boxes.category[i] != cat[i]) | (boxes.mask[i] != mask[i]);
+                changed[i] |= c;
+                d += c;
+            }
         }
+        // Came, or went (kept pairs there drop).
+        if (std::max(begin, common) < end) std::fill(changed + std::max(begin, common), changed + end, std::uint8_t{1});
+        const std::uint32_t keptEnd = std::min(end, n);
+        if (begin < keptEnd) std::copy(boxes.ids + begin, boxes.ids + keptEnd, m_slots.data() + begin);
+        std::uint32_t c = 0;
+        for (std::uint32_t i = begin; i < keptEnd; ++i) c += changed[i];
+        partDiffers = d, partCount = c;
+    };
+    if (m_parallel) {
+        std::fill(m_parallel->differs.begin(), m_parallel->differs.end(), 0u);
+        std::fill(m_parallel->changed.begin(), m_parallel->changed.end(), 0u);
+        inParts(span, [&](std::uint32_t begin, std::uint32_t end, std::size_t part) {
+            mark(begin, end, m_parallel->differs[part], m_parallel->changed[part]);
+        });
+        for (std::size_t part = 0; part < m_parallel->differs.size(); ++part)
+            differs += m_parallel->differs[part], count += m_parallel->changed[part];
+    } else {
+        mark(0, span, differs, count);
     }
-    std::fill(changed + common, changed + span, std::uint8_t{1});  // came, or went (kept pairs there drop)
 
-    // Keep this update's slots and rules for the next update's marks (and its boxes, below).
-    std::copy_n(boxes.ids, n, m_slots.data());
+    // Keep this update's rules for the next update's marks (and its boxes, below).
     const auto keep = [n](auto& copy, const auto* from) {
         if (from == nullptr) {
             std::remove_reference_t<decltype(copy)>().swap(copy);
@@ -132,8 +191,6 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
     m_count = n;
     m_gone = old > n ? old - n : 0;  // their pairs drop: a change even when no index holds a new one
 
-    std::uint32_t count = 0;
-    for (std::uint32_t i = 0; i < n; ++i) count += changed[i];
     if (m_reset || rulesCameOrWent) {
         m_reset = false;
         m_changedList.clear();
@@ -220,17 +277,18 @@ void Coherent<Inner>::passThrough(const BoxView& boxes, std::span<const std::uin
     // update, in one branch-free pass over every box (the tight copies wait until the layer
     // is coherent again); with a list, by it.
     if (changed != nullptr) {
-        const std::uint32_t n = boxes.count;
         const float *x0 = boxes.minX, *y0 = boxes.minY, *x1 = boxes.maxX, *y1 = boxes.maxY;
         float *f0 = m_fatMinX.data(), *f1 = m_fatMinY.data(), *f2 = m_fatMaxX.data(), *f3 = m_fatMaxY.data();
         const std::uint8_t* still = boxes.isStatic;
         const float margin = m_margin;
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const float m = still != nullptr && still[i] != 0 ? 0.0f : margin;
-            const bool c = changed[i] != 0;
-            f0[i] = c ? x0[i] - m : f0[i], f1[i] = c ? y0[i] - m : f1[i];
-            f2[i] = c ? x1[i] + m : f2[i], f3[i] = c ? y1[i] + m : f3[i];
-        }
+        inParts(boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const float m = still != nullptr && still[i] != 0 ? 0.0f : margin;
+                const bool c = changed[i] != 0;
+                f0[i] = c ? x0[i] - m : f0[i], f1[i] = c ? y0[i] - m : f1[i];
+                f2[i] = c ? x1[i] + m : f2[i], f3[i] = c ? y1[i] + m : f3[i];
+            }
+        });
         m_tightStale = true;
     } else {
         refatten(boxes, m_changedList);

@@ -40,6 +40,7 @@
 #include <array>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -78,7 +79,8 @@ public:
 
     enum class Mode : std::uint8_t { Off, Coherent, PassThrough };
 
-    Coherent() : Base(kParameters) {}
+    Coherent();
+    ~Coherent() override;
 
     [[nodiscard]] Mode mode() const { return m_mode; }
     [[nodiscard]] float margin() const { return m_margin; }
@@ -136,8 +138,15 @@ private:
     [[nodiscard]] BoxView fatView(const BoxView& boxes) const;
     void measureMargin(const BoxView& boxes);
     void resizeFor(std::uint32_t count);
+    /// Runs pass(begin, end, part) over [0, count) in equal parts, one a thread when the
+    /// inner technique runs on several and count is large enough, else once on this thread.
+    template <typename Pass>
+    void inParts(std::uint32_t count, Pass&& pass);
+
+    struct Parallel;  ///< the task arena and the parts' sums (coherent.cpp): keeps TBB out of this header
 
     Inner m_inner;
+    std::unique_ptr<Parallel> m_parallel;  ///< null on one thread, or over an inner technique without "threads"
     Mode m_mode = Mode::Coherent;
     bool m_enabled = true;
     bool m_reset = true;          ///< next update lists everything afresh (first, new settings, new margin)

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "broadphase/coherent/coherent.h"
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/thread_checks.h"
 
@@ -47,6 +48,26 @@ TEST(HshgThreadsMerge, KeyRangesHoldWhenEveryBoxJumpsOrOnlyATenthTurns) {
                 hshg.configure(Settings(scene.bounds(), {{kThreadsParameter.key, threads}}));
             },
             [&](const HierarchicalGrid&) {}, true);
+    }
+}
+
+TEST(HshgThreadsCoherent, TheLayersPassesInPartsGiveTheSerialPairs) {
+    // The registry's HSHG, under the coherence layer, whose passes over every box (the marks,
+    // and the fat boxes kept current while passing through) take the HSHG's threads: with
+    // every box jumping (the layer passes through) and with a steady drift (it stays coherent).
+    using Layered = Coherent<WithStatics<HierarchicalGrid>>;
+    for (const auto& [motion, mode] : {std::pair{Motion::Teleport, Layered::Mode::PassThrough},
+                                       std::pair{Motion::Steady, Layered::Mode::Coherent}}) {
+        SCOPED_TRACE(motion == Motion::Teleport ? "teleport" : "steady");
+        Scene scene(ScenarioKind::Uniform, 20000, motion, 3);
+        bool sawMode = false;
+        expectThreadsAgree<Layered>(
+            scene, 5,
+            [&](Layered& hshg, std::uint32_t threads) {
+                hshg.configure(Settings(scene.bounds(), {{kThreadsParameter.key, threads}}));
+            },
+            [&](const Layered& hshg) { sawMode = sawMode || hshg.mode() == mode; }, true);
+        EXPECT_TRUE(sawMode) << "the layer never was in the mode this motion is for";
     }
 }
 
