@@ -105,9 +105,16 @@ void AutoPick::handOverTo(Pick pick) {
     // caller's arrays are theirs again once update() returns), so queries before the next
     // update find what the kept one would have found. A one-off copy, at the hand-over.
     if (!m_techniques[to]) {
-        if (to == kSap) m_techniques[to] = std::make_unique<Coherent<WithStatics<SweepAndPrune>>>();
-        else m_techniques[to] = std::make_unique<Coherent<WithStatics<HierarchicalGrid>>>();
-        m_techniques[to]->configure(m_settings);
+        // Built passing through: the kept one was given up in a busy scene, where listing the
+        // fat pairs at once would cost about ten of the new one's steps.
+        const auto make = [&]<typename Layered>() {
+            auto made = std::make_unique<Layered>();
+            made->configure(m_settings);
+            made->startPassingThrough();
+            return made;
+        };
+        if (to == kSap) m_techniques[to] = make.template operator()<Coherent<WithStatics<SweepAndPrune>>>();
+        else m_techniques[to] = make.template operator()<Coherent<WithStatics<HierarchicalGrid>>>();
         // From a kept tree, or from a kept sweep and prune to the HSHG.
         const std::size_t from = m_techniques[kTree] ? kTree : kSap;
         if (m_updated && from != to && m_techniques[from]) {

@@ -23,9 +23,9 @@
 /// kWatchSteps steps its mean since the pick is compared with the HSHG's fastest trial step,
 /// and above kGiveUp times that, plus a doubt that shrinks as steps accumulate (a wave of
 /// reinsertion is a few steps; a slow tree is slow in every window), the HSHG takes over (one
-/// HSHG build) until the next scene. A kept sweep and prune is watched the same way: its
-/// trial can fall on a scene's calm start (a wall before it is smashed), and the HSHG's cost
-/// follows a scene's changes more closely.
+/// HSHG build, passing through its coherence layer: the scene is busy) until the next scene.
+/// A kept sweep and prune is watched the same way: its trial can fall on a scene's calm start
+/// (a wall before it is smashed), and the HSHG's cost follows a scene's changes more closely.
 ///
 /// The trial can also wrong the tree: its fat boxes, all made at the build without a motion
 /// to reach along, run out together a few steps later, and that first wave of reinsertions

@@ -194,7 +194,16 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
     if (m_reset || rulesCameOrWent) {
         m_reset = false;
         m_changedList.clear();
-        relist(boxes);
+        if (m_startPassing) {
+            // Every entity is marked changed: every fat box is made, the inner runs on the boxes.
+            m_startPassing = false;
+            m_mode = Mode::PassThrough;
+            m_calmSteps = 0;
+            m_warmedTight = true;
+            passThrough(boxes, {}, false, changed);
+        } else {
+            relist(boxes);
+        }
     } else if (m_mode == Mode::PassThrough) {
         m_changedList.clear();
         if (calmAgain(n, count, count))

@@ -142,6 +142,35 @@ TEST_P(CoherentLayer, QueriesAnswerForTheTightBoxes) {
     EXPECT_EQ(first, hits[0]);
 }
 
+// The fixture's lattice for tests of one concrete layered technique.
+class CoherentStart : public CoherentLayer {};
+
+TEST_F(CoherentStart, ABuildThatStartsPassingThroughListsThePairsOnceCalm) {
+    // Auto's hand-over in a busy scene: the first update passes through (the inner technique
+    // on the boxes themselves, no fat pairs listed), and kCalmSteps calm steps later the
+    // layer lists them and is coherent again; a later build lists them at once.
+    using Layered = Coherent<WithStatics<HierarchicalGrid>>;
+    Layered technique;
+    technique.configure(test::withCell(8.0f, kArea));
+    technique.startPassingThrough();
+    test::BoxSet boxes = lattice();
+    ASSERT_EQ(test::techniqueOverlaps(technique, boxes.view()), test::referenceOverlaps(boxes.view()));
+    EXPECT_EQ(technique.mode(), Layered::Mode::PassThrough);
+    EXPECT_EQ(test::extra(technique.counters(), "pass_through"), 1.0);
+    for (std::uint32_t step = 1; step <= Layered::kCalmSteps; ++step) {
+        EXPECT_EQ(technique.mode(), Layered::Mode::PassThrough) << "step " << step;
+        shift(boxes, step, 0.1f, 0.0f);  // inside the margin (0.4): calm
+        ASSERT_EQ(test::techniqueOverlaps(technique, boxes.view()), test::referenceOverlaps(boxes.view()));
+        EXPECT_EQ(technique.validate(), "");
+    }
+    EXPECT_EQ(technique.mode(), Layered::Mode::Coherent) << "calm for kCalmSteps steps: the fat pairs are listed";
+    EXPECT_EQ(test::extra(technique.counters(), "refound"), boxes.size());
+
+    technique.configure(test::withCell(8.0f, kArea));
+    ASSERT_EQ(test::techniqueOverlaps(technique, boxes.view()), test::referenceOverlaps(boxes.view()));
+    EXPECT_EQ(technique.mode(), Layered::Mode::Coherent) << "only the next build starts passing through";
+}
+
 INSTANTIATE_TEST_SUITE_P(Wrapped, CoherentLayer,
                          ::testing::Values("grid", "hash", "hshg", "sap", "sweep", "quadtree"),
                          [](const auto& info) { return std::string(info.param); });
