@@ -31,6 +31,7 @@ void AutoPick::startTrial() {
     m_timedSteps = 0;
     m_watchedMs = 0.0;
     m_watchedSteps = 0;
+    m_recentMs = {};
     m_calmSteps = 0;
     if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<Coherent<WithStatics<HierarchicalGrid>>>();
     if (!m_techniques[kTree]) m_techniques[kTree] = std::make_unique<DynamicTree>();
@@ -83,8 +84,18 @@ void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t
 
 void AutoPick::watchKept(double stepMs) {
     m_watchedMs += stepMs;
-    if (++m_watchedSteps % kWatchSteps != 0) return;
+    m_recentMs[m_watchedSteps % kWatchSteps] = stepMs;
+    ++m_watchedSteps;
     const double fallbackMs = m_fallbackMsPerEntity * m_count;
+    if (m_watchedSteps >= 2 * kWatchSteps) {
+        double recentMs = 0.0;
+        for (const double ms : m_recentMs) recentMs += ms;
+        if (recentMs / kWatchSteps > (kGiveUp + kDoubt) * fallbackMs) {
+            handOverTo(m_fallback == kSap ? Pick::Sap : Pick::Hshg);
+            return;
+        }
+    }
+    if (m_watchedSteps % kWatchSteps != 0) return;
     const double doubt = kDoubt * kWatchSteps / m_watchedSteps;
     if (m_watchedMs / m_watchedSteps > (kGiveUp + doubt) * fallbackMs) {
         handOverTo(m_fallback == kSap ? Pick::Sap : Pick::Hshg);

@@ -77,9 +77,12 @@ public:
     /// A new scene (most entities new in one update) starts a trial from this many entities.
     static constexpr std::uint32_t kMinTrialCount = 256;
     /// A kept tree's (or sweep and prune's) mean since its pick is judged every kWatchSteps steps: it is given up
-    /// above (kGiveUp + kDoubt * kWatchSteps / steps) times the HSHG's fastest trial step, so
+    /// above (kGiveUp + kDoubt * kWatchSteps / steps) times the fallback's fastest trial step, so
     /// 2.05x after 8 steps, 1.3x after 32, 1.08x after 256. The mean forgets slowly: past
-    /// kMemorySteps both sums are halved.
+    /// kMemorySteps both sums are halved. From 2 * kWatchSteps steps after the pick (a tree's
+    /// first wave is behind it), the mean of the last kWatchSteps steps is judged every step
+    /// too, against the bar of 8 steps: a scene that turns busy (smash's wall, hit 20 steps
+    /// in) is handed over in a few steps, not when the calm steps' share of the mean allows.
     static constexpr std::uint32_t kWatchSteps = 8;
     static constexpr double kGiveUp = 1.05, kDoubt = 1.0;
     static constexpr std::uint32_t kMemorySteps = 1024;
@@ -148,6 +151,7 @@ private:
     std::uint32_t m_timedSteps = 0;
     double m_watchedMs = 0.0;        ///< a kept tree's steps since its pick (halved past kMemorySteps)
     std::uint32_t m_watchedSteps = 0;
+    std::array<double, kWatchSteps> m_recentMs{};  ///< the last kWatchSteps steps' times, by step % kWatchSteps
     std::uint32_t m_count = 0;       ///< entities of the last update
     std::uint32_t m_statics = 0;     ///< of them declared static (counted during a trial)
     double m_stepMs = 0.0;           ///< the last update's time
