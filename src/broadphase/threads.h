@@ -26,6 +26,12 @@ inline constexpr bool kUnderThreadSanitizer = false;
 inline constexpr bool kUnderThreadSanitizer = false;
 #endif
 
+/// Below this many boxes (or a pass's items) a pass stays on the caller's thread, in every
+/// technique that takes "threads": a task's start and the parts' join would cost more than
+/// they save (at 5,000-10,000 boxes two threads made the suite's large pyramid, spinner and
+/// smash 13-25 % slower in the grid and the HSHG).
+inline constexpr std::uint32_t kMinParallelCount = 16384;
+
 /// Fits a technique's parallel state (a task arena and per-thread buffers) to the parameter
 /// "threads": 0 means the hardware's count, and one thread keeps no state at all, so the
 /// serial path stays the one that runs. `Parallel` is built from a thread count and keeps it.

@@ -19,8 +19,6 @@ namespace ro {
 // step that two threads could not shorten: they take the inner technique's threads.
 template <typename Inner>
 struct Coherent<Inner>::Parallel {
-    /// Below this many boxes a pass stays on one thread, as the grid's and the HSHG's do.
-    static constexpr std::uint32_t kMinBoxes = 16384;
     explicit Parallel(int threads)
         : threads(threads), arena(threads), changed(static_cast<std::size_t>(threads)), differs(static_cast<std::size_t>(threads)) {}
     int threads;
@@ -37,7 +35,7 @@ Coherent<Inner>::~Coherent() = default;
 template <typename Inner>
 template <typename Pass>
 void Coherent<Inner>::inParts(std::uint32_t count, Pass&& pass) {
-    const std::size_t parts = m_parallel && count >= Parallel::kMinBoxes ? static_cast<std::size_t>(m_parallel->threads) : 1;
+    const std::size_t parts = m_parallel && count >= kMinParallelCount ? static_cast<std::size_t>(m_parallel->threads) : 1;
     if (parts == 1) {
         pass(std::uint32_t{0}, count, std::size_t{0});
         return;

@@ -28,14 +28,11 @@ struct SpatialGrid::Parallel {
     /// threads idle; each chunk at least this many entries, so a small step stays cheap.
     static constexpr std::size_t kChunksPerThread = 8;
     static constexpr std::size_t kMinEntriesPerChunk = 4096;
-    /// Below this many boxes or entries a pass stays on one thread: at 5,000-10,000 boxes
-    /// two threads made the suite's large pyramid, spinner and smash 18-25 % slower.
-    static constexpr std::size_t kMinEntries = 16384;
 
     explicit Parallel(int threads) : threads(threads), arena(threads) {}
     /// How many parts a pass over `items` takes, at most `most`.
     [[nodiscard]] std::size_t partsFor(std::size_t items, std::size_t most) const {
-        return items < kMinEntries ? 1 : std::min(most, items / kMinEntriesPerChunk);
+        return items < kMinParallelCount ? 1 : std::min(most, items / kMinEntriesPerChunk);
     }
     int threads;
     tbb::task_arena arena;

@@ -71,10 +71,6 @@ private:
 
 // As the grid's (grid.cpp): an arena of its own, so `threads` bounds this technique's work alone.
 struct HierarchicalGrid::Parallel {
-    /// Below this many placed entities (or entities, for placeAll) a step stays on one thread:
-    /// the chunks' set-up and merge would cost more than they save (placeAll's parts at 9,600
-    /// entities made the suite's smash 13 % slower).
-    static constexpr std::uint32_t kMinSlots = 16384;
     /// More chunks than threads, so a chunk of a crowded stretch does not leave the other
     /// threads idle; each chunk at least this many slots, so a chunk's set-up stays small.
     static constexpr std::uint32_t kChunksPerThread = 8;
@@ -163,7 +159,7 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild, bool record
         bounds.inverse[level] = m_levels[level].inverse;
     }
     const std::uint32_t count = m_boxes.count;
-    const std::size_t parts = m_parallel && recordsReady && count >= Parallel::kMinSlots
+    const std::size_t parts = m_parallel && recordsReady && count >= kMinParallelCount
                                   ? std::min<std::size_t>(static_cast<std::size_t>(m_parallel->threads),
                                                           count / Parallel::kMinSlotsPerChunk)
                                   : 1;
@@ -259,7 +255,7 @@ void HierarchicalGrid::chooseMergeRanges(bool rebuild) {
     if (!m_parallel) return;
     Parallel& par = *m_parallel;
     par.splitKeys.clear();
-    if (rebuild || m_placed < Parallel::kMinSlots) return;
+    if (rebuild || m_placed < kMinParallelCount) return;
     // Equal shares of the kept order; the new order is the kept one give or take the moved.
     const auto ranges = static_cast<std::uint32_t>(par.threads);
     for (std::uint32_t r = 0; r < ranges; ++r)
@@ -609,7 +605,7 @@ std::pair<std::uint64_t, std::uint64_t> HierarchicalGrid::findPairsInChunks(std:
 void HierarchicalGrid::findPairs(std::vector<Pair>& out) {
     std::uint64_t tests = 0;
     std::uint64_t cells = 0;
-    if (m_parallel && m_placed >= Parallel::kMinSlots) {
+    if (m_parallel && m_placed >= kMinParallelCount) {
         std::tie(tests, cells) = findPairsInChunks(out);
     } else {
         PairWriter writer(out, pairRule());

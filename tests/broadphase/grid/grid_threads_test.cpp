@@ -9,6 +9,7 @@
 
 #include "broadphase/brute/brute.h"
 #include "broadphase/grid/grid.h"
+#include "broadphase/threads.h"
 #include "scenario/scenario.h"
 
 namespace ro {
@@ -46,7 +47,7 @@ class GridThreads : public ::testing::TestWithParam<ScenarioKind> {};
 TEST_P(GridThreads, PairArrayIsTheSerialOneAndMatchesBruteForce) {
     // A cell half the fitted size puts each box in several cells: enough entries that every
     // thread count splits the scan into several chunks, and enough entities (over the passes'
-    // threshold of 16,384 in grid.cpp) to split the update.
+    // threshold, kMinParallelCount in threads.h) to split the update.
     Scene scene(GetParam(), 20000, Motion::Churn, 7);
     const std::vector<std::uint32_t> threadCounts{1, 2, 7};
     std::vector<SpatialGrid> grids(threadCounts.size());
@@ -65,7 +66,7 @@ TEST_P(GridThreads, PairArrayIsTheSerialOneAndMatchesBruteForce) {
         EXPECT_EQ(overlapping(serial, f.view), overlapping(pairsOf(brute, f.view), f.view));
         scene.advance();
     }
-    EXPECT_GT(grids[0].counters().elementsVisited, 4u * 16384u) << "too few entries to split the scan";
+    EXPECT_GT(grids[0].counters().elementsVisited, 4u * kMinParallelCount) << "too few entries to split the scan";
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, GridThreads,
