@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ro/broadphase.h"
+#include "broadphase/threads.h"
 #include "core/buffers.h"
 
 namespace ro {
@@ -26,8 +27,9 @@ class BoxCopy {
 public:
     /// Copies the four coordinate arrays of `boxes`; returns `boxes` over the copies (ids,
     /// static flags and filters as given). Only growing can throw (bad_alloc), and it comes
-    /// before any copy: a throw leaves the last copy as it was.
-    BoxView take(const BoxView& boxes) {
+    /// before any copy: a throw leaves the last copy as it was. With `passes`, the copy runs
+    /// in parts on its threads.
+    BoxView take(const BoxView& boxes, PassArena* passes = nullptr) {
         const std::size_t n = boxes.count;
         if (n > m_minX.capacity()) {
             // All four grown (half again, for a count that creeps up) before any replaces its
@@ -37,10 +39,13 @@ public:
             for (std::size_t k = 0; k < 4; ++k) arrays()[k]->swap(grown[k]);
         }
         for (auto* v : arrays()) v->resize(n);  // within the capacity: no allocation
-        std::copy_n(boxes.minX, n, m_minX.data());
-        std::copy_n(boxes.minY, n, m_minY.data());
-        std::copy_n(boxes.maxX, n, m_maxX.data());
-        std::copy_n(boxes.maxY, n, m_maxY.data());
+        inParts(passes, boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
+            const std::uint32_t size = end - begin;
+            std::copy_n(boxes.minX + begin, size, m_minX.data() + begin);
+            std::copy_n(boxes.minY + begin, size, m_minY.data() + begin);
+            std::copy_n(boxes.maxX + begin, size, m_maxX.data() + begin);
+            std::copy_n(boxes.maxY + begin, size, m_maxY.data() + begin);
+        });
         return over(boxes);
     }
     [[nodiscard]] std::uint64_t bytesHeld() const {

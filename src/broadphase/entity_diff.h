@@ -11,6 +11,8 @@
 
 namespace ro {
 
+class PassArena;
+
 /// Maps last step's dense indices to this step's, through the stable ids, and lists the
 /// entities that are new and the ids that went. A compare of the id arrays per step, and work
 /// in proportion to the indices whose id changed.
@@ -18,8 +20,9 @@ class EntityDiff {
 public:
     static constexpr std::uint32_t kGone = 0xFFFFFFFFu;
 
-    /// Compares the ids of `boxes` (unique, as update() checks) with the last call's.
-    void track(const BoxView& boxes);
+    /// Compares the ids of `boxes` (unique, as update() checks) with the last call's; with
+    /// `passes`, the compare of unchanged ids runs in parts on its threads.
+    void track(const BoxView& boxes, PassArena* passes = nullptr);
     /// Forgets the last step: at the next track() every entity is new.
     void forget() { m_previousIds.clear(); }
     /// This step's index of the entity that had `oldIndex` last step, or kGone if it was removed.

@@ -5,6 +5,8 @@
 #include <memory>
 
 #include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include "ro/parameters.h"
 
@@ -31,6 +33,39 @@ inline constexpr bool kUnderThreadSanitizer = false;
 /// they save (at 5,000-10,000 boxes two threads made the suite's large pyramid, spinner and
 /// smash 13-25 % slower in the grid and the HSHG).
 inline constexpr std::uint32_t kMinParallelCount = 16384;
+
+/// A task arena of `threads` threads, for the passes over every box that are memory-bound and
+/// cheap a box (checks, compares, marks): run() splits [0, count) into one equal part a
+/// thread. An arena of its own rather than tbb::global_control: `threads` bounds this pass.
+class PassArena {
+public:
+    explicit PassArena(int threads) : threads(threads), m_arena(threads) {}
+    const int threads;
+
+    /// pass(begin, end, part) over [0, count), in `threads` equal parts (part 0 first).
+    template <typename Pass>
+    void run(std::uint32_t count, Pass&& pass) {
+        const auto parts = static_cast<std::size_t>(threads);
+        const auto first = [&](std::size_t part) { return static_cast<std::uint32_t>(std::uint64_t{count} * part / parts); };
+        m_arena.execute([&] {
+            tbb::parallel_for(std::size_t{0}, parts, [&](std::size_t part) { pass(first(part), first(part + 1), part); });
+        });
+    }
+
+private:
+    tbb::task_arena m_arena;
+};
+
+/// pass(begin, end, part) over [0, count): in parts on `arena`'s threads from
+/// kMinParallelCount items, else once on the caller's thread (part 0).
+template <typename Pass>
+void inParts(PassArena* arena, std::uint32_t count, Pass&& pass) {
+    if (arena == nullptr || count < kMinParallelCount) {
+        pass(std::uint32_t{0}, count, std::size_t{0});
+        return;
+    }
+    arena->run(count, pass);
+}
 
 /// Fits a technique's parallel state (a task arena and per-thread buffers) to the parameter
 /// "threads": 0 means the hardware's count, and one thread keeps no state at all, so the

@@ -9,6 +9,7 @@
 /// index, plus a hash look-up only where they differ: in a world that swap-removes and
 /// appends, work in proportion to what changed. The same pass proves the ids unique.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -28,6 +29,13 @@ public:
     /// Removes `id`; the last dense index takes its place, as a world swap-removes. Returns
     /// the freed slot. Throws std::invalid_argument if it is absent.
     std::uint32_t remove(std::uint32_t id);
+    /// Whether ids[begin, end) are the last update's ids at the same indices (the caller
+    /// checks the count): for a caller that compares in parts, on several threads.
+    [[nodiscard]] bool sameIds(const std::uint32_t* ids, std::uint32_t begin, std::uint32_t end) const {
+        return std::equal(ids + begin, ids + end, m_ids.begin() + begin);
+    }
+    /// update() for ids that sameIds() found to be the last update's, every one.
+    void keepIds() { m_newIds.clear(); }
 
     /// How many ids the last update() met for the first time (0 after an edit).
     [[nodiscard]] std::uint32_t newIdCount() const { return static_cast<std::uint32_t>(m_newIds.size()); }

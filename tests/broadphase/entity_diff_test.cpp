@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "broadphase/entity_diff.h"
+#include "broadphase/threads.h"
 #include "ro/rng.h"
 
 namespace ro {
@@ -84,6 +85,33 @@ TEST(EntityDiff, MatchesTheDefinitionsThroughChurnShufflesGrowthAndShrinking) {
         diff.track(viewOf(ids));
         expectDiff(diff, before, ids);
         if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+TEST(EntityDiff, OnSeveralThreadsTheCompareInPartsGivesTheSameDiff) {
+    // Past kMinParallelCount ids, track() with threads compares the ids in parts: the same
+    // ids are unchanged, and a change in any one part (the last one's last id, or a trade of
+    // places across two parts) is seen as on one thread.
+    for (const int threads : {2, 7}) {
+        SCOPED_TRACE(threads);
+        PassArena passes(threads);
+        EntityDiff diff;
+        std::vector<std::uint32_t> ids(kMinParallelCount + 1000);
+        std::iota(ids.begin(), ids.end(), 0u);
+        diff.track(viewOf(ids), &passes);
+        std::vector<std::uint32_t> before = ids;
+        diff.track(viewOf(ids), &passes);
+        expectDiff(diff, before, ids);
+        ids.back() = 1u << 30;  // a new entity in the last place
+        diff.track(viewOf(ids), &passes);
+        expectDiff(diff, before, ids);
+        before = ids;
+        std::swap(ids[10], ids[ids.size() - 10]);
+        diff.track(viewOf(ids), &passes);
+        expectDiff(diff, before, ids);
+        before = ids;
+        diff.track(viewOf(ids), &passes);
+        expectDiff(diff, before, ids);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "support/settings.h"
 #include "broadphase/oversized.h"
+#include "broadphase/threads.h"
 #include "ro/registry.h"
 #include "ro/rng.h"
 #include "support/scenes.h"
@@ -107,6 +109,68 @@ TEST_P(InputContract, EveryBadBoxAndRepeatedIdIsRefusedWithOneMessageAndTheLastS
         if (std::string(c.name).find("id") == std::string::npos) {
             auto fresh = make();
             EXPECT_NE(refusal(*fresh, lone.view()), "");
+        }
+    }
+}
+
+TEST_P(InputContract, PastTheThreadsThresholdTheFirstBadBoxOrRepeatedIdIsNamedOnEveryThreadCount) {
+    // From kMinParallelCount boxes the checks and the id compare run in parts, one a thread:
+    // the message must still name the first culprit, wherever the parts cut, and the refused
+    // step change nothing.
+    constexpr std::uint32_t kCount = 20000;
+    static_assert(kCount >= kMinParallelCount);
+    const Aabb bounds{0, 0, 2000, 2000};
+    test::BoxSet good;
+    Rng rng(11);
+    for (std::uint32_t i = 0; i < kCount; ++i) {
+        const float x = rng.range(0.0f, 1990.0f);
+        const float y = rng.range(0.0f, 1990.0f);
+        good.add({x, y, x + rng.range(0.5f, 8.0f), y + rng.range(0.5f, 8.0f)});
+    }
+    const std::set<Pair> expected = test::referenceOverlaps(good.view());
+    struct Case {
+        const char* name;
+        void (*spoil)(test::BoxSet&);
+        const char* message;
+    };
+    const Case cases[] = {
+        {"bad boxes in two parts", [](test::BoxSet& b) { b.minX[12000] = kNaN, b.maxX[17000] = b.minX[17000] - 1.0f; },
+         "box 12000 (id 12000) must have finite coordinates"},
+        {"a bad box in the last part", [](test::BoxSet& b) { b.maxY[19999] = kInf; },
+         "box 19999 (id 19999) must have finite coordinates"},
+        {"bad boxes in the first part and the last", [](test::BoxSet& b) { b.maxY[3000] = b.minY[3000] - 0.5f, b.minX[19000] = kNaN; },
+         "box 3000 (id 3000) must have min <= max on both axes"},
+        {"an id repeated in the last part", [](test::BoxSet& b) { b.ids[19000] = b.ids[2000]; }, "entity id 2000 appears twice"},
+    };
+    const auto& info = *findTechnique(GetParam());
+    const bool hasThreads = findParameter(info.parameters, kThreadsParameter.key) != nullptr;
+    for (const std::uint32_t threads : hasThreads ? std::vector<std::uint32_t>{1, 2, 7} : std::vector<std::uint32_t>{1}) {
+        for (const Case& c : cases) {
+            SCOPED_TRACE(std::string(c.name) + ", threads " + std::to_string(threads));
+            auto technique = info.create();
+            technique->configure(Settings(bounds, {{kCellSizeParameter.key, 8.0f}, {kThreadsParameter.key, threads}}));
+            // Twice: the first update fits the threads, the second has the ids of the first.
+            EXPECT_EQ(test::techniqueOverlaps(*technique, good.view()), expected);
+            EXPECT_EQ(test::techniqueOverlaps(*technique, good.view()), expected);
+            test::BoxSet bad = good;
+            c.spoil(bad);
+            EXPECT_EQ(refusal(*technique, bad.view()), c.message);
+            EXPECT_EQ(exactPairs(*technique, good.view()), expected);
+            EXPECT_EQ(test::techniqueOverlaps(*technique, good.view()), expected);
+        }
+        // updateMoved's run of moved indices is checked in parts too.
+        auto technique = info.create();
+        technique->configure(Settings(bounds, {{kCellSizeParameter.key, 8.0f}, {kThreadsParameter.key, threads}}));
+        (void)test::techniqueOverlaps(*technique, good.view());
+        test::BoxSet bad = good;
+        bad.minY[18000] = kNaN;
+        std::vector<std::uint32_t> moved(kCount - 2000);
+        std::iota(moved.begin(), moved.end(), 2000u);
+        try {
+            technique->updateMoved(bad.view(), moved);
+            ADD_FAILURE() << "updateMoved took a NaN box, threads " << threads;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_STREQ(e.what(), "box 18000 (id 18000) must have finite coordinates") << "threads " << threads;
         }
     }
 }

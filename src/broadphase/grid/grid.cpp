@@ -71,7 +71,7 @@ std::uint32_t SpatialGrid::row(float y) const { return clampedCell(y, m_bounds.m
 void SpatialGrid::doUpdate(const BoxView& boxes) {
     m_counters = {};
     if (boxes.count > kMaxEntities) throw std::length_error("the spatial grid holds at most 2^30 entities");
-    m_boxes = m_copy.take(boxes);
+    m_boxes = m_copy.take(boxes, passes());
     resizeWithHeadroom(m_ranges, boxes.count);
     m_oversized.clear();
     resizeWithHeadroom(m_isOversized, boxes.count);  // a count that creeps up must not allocate each step

@@ -386,7 +386,7 @@ void HierarchicalGrid::doUpdate(const BoxView& boxes) {
         // An entity that went leaves the kept order (no kept key matches kNoKey); a new one
         // starts without a cell, whatever its slot's record held before (a record made here).
         chooseMergeRanges(rebuild);  // before any record changes
-        m_diff.track(boxes);
+        m_diff.track(boxes, passes());
         const bool countLeft = m_parallel && !m_parallel->splitKeys.empty();
         for (const std::uint32_t id : m_diff.removed()) {
             if (id >= m_state.size()) continue;
@@ -420,7 +420,7 @@ void HierarchicalGrid::doUpdate(const BoxView& boxes) {
         // The cells keep their boxes; only oversized entities are tested (against every box)
         // from the coordinates later, so only then are they copied: the caller's arrays are
         // free once update() returns.
-        m_boxes = m_oversized.empty() ? withoutCoordinates(boxes) : m_copy.take(boxes);
+        m_boxes = m_oversized.empty() ? withoutCoordinates(boxes) : m_copy.take(boxes, passes());
         m_needsRebuild = false;
     } catch (...) {
         // Leave a valid, empty structure behind, so later calls see nothing rather than stale
