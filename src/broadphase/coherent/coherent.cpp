@@ -4,9 +4,6 @@
 #include <numeric>
 #include <type_traits>
 
-#include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/task_arena.h>
-
 #include "broadphase/fat_margin.h"
 #include "broadphase/threads.h"
 #include "core/box_helpers.h"
@@ -14,37 +11,11 @@
 
 namespace ro {
 
-// The layer's passes over every box (the marks, the fat boxes kept current while passing
-// through) are memory-bound and cheap a box, but at 1,000,000 boxes they were a share of a
-// step that two threads could not shorten: they take the inner technique's threads.
-template <typename Inner>
-struct Coherent<Inner>::Parallel {
-    explicit Parallel(int threads)
-        : threads(threads), arena(threads), changed(static_cast<std::size_t>(threads)), differs(static_cast<std::size_t>(threads)) {}
-    int threads;
-    tbb::task_arena arena;
-    std::vector<std::uint32_t> changed, differs;  ///< by part: the marking pass's counts
-};
-
 template <typename Inner>
 Coherent<Inner>::Coherent() : Base(kParameters) {}
 
 template <typename Inner>
 Coherent<Inner>::~Coherent() = default;
-
-template <typename Inner>
-template <typename Pass>
-void Coherent<Inner>::inParts(std::uint32_t count, Pass&& pass) {
-    const std::size_t parts = m_parallel && count >= kMinParallelCount ? static_cast<std::size_t>(m_parallel->threads) : 1;
-    if (parts == 1) {
-        pass(std::uint32_t{0}, count, std::size_t{0});
-        return;
-    }
-    const auto first = [&](std::size_t part) { return static_cast<std::uint32_t>(std::uint64_t{count} * part / parts); };
-    m_parallel->arena.execute([&] {
-        tbb::parallel_for(std::size_t{0}, parts, [&](std::size_t part) { pass(first(part), first(part + 1), part); });
-    });
-}
 
 template <typename Inner>
 void Coherent<Inner>::applySettings(const Settings& settings) {
@@ -57,7 +28,6 @@ void Coherent<Inner>::applySettings(const Settings& settings) {
     m_calmSteps = 0;
     m_warmedTight = false;
     m_inner.configure(settings);  // checked by our configure (the inner's keys are ours); applied at its next update
-    if (findParameter(Inner::kParameters, kThreadsParameter.key) != nullptr) fitParallel(m_parallel, settings);
     m_mode = m_enabled ? Mode::Coherent : Mode::Off;
     m_reset = true;
 }
@@ -162,17 +132,17 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
         for (std::uint32_t i = begin; i < keptEnd; ++i) c += changed[i];
         partDiffers = d, partCount = c;
     };
-    if (m_parallel) {
-        std::fill(m_parallel->differs.begin(), m_parallel->differs.end(), 0u);
-        std::fill(m_parallel->changed.begin(), m_parallel->changed.end(), 0u);
-        inParts(span, [&](std::uint32_t begin, std::uint32_t end, std::size_t part) {
-            mark(begin, end, m_parallel->differs[part], m_parallel->changed[part]);
-        });
-        for (std::size_t part = 0; part < m_parallel->differs.size(); ++part)
-            differs += m_parallel->differs[part], count += m_parallel->changed[part];
-    } else {
-        mark(0, span, differs, count);
-    }
+    // The layer's passes over every box are memory-bound and cheap a box, but at 1,000,000
+    // boxes they were a share of a step that two threads could not shorten: they run in
+    // parts on the threads of the passes (the inner technique's "threads").
+    PassArena* passes = this->passes();
+    const std::size_t parts = passes != nullptr ? static_cast<std::size_t>(passes->threads) : 1;
+    m_partDiffers.assign(parts, 0);  // within the capacity once warm: no allocation
+    m_partChanged.assign(parts, 0);
+    inParts(passes, span, [&](std::uint32_t begin, std::uint32_t end, std::size_t part) {
+        mark(begin, end, m_partDiffers[part], m_partChanged[part]);
+    });
+    for (std::size_t part = 0; part < parts; ++part) differs += m_partDiffers[part], count += m_partChanged[part];
 
     // Keep this update's rules for the next update's marks (and its boxes, below).
     const auto keep = [n](auto& copy, const auto* from) {
@@ -288,7 +258,7 @@ void Coherent<Inner>::passThrough(const BoxView& boxes, std::span<const std::uin
         float *f0 = m_fatMinX.data(), *f1 = m_fatMinY.data(), *f2 = m_fatMaxX.data(), *f3 = m_fatMaxY.data();
         const std::uint8_t* still = boxes.isStatic;
         const float margin = m_margin;
-        inParts(boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
+        inParts(this->passes(), boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
             for (std::uint32_t i = begin; i < end; ++i) {
                 const float m = still != nullptr && still[i] != 0 ? 0.0f : margin;
                 const bool c = changed[i] != 0;

@@ -143,15 +143,7 @@ private:
     [[nodiscard]] BoxView fatView(const BoxView& boxes) const;
     void measureMargin(const BoxView& boxes);
     void resizeFor(std::uint32_t count);
-    /// Runs pass(begin, end, part) over [0, count) in equal parts, one a thread when the
-    /// inner technique runs on several and count is large enough, else once on this thread.
-    template <typename Pass>
-    void inParts(std::uint32_t count, Pass&& pass);
-
-    struct Parallel;  ///< the task arena and the parts' sums (coherent.cpp): keeps TBB out of this header
-
     Inner m_inner;
-    std::unique_ptr<Parallel> m_parallel;  ///< null on one thread, or over an inner technique without "threads"
     Mode m_mode = Mode::Coherent;
     bool m_enabled = true;
     bool m_reset = true;          ///< next update lists everything afresh (first, new settings, new margin)
@@ -183,6 +175,7 @@ private:
     std::vector<std::uint32_t> m_category, m_mask;
     std::vector<std::uint8_t> m_changed;   ///< this step: 1 if the entity changed
     std::vector<std::uint32_t> m_changedList;
+    std::vector<std::uint32_t> m_partDiffers, m_partChanged;  ///< the marking pass's counts, by part
     std::vector<IndexPair> m_kept;         ///< pairs whose fat boxes overlap (and the rule accepts)
     // Scratch.
     std::vector<std::uint32_t> m_found;
