@@ -40,8 +40,12 @@ BoxView WithStatics<Inner>::staticView() const {
 template <typename Inner>
 void WithStatics<Inner>::doUpdate(const BoxView& boxes) {
     const std::uint32_t n = boxes.count;
-    if (boxes.isStatic == nullptr) {
+    std::uint32_t statics = 0;
+    if (boxes.isStatic != nullptr)
+        for (std::uint32_t i = 0; i < n; ++i) statics += boxes.isStatic[i] != 0 ? 1 : 0;  // vectorised
+    if (statics == 0 || statics < std::uint64_t{kMinStaticsPerMover} * (n - statics)) {
         m_layered = false;
+        m_rebuild = true;  // the static index, if any, is built afresh when it is used again
         m_count = n;
         Base::updateChecked(m_movers, boxes);
         countUpdate(false);
@@ -61,12 +65,6 @@ void WithStatics<Inner>::doUpdate(const BoxView& boxes) {
     else
         rebuild = !split(boxes);
     m_count = n;
-    if (m_staticDense.empty()) {
-        m_layered = false;
-        Base::updateChecked(m_movers, boxes);
-        countUpdate(false);
-        return;
-    }
     m_layered = true;
     if (rebuild) buildStatics(boxes);
     gatherMovers(boxes);

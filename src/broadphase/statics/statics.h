@@ -30,8 +30,9 @@
 ///   has it): sweep and prune then answers them from strips (sap.h).
 /// - Queries ask both indexes and merge; a ray's hits are sorted by the caller (t, then dense
 ///   index), and raycastFirst keeps the nearer of the two indexes' first hits.
-/// Without statics (no flags, or none set) the layer passes straight through: the mover index
-/// holds every box at its dense index, and each call goes to it as it came.
+/// Without statics (no flags, or none set), or with fewer than kMinStaticsPerMover a mover, the
+/// layer passes straight through: the mover index holds every box at its dense index, and each
+/// call goes to it as it came.
 ///
 /// Under Coherent (the registry's composition, Coherent<WithStatics<Inner>>; docs/statics.md
 /// has the figures): Coherent keeps the pairs while the boxes stay in their fat boxes and
@@ -62,6 +63,12 @@ class WithStatics final : public Technique<WithStatics<Inner>> {
 public:
     static constexpr TechniqueGuide kGuide = Inner::kGuide;
     static constexpr const auto& kParameters = Inner::kParameters;
+    /// The statics sit in an index of their own only when there are at least this many per
+    /// mover; with fewer, the layer passes straight through and the inner technique holds
+    /// them with the movers. Every mover's query of the static index costs more than the
+    /// statics cost inside the inner technique until the statics outnumber the movers about
+    /// 3 to 1 (docs/statics.md has the measurements).
+    static constexpr std::uint32_t kMinStaticsPerMover = 3;
 
     WithStatics() : Base(kParameters) {
         // The static index answers a box query per mover each step and is built again only

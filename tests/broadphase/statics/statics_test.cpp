@@ -267,6 +267,41 @@ TEST(StaticsLayerWithoutStatics, PassesStraightThrough) {
     expectPassStraightThrough<SweepAndPrune>();
 }
 
+// Fewer than kMinStaticsPerMover statics a mover: the layer passes straight through, and
+// crossing that line either way keeps brute force's pairs (the static index is built afresh).
+template <typename Inner>
+void expectLayeredOnlyWithEnoughStatics() {
+    Coherent<WithStatics<Inner>> technique;
+    technique.configure(test::withCell(6.0f, Aabb{-50, -50, 250, 175}));
+    Field field;  // 800 statics, 200 movers: 4 a mover
+    const auto flip = [&](std::uint8_t to) {  // 60 statics become movers, or back
+        for (std::uint32_t i = 1, flipped = 0; flipped < 60; i += 5, ++flipped) field.isStatic[i] = to;
+    };
+    const bool layeredAt[] = {true, true, false, false, false, true, true};
+    double buildsBefore = 0.0;
+    for (int step = 0; step < 7; ++step) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        if (step == 2) flip(0);  // 740 statics, 260 movers: under 3 a mover
+        if (step == 5) flip(1);
+        field.moveMovers(step % 2 == 0 ? 2.0f : -1.0f, 0.3f);
+        technique.update(field.view(true));
+        EXPECT_EQ(pairsOf(technique, field.view(true)), brutePairs(field.view(true)));
+        EXPECT_EQ(technique.inner().layered(), layeredAt[step]);
+        if (step == 4) buildsBefore = staticBuilds(technique);
+        if (step == 5) {
+            EXPECT_EQ(staticBuilds(technique), buildsBefore + 1) << "layered again: the static index is built afresh";
+        }
+    }
+}
+
+TEST(StaticsLayerWithFewStatics, PassesStraightThroughUnderThreeStaticsAMover) {
+    static_assert(WithStatics<SpatialGrid>::kMinStaticsPerMover == 3, "the field's 4 and 740 / 260 straddle it");
+    expectLayeredOnlyWithEnoughStatics<SpatialGrid>();
+    expectLayeredOnlyWithEnoughStatics<HierarchicalGrid>();
+    expectLayeredOnlyWithEnoughStatics<SweepAndPrune>();
+    expectLayeredOnlyWithEnoughStatics<Quadtree>();
+}
+
 TEST(StaticsLayerOverSweepAndPrune, ItsStaticIndexAnswersFromStripsAndItsMoverIndexDoesNot) {
     Field field;
     WithStatics<SweepAndPrune> layer;
