@@ -117,6 +117,10 @@ void TechniqueBase::prepareUpdate(const BoxView& boxes) {
     m_ruleCopy.reserveFor(boxes);
     if (m_rule.isStatic != nullptr) m_rule.isStatic = m_ruleCopy.isStatic.data();
     if (m_rule.category != nullptr) m_rule.category = m_ruleCopy.category.data(), m_rule.mask = m_ruleCopy.mask.data();
+    if (m_outerSlots != nullptr) {
+        m_idSlots.adopt(boxes.ids, boxes.count, m_outerSlots->slotLimit(), m_outerSlots->newIdCount());
+        return;
+    }
     // The same ids as the last update (most steps): proved in parts when there are threads.
     if (m_passes != nullptr && boxes.ids != nullptr && boxes.count == m_idSlots.count() && boxes.count >= kMinParallelCount) {
         std::atomic<bool> differ{false};

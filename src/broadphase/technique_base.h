@@ -52,9 +52,19 @@ protected:
     virtual QueryCost doQueryRay(const Segment& segment, std::vector<RayHit>& out) = 0;
     virtual QueryCost doRaycastFirst(const Segment& segment, std::optional<RayHit>& hit) = 0;
 
-    /// For a technique made of others (auto): hands `inner` boxes this technique's update()
-    /// checked already, so only their ids are mapped again.
-    static void updateChecked(TechniqueBase& inner, const BoxView& boxes) { inner.takeChecked(boxes); }
+    /// For a technique made of others (a layer, auto): hands `inner` boxes this technique's
+    /// update() checked and keyed by its slots (or some of them), which `inner` adopts as its
+    /// own slots: they are not mapped again, layer after layer.
+    void updateChecked(TechniqueBase& inner, const BoxView& boxes) const {
+        inner.m_outerSlots = &m_idSlots;
+        try {
+            inner.takeChecked(boxes);
+        } catch (...) {
+            inner.m_outerSlots = nullptr;
+            throw;
+        }
+        inner.m_outerSlots = nullptr;
+    }
     /// The same for updateMoved(): its boxes and moved indices were checked (O(moved) once, not
     /// once per technique); only the call is checked against `inner`'s last update.
     static void updateMovedChecked(TechniqueBase& inner, const BoxView& boxes, std::span<const std::uint32_t> moved) {
@@ -107,6 +117,8 @@ private:
     std::span<const ParameterSpec> m_parameters;
     std::optional<Settings> m_pending;  ///< from configure(), applied by the next update()
     IdSlots m_idSlots;
+    /// During updateChecked from an outer technique: its slots, which key this update's boxes.
+    const IdSlots* m_outerSlots = nullptr;
     /// For a technique with "threads": the passes over every box run in parts on it (at
     /// 1,000,000 boxes the checks and the id compare were a tenth of a step on two threads).
     std::unique_ptr<PassArena> m_passes;

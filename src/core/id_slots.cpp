@@ -15,8 +15,30 @@ namespace {
 
 }  // namespace
 
+void IdSlots::adopt(const std::uint32_t* slots, std::uint32_t count, std::uint32_t slotLimit, std::uint32_t newIds) {
+    if (count > 0 && slots == nullptr) throw std::invalid_argument("boxes need their entity ids");
+    if (!m_adopted) {
+        *this = IdSlots{};  // the mapping's tables hold nothing while adopting
+        m_adopted = true;
+    }
+    resizeWithHeadroom(m_slots, count);
+    std::copy_n(slots, count, m_slots.data());
+    m_adoptedLimit = slotLimit;
+    m_adoptedNewIds = newIds;
+}
+
+void IdSlots::stopAdopting() {
+    if (!m_adopted) return;
+    *this = IdSlots{};
+}
+
+void IdSlots::checkNotAdopted(const char* call) const {
+    if (m_adopted) throw std::logic_error(std::string("IdSlots::") + call + ": the slots are adopted from an outer technique");
+}
+
 void IdSlots::update(const std::uint32_t* ids, std::uint32_t count) {
     if (count > 0 && ids == nullptr) throw std::invalid_argument("boxes need their entity ids");
+    stopAdopting();
     const auto lastCount = static_cast<std::uint32_t>(m_ids.size());
     m_newIds.clear();
     if (count == lastCount && (count == 0 || std::equal(ids, ids + count, m_ids.begin()))) return;
@@ -118,6 +140,7 @@ std::uint32_t IdSlots::allocateSlot() {
 }
 
 std::uint32_t IdSlots::insert(std::uint32_t id) {
+    checkNotAdopted("insert");
     if (m_slotOfId.find(id) != IdMap::kAbsent)
         throw std::invalid_argument("entity " + std::to_string(id) + " is present already");
     const std::uint32_t slot = allocateSlot();
@@ -129,6 +152,7 @@ std::uint32_t IdSlots::insert(std::uint32_t id) {
 }
 
 std::uint32_t IdSlots::remove(std::uint32_t id) {
+    checkNotAdopted("remove");
     const std::uint32_t slot = m_slotOfId.find(id);
     if (slot == IdMap::kAbsent) throw std::invalid_argument("entity " + std::to_string(id) + " is not present");
     const std::uint32_t dense = m_denseOfSlot[slot];
@@ -143,6 +167,7 @@ std::uint32_t IdSlots::remove(std::uint32_t id) {
 }
 
 std::optional<std::uint32_t> IdSlots::slotOf(std::uint32_t id) const {
+    checkNotAdopted("slotOf");
     const std::uint32_t slot = m_slotOfId.find(id);
     if (slot == IdMap::kAbsent) return std::nullopt;
     return slot;

@@ -82,6 +82,35 @@ TEST(IdSlots, ARepeatedIdIsRefusedWithTheMappingUnchanged) {
     EXPECT_EQ(slots.slots()[3], before[0]);
 }
 
+TEST(IdSlots, AdoptedSlotsAreTheOutersAsTheyAreAndAnUpdateAfterThemStartsAfresh) {
+    // A technique inside another takes the outer's slots as its own: copied (the outer's array
+    // changes at its next update, before this one's), with the outer's limit and new ids.
+    IdSlots outer;
+    const std::vector<std::uint32_t> ids{900, 12, 7000, 5};
+    outer.update(ids.data(), 4);
+    IdSlots inner;
+    std::vector<std::uint32_t> some{outer.slots()[3], outer.slots()[0]};  // a subset, as the statics layer hands over
+    inner.adopt(some.data(), 2, outer.slotLimit(), outer.newIdCount());
+    some = {99, 99};
+    ASSERT_EQ(inner.count(), 2u);
+    EXPECT_EQ(inner.slots()[0], outer.slots()[3]);
+    EXPECT_EQ(inner.slots()[1], outer.slots()[0]);
+    EXPECT_EQ(inner.slotLimit(), outer.slotLimit());
+    EXPECT_EQ(inner.newIdCount(), 4u);
+    EXPECT_THROW(inner.insert(1), std::logic_error);
+    EXPECT_THROW(inner.remove(0), std::logic_error);
+    EXPECT_THROW((void)inner.slotOf(0), std::logic_error);
+    EXPECT_FALSE(inner.sameIds(some.data(), 0, 2)) << "no ids of its own to compare with";
+    // An update of its own maps ids from scratch: every id is new, slots from 0.
+    inner.update(ids.data(), 4);
+    EXPECT_EQ(inner.newIdCount(), 4u);
+    EXPECT_EQ(inner.slotLimit(), 4u);
+    EXPECT_EQ(std::set<std::uint32_t>(inner.slots(), inner.slots() + 4), (std::set<std::uint32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(inner.slotOf(7000), inner.slots()[2]);
+    inner.update(ids.data(), 4);
+    EXPECT_EQ(inner.newIdCount(), 0u);
+}
+
 TEST(IdSlots, AChurnOfMillionsOfIdsKeepsTheSlotsAndMemoryAtTheLiveCount) {
     IdSlots slots;
     Rng rng(8);

@@ -56,9 +56,8 @@ void AutoPick::onEach(Step&& step, bool timed) {
 bool AutoPick::exploitsMovedLists() const { return m_pick == Pick::Tree; }
 
 void AutoPick::doUpdate(const BoxView& boxes) {
-    // The boxes are checked and keyed by slots already; each technique keys them again by
-    // its own slots, which costs a compare of the ids when they have not changed. Most ids
-    // new at once: a new scene.
+    // The boxes are checked and keyed by slots already; each technique adopts these slots as
+    // its own (updateChecked). Most ids new at once: a new scene.
     m_boxes = withoutCoordinates(boxes);  // the caller's: not read after this update
     m_updated = true;
     m_count = boxes.count;
