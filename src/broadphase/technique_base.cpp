@@ -117,8 +117,11 @@ void TechniqueBase::prepareUpdate(const BoxView& boxes) {
     m_ruleCopy.reserveFor(boxes);
     if (m_rule.isStatic != nullptr) m_rule.isStatic = m_ruleCopy.isStatic.data();
     if (m_rule.category != nullptr) m_rule.category = m_ruleCopy.category.data(), m_rule.mask = m_ruleCopy.mask.data();
-    if (m_outerSlots != nullptr) {
-        m_idSlots.adopt(boxes.ids, boxes.count, m_outerSlots->slotLimit(), m_outerSlots->newIdCount());
+    if (m_outerSlots != nullptr) {  // the ids are the outer technique's slots: copied, not mapped
+        std::uint32_t* slots = m_idSlots.adopt(boxes.count, m_outerSlots->slotLimit(), m_outerSlots->newIdCount());
+        inParts(m_passes.get(), boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
+            std::copy(boxes.ids + begin, boxes.ids + end, slots + begin);
+        });
         return;
     }
     // The same ids as the last update (most steps): proved in parts when there are threads.

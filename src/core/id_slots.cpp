@@ -15,16 +15,15 @@ namespace {
 
 }  // namespace
 
-void IdSlots::adopt(const std::uint32_t* slots, std::uint32_t count, std::uint32_t slotLimit, std::uint32_t newIds) {
-    if (count > 0 && slots == nullptr) throw std::invalid_argument("boxes need their entity ids");
+std::uint32_t* IdSlots::adopt(std::uint32_t count, std::uint32_t slotLimit, std::uint32_t newIds) {
     if (!m_adopted) {
         *this = IdSlots{};  // the mapping's tables hold nothing while adopting
         m_adopted = true;
     }
     resizeWithHeadroom(m_slots, count);
-    std::copy_n(slots, count, m_slots.data());
     m_adoptedLimit = slotLimit;
     m_adoptedNewIds = newIds;
+    return m_slots.data();
 }
 
 void IdSlots::stopAdopting() {

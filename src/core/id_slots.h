@@ -31,10 +31,11 @@ public:
     std::uint32_t remove(std::uint32_t id);
     /// For a technique inside another (a layer, auto): the ids it is handed are the outer
     /// technique's slots already (unique, below `slotLimit`, a freed one reused only from a
-    /// later update), so they are its slots as they are: copied, not mapped. `newIds` is the
-    /// outer's newIdCount(). Forgets any mapping of update(); the next update() starts afresh,
-    /// and insert(), remove() and slotOf() throw std::logic_error until then.
-    void adopt(const std::uint32_t* slots, std::uint32_t count, std::uint32_t slotLimit, std::uint32_t newIds);
+    /// later update), so they are its slots as they are: copied, not mapped. Returns the array
+    /// of `count` slots for the caller to copy them into (in parts, on several threads).
+    /// `newIds` is the outer's newIdCount(). Forgets any mapping of update(); the next
+    /// update() starts afresh, and insert(), remove() and slotOf() throw std::logic_error until then.
+    [[nodiscard]] std::uint32_t* adopt(std::uint32_t count, std::uint32_t slotLimit, std::uint32_t newIds);
     /// Whether ids[begin, end) are the last update's ids at the same indices (the caller
     /// checks the count): for a caller that compares in parts, on several threads.
     [[nodiscard]] bool sameIds(const std::uint32_t* ids, std::uint32_t begin, std::uint32_t end) const {

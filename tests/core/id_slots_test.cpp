@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -90,7 +91,7 @@ TEST(IdSlots, AdoptedSlotsAreTheOutersAsTheyAreAndAnUpdateAfterThemStartsAfresh)
     outer.update(ids.data(), 4);
     IdSlots inner;
     std::vector<std::uint32_t> some{outer.slots()[3], outer.slots()[0]};  // a subset, as the statics layer hands over
-    inner.adopt(some.data(), 2, outer.slotLimit(), outer.newIdCount());
+    std::copy_n(some.data(), 2, inner.adopt(2, outer.slotLimit(), outer.newIdCount()));
     some = {99, 99};
     ASSERT_EQ(inner.count(), 2u);
     EXPECT_EQ(inner.slots()[0], outer.slots()[3]);
