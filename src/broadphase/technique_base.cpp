@@ -119,8 +119,9 @@ void TechniqueBase::prepareUpdate(const BoxView& boxes) {
     if (m_rule.category != nullptr) m_rule.category = m_ruleCopy.category.data(), m_rule.mask = m_ruleCopy.mask.data();
     if (m_outerSlots != nullptr) {  // the ids are the outer technique's slots: copied, not mapped
         std::uint32_t* slots = m_idSlots.adopt(boxes.count, m_outerSlots->slotLimit(), m_outerSlots->newIdCount());
+        // Most steps hand over the same slots: compared, they are not written again.
         inParts(m_passes.get(), boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
-            std::copy(boxes.ids + begin, boxes.ids + end, slots + begin);
+            if (!std::equal(boxes.ids + begin, boxes.ids + end, slots + begin)) std::copy(boxes.ids + begin, boxes.ids + end, slots + begin);
         });
         return;
     }
