@@ -89,7 +89,7 @@ struct HierarchicalGrid::Parallel {
     std::vector<std::uint64_t> tests, cells;  ///< by chunk
     std::vector<std::size_t> offsets;        ///< where chunk c's pairs go in the output
     // placeAll's, by part of the entities.
-    std::vector<std::vector<Moved>> partMoved;
+    std::vector<std::vector<Moved>> partMoved, partScratch;  ///< each part's moved, sorted by key in its task
     std::vector<std::vector<std::uint32_t>> partOversized;
     std::vector<SizeStats> partStats;
     // mergeOrder's, by key range of the kept order: range r holds the keys from splitKeys[r]
@@ -148,6 +148,7 @@ void HierarchicalGrid::growState(std::uint32_t id) {
 
 HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild, bool recordsReady) {
     m_moved.clear();
+    m_movedSorted = false;
     m_oversized.clear();
     // Level L holds the sides in (below_L, size_L]. Most entities stay on their level, so
     // that test comes first, on floats: against the largest float at or under each bound it
@@ -173,7 +174,7 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild, bool record
     // in part order are the serial loop's. Every id is unique and already has its record
     // (doUpdate grew them for the ids that came), so the parts write different records.
     Parallel& par = *m_parallel;
-    if (par.partMoved.size() < parts) par.partMoved.resize(parts);
+    if (par.partMoved.size() < parts) par.partMoved.resize(parts), par.partScratch.resize(parts);
     if (par.partOversized.size() < parts) par.partOversized.resize(parts);
     par.partStats.resize(parts);
     const auto first = [&](std::size_t c) { return static_cast<std::uint32_t>(std::uint64_t{count} * c / parts); };
@@ -183,15 +184,30 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeAll(bool rebuild, bool record
                 par.partMoved[c].clear();
                 par.partOversized[c].clear();
                 reserveWithHeadroom(par.partMoved[c], first(c + 1) - first(c));  // all of them may move
+                reserveWithHeadroom(par.partScratch[c], first(c + 1) - first(c));  // the sort trades the two
                 par.partStats[c] = placeRange(first(c), first(c + 1), rebuild, bounds, par.partMoved[c],
                                               par.partOversized[c], false,
                                               countLeft ? par.left.data() + (1 + c) * ranges : nullptr);
+                hshg_detail::sortByKey(par.partMoved[c], par.partScratch[c]);
             }
         });
     });
+    // The parts' sorted lists merged in part order: std::merge takes the first list's item
+    // first among equal keys, so the order is the stable sort's of the joined lists, as on
+    // one thread. Only this pass stays serial, not the sort.
+    const auto byKey = [](const Moved& a, const Moved& b) { return a.key < b.key; };
+    m_moved.resize(par.partMoved[0].size() + par.partMoved[1].size());
+    std::merge(par.partMoved[0].begin(), par.partMoved[0].end(), par.partMoved[1].begin(), par.partMoved[1].end(),
+               m_moved.begin(), byKey);
+    for (std::size_t c = 2; c < parts; ++c) {
+        m_movedScratch.resize(m_moved.size() + par.partMoved[c].size());
+        std::merge(m_moved.begin(), m_moved.end(), par.partMoved[c].begin(), par.partMoved[c].end(), m_movedScratch.begin(),
+                   byKey);
+        m_moved.swap(m_movedScratch);
+    }
+    m_movedSorted = true;
     SizeStats stats{kInf, 0.0f};
     for (std::size_t c = 0; c < parts; ++c) {
-        m_moved.insert(m_moved.end(), par.partMoved[c].begin(), par.partMoved[c].end());
         m_oversized.insert(m_oversized.end(), par.partOversized[c].begin(), par.partOversized[c].end());
         stats.minPositiveSide = std::min(stats.minPositiveSide, par.partStats[c].minPositiveSide);
         stats.maxSide = std::max(stats.maxSide, par.partStats[c].maxSide);
@@ -264,7 +280,7 @@ void HierarchicalGrid::chooseMergeRanges(bool rebuild) {
 }
 
 void HierarchicalGrid::mergeOrder(bool rebuild) {
-    sortByKey(m_moved, m_movedScratch);
+    if (!m_movedSorted) sortByKey(m_moved, m_movedScratch);
     const std::uint32_t previous = rebuild ? 0 : m_placed;
     const auto placed = static_cast<std::uint32_t>(m_boxes.count - m_oversized.size());
     m_keys.swap(m_previousKeys);

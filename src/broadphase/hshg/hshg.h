@@ -253,6 +253,7 @@ private:
     std::vector<IdState> m_state;  ///< by id
     EntityDiff m_diff;             ///< which ids came and went since the last update
     std::vector<Moved> m_moved, m_movedScratch;
+    bool m_movedSorted = false;  ///< placeAll sorted m_moved already (in parts, on several threads)
     // The sorted order, one slot per placed entity, then a few slots of padding (end keys).
     std::vector<std::uint64_t> m_keys, m_previousKeys;
     std::vector<std::uint32_t> m_ids, m_previousIds;

@@ -15,6 +15,7 @@
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/hshg/keys.h"
 #include "core/box_helpers.h"
+#include "core/insertion_sort.h"
 #include "core/radix_sort.h"
 
 namespace ro::hshg_detail {
@@ -80,12 +81,13 @@ inline bool fitsLevels(const Aabb& b) {
 }
 
 /// LSD radix sort by 64-bit key, 11-bit digits placed only where the keys differ
-/// (keys hold absolute cells, so most of their high bits are the same).
+/// (keys hold absolute cells, so most of their high bits are the same). Stable, also for a
+/// few items (an insertion sort), so lists sorted in parts and merged give the same order.
 template <typename T>
 inline void sortByKey(std::vector<T>& items, std::vector<T>& scratch) {
     const std::size_t n = items.size();
     if (n < 256) {
-        std::sort(items.begin(), items.end(), [](const T& a, const T& b) { return a.key < b.key; });
+        insertionSort(items.data(), n, [](const T& a, const T& b) { return a.key < b.key; });
         return;
     }
     constexpr unsigned kDigitBits = 11;
