@@ -121,7 +121,8 @@ void TechniqueBase::prepareUpdate(const BoxView& boxes) {
         std::uint32_t* slots = m_idSlots.adopt(boxes.count, m_outerSlots->slotLimit(), m_outerSlots->newIdCount());
         // Most steps hand over the same slots: compared, they are not written again.
         inParts(m_passes.get(), boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
-            if (!std::equal(boxes.ids + begin, boxes.ids + end, slots + begin)) std::copy(boxes.ids + begin, boxes.ids + end, slots + begin);
+            if (!std::equal(boxes.ids + begin, boxes.ids + end, slots + begin))
+                std::copy(boxes.ids + begin, boxes.ids + end, slots + begin);
         });
         return;
     }

@@ -259,7 +259,7 @@ HierarchicalGrid::SizeStats HierarchicalGrid::placeRange(std::uint32_t begin, st
         if (key != st.key || rebuild) [[unlikely]] {
             if (leftByRange != nullptr && st.key < kEndKey) ++leftByRange[rangeOfKey(splitKeys, ranges, st.key)];
             st.key = key;
-            if (key != kOversizedKey) moved.push_back({key, id, 0});
+            if (key != kOversizedKey) moved.push_back({key, id, i});
         }
     }
     return {minPositiveSide, maxSide};

@@ -146,7 +146,7 @@ private:
     struct Moved {
         std::uint64_t key;
         std::uint32_t id;
-        std::uint32_t unused;
+        std::uint32_t order;  ///< its dense index: equal keys keep the order they were placed in
     };
     struct Level {
         double size = 0.0;     ///< s_L: the largest side it holds

@@ -15,7 +15,6 @@
 #include "broadphase/hshg/hshg.h"
 #include "broadphase/hshg/keys.h"
 #include "core/box_helpers.h"
-#include "core/insertion_sort.h"
 #include "core/radix_sort.h"
 
 namespace ro::hshg_detail {
@@ -81,13 +80,15 @@ inline bool fitsLevels(const Aabb& b) {
 }
 
 /// LSD radix sort by 64-bit key, 11-bit digits placed only where the keys differ
-/// (keys hold absolute cells, so most of their high bits are the same). Stable, also for a
-/// few items (an insertion sort), so lists sorted in parts and merged give the same order.
+/// (keys hold absolute cells, so most of their high bits are the same). Stable: items come
+/// in increasing `order`, and a few items are sorted by key, then order, which is the same.
+/// So lists sorted in parts and merged in part order give the one-thread order.
 template <typename T>
 inline void sortByKey(std::vector<T>& items, std::vector<T>& scratch) {
     const std::size_t n = items.size();
     if (n < 256) {
-        insertionSort(items.data(), n, [](const T& a, const T& b) { return a.key < b.key; });
+        std::sort(items.begin(), items.end(),
+                  [](const T& a, const T& b) { return a.key < b.key || (a.key == b.key && a.order < b.order); });
         return;
     }
     constexpr unsigned kDigitBits = 11;
