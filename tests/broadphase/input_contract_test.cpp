@@ -48,6 +48,13 @@ test::BoxSet smallScene() {
     return boxes;
 }
 
+/// A way to spoil good boxes, and the message update() must refuse them with.
+struct SpoilCase {
+    const char* name;
+    void (*spoil)(test::BoxSet&);
+    const char* message;
+};
+
 /// The message update() throws for `boxes`, or "" if it takes them.
 std::string refusal(BroadPhase& technique, const BoxView& boxes) {
     try {
@@ -70,12 +77,7 @@ std::set<Pair> exactPairs(BroadPhase& technique, const BoxView& boxes) {
 TEST_P(InputContract, EveryBadBoxAndRepeatedIdIsRefusedWithOneMessageAndTheLastStepKept) {
     const test::BoxSet good = smallScene();
     const std::set<Pair> expected = test::referenceOverlaps(good.view());
-    struct Case {
-        const char* name;
-        void (*spoil)(test::BoxSet&);
-        const char* message;
-    };
-    const Case cases[] = {
+    const SpoilCase cases[] = {
         {"NaN corner", [](test::BoxSet& b) { b.minX[5] = kNaN; }, "box 5 (id 5) must have finite coordinates"},
         {"NaN max", [](test::BoxSet& b) { b.maxY[5] = kNaN; }, "box 5 (id 5) must have finite coordinates"},
         {"infinite min", [](test::BoxSet& b) { b.minY[5] = -kInf; }, "box 5 (id 5) must have finite coordinates"},
@@ -88,7 +90,7 @@ TEST_P(InputContract, EveryBadBoxAndRepeatedIdIsRefusedWithOneMessageAndTheLastS
         {"repeated id", [](test::BoxSet& b) { b.ids[9] = b.ids[3]; }, "entity id 3 appears twice"},
         {"repeated new id", [](test::BoxSet& b) { b.ids[9] = 1000, b.ids[12] = 1000; }, "entity id 1000 appears twice"},
     };
-    for (const Case& c : cases) {
+    for (const SpoilCase& c : cases) {
         SCOPED_TRACE(c.name);
         auto technique = make();
         EXPECT_EQ(test::techniqueOverlaps(*technique, good.view()), expected);
@@ -128,12 +130,7 @@ TEST_P(InputContract, PastTheThreadsThresholdTheFirstBadBoxOrRepeatedIdIsNamedOn
         good.add({x, y, x + rng.range(0.5f, 8.0f), y + rng.range(0.5f, 8.0f)});
     }
     const std::set<Pair> expected = test::referenceOverlaps(good.view());
-    struct Case {
-        const char* name;
-        void (*spoil)(test::BoxSet&);
-        const char* message;
-    };
-    const Case cases[] = {
+    const SpoilCase cases[] = {
         {"bad boxes in two parts", [](test::BoxSet& b) { b.minX[12000] = kNaN, b.maxX[17000] = b.minX[17000] - 1.0f; },
          "box 12000 (id 12000) must have finite coordinates"},
         {"a bad box in the last part", [](test::BoxSet& b) { b.maxY[19999] = kInf; },
@@ -145,7 +142,7 @@ TEST_P(InputContract, PastTheThreadsThresholdTheFirstBadBoxOrRepeatedIdIsNamedOn
     const auto& info = *findTechnique(GetParam());
     const bool hasThreads = findParameter(info.parameters, kThreadsParameter.key) != nullptr;
     for (const std::uint32_t threads : hasThreads ? std::vector<std::uint32_t>{1, 2, 7} : std::vector<std::uint32_t>{1}) {
-        for (const Case& c : cases) {
+        for (const SpoilCase& c : cases) {
             SCOPED_TRACE(std::string(c.name) + ", threads " + std::to_string(threads));
             auto technique = info.create();
             technique->configure(Settings(bounds, {{kCellSizeParameter.key, 8.0f}, {kThreadsParameter.key, threads}}));
