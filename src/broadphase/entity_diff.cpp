@@ -1,7 +1,6 @@
 #include "broadphase/entity_diff.h"
 
 #include <algorithm>
-#include <atomic>
 #include <numeric>
 
 #include "broadphase/threads.h"
@@ -29,14 +28,12 @@ void EntityDiff::track(const BoxView& boxes, PassArena* passes) {
     reserveWithHeadroom(m_removed, previousCount);
     reserveWithHeadroom(m_patched, previousCount);
     // The same ids as last step (most steps): proved in parts on several threads.
-    if (passes != nullptr && boxes.count == previousCount && boxes.count >= kMinParallelCount) {
-        std::atomic<bool> differ{false};
-        inParts(passes, boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
-            if (!std::equal(boxes.ids + begin, boxes.ids + end, m_previousIds.begin() + begin))
-                differ.store(true, std::memory_order_relaxed);
-        });
-        m_unchanged = !differ.load(std::memory_order_relaxed);
-        if (m_unchanged) return;
+    if (passes != nullptr && boxes.count == previousCount && boxes.count >= kMinParallelCount &&
+        inEveryPart(passes, boxes.count, [&](std::uint32_t begin, std::uint32_t end) {
+            return std::equal(boxes.ids + begin, boxes.ids + end, m_previousIds.begin() + begin);
+        })) {
+        m_unchanged = true;
+        return;
     }
     constexpr std::uint32_t kBlock = 256;
     for (std::uint32_t begin = 0; begin < common; begin += kBlock) {

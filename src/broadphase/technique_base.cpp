@@ -1,7 +1,6 @@
 #include "broadphase/technique_base.h"
 
 #include <algorithm>
-#include <atomic>
 #include <string>
 #include <type_traits>
 
@@ -66,11 +65,10 @@ void throwFirstBad(const BoxView& b, std::uint32_t begin, std::uint32_t end) {
 /// Throws for the first box in [begin, end) that is not good, each part on a thread of
 /// `passes` (null: on this one).
 void checkBoxRange(PassArena* passes, const BoxView& b, std::uint32_t begin, std::uint32_t end) {
-    std::atomic<bool> bad{false};
-    inParts(passes, end - begin, [&](std::uint32_t from, std::uint32_t to, std::size_t) {
-        if (!allGood(b, begin + from, begin + to)) bad.store(true, std::memory_order_relaxed);
+    const bool good = inEveryPart(passes, end - begin, [&](std::uint32_t from, std::uint32_t to) {
+        return allGood(b, begin + from, begin + to);
     });
-    if (bad.load(std::memory_order_relaxed)) throwFirstBad(b, begin, end);
+    if (!good) throwFirstBad(b, begin, end);
 }
 
 /// Whether `moved` is one run of consecutive indices below `count` (a world keeps its awake
@@ -127,15 +125,11 @@ void TechniqueBase::prepareUpdate(const BoxView& boxes) {
         return;
     }
     // The same ids as the last update (most steps): proved in parts when there are threads.
-    if (m_passes != nullptr && boxes.ids != nullptr && boxes.count == m_idSlots.count() && boxes.count >= kMinParallelCount) {
-        std::atomic<bool> differ{false};
-        inParts(m_passes.get(), boxes.count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
-            if (!m_idSlots.sameIds(boxes.ids, begin, end)) differ.store(true, std::memory_order_relaxed);
-        });
-        if (!differ.load(std::memory_order_relaxed)) {
-            m_idSlots.keepIds();
-            return;
-        }
+    if (m_passes != nullptr && boxes.ids != nullptr && boxes.count == m_idSlots.count() && boxes.count >= kMinParallelCount &&
+        inEveryPart(m_passes.get(), boxes.count,
+                    [&](std::uint32_t begin, std::uint32_t end) { return m_idSlots.sameIds(boxes.ids, begin, end); })) {
+        m_idSlots.keepIds();
+        return;
     }
     m_idSlots.update(boxes.ids, boxes.count);
 }

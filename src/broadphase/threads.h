@@ -1,6 +1,7 @@
 #pragma once
 // The parameter "threads", shared by the techniques that find pairs in parallel.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -65,6 +66,16 @@ void inParts(PassArena* arena, std::uint32_t count, Pass&& pass) {
         return;
     }
     arena->run(count, pass);
+}
+
+/// Whether holds(begin, end) is true of every part of [0, count), cut as inParts cuts them.
+template <typename Holds>
+[[nodiscard]] bool inEveryPart(PassArena* arena, std::uint32_t count, Holds&& holds) {
+    std::atomic<bool> failed{false};
+    inParts(arena, count, [&](std::uint32_t begin, std::uint32_t end, std::size_t) {
+        if (!holds(begin, end)) failed.store(true, std::memory_order_relaxed);
+    });
+    return !failed.load(std::memory_order_relaxed);
 }
 
 /// Fits a technique's parallel state (a task arena and per-thread buffers) to the parameter

@@ -15,9 +15,6 @@ template <typename Inner>
 Coherent<Inner>::Coherent() : Base(kParameters) {}
 
 template <typename Inner>
-Coherent<Inner>::~Coherent() = default;
-
-template <typename Inner>
 void Coherent<Inner>::applySettings(const Settings& settings) {
     m_enabled = settings.integer(kCoherentParameter) != 0;
     m_setMargin = settings.real(DynamicTree::kMarginParameter);

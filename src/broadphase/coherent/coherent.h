@@ -80,7 +80,6 @@ public:
     enum class Mode : std::uint8_t { Off, Coherent, PassThrough };
 
     Coherent();
-    ~Coherent() override;
 
     [[nodiscard]] Mode mode() const { return m_mode; }
     /// The next build (the first update, or the first after new settings) passes through: the
