@@ -144,38 +144,54 @@ TEST(AutoPick, OnlyTheHshgOrSweepAndPruneTakeOver) {
     EXPECT_THROW(autoPick.handOverTo(AutoPick::Pick::Trial), std::invalid_argument);
 }
 
-TEST(AutoPick, AHandOverAfterTheCallersArraysWereFreedBuildsOnTheKeptCopy) {
-    // The caller's arrays are free once update() returns, so a later hand-over must build the
-    // HSHG (or sweep and prune) on the kept technique's own copy of the last update's boxes. A
-    // field of statics with 20 movers, handed over as moved lists: the tree wins its trial by far.
-    for (const AutoPick::Pick to : {AutoPick::Pick::Hshg, AutoPick::Pick::Sap}) {
-        Rng rng(4);
-        test::Population population = driftingField(rng, 0);
-        std::vector<std::uint8_t> isStatic(population.size(), 1);
-        std::vector<std::uint32_t> moved;
+/// A field of statics with 20 movers, updated with moved lists: the tree or sweep and prune
+/// wins its trial by far.
+struct StaticField {
+    explicit StaticField(Rng& rng) : population(driftingField(rng, 0)), isStatic(population.size(), 1) {
         for (std::uint32_t i = 0; i < population.size(); i += 100) isStatic[i] = 0, moved.push_back(i);
-        AutoPick autoPick;
-        // The plain HSHG: at 2,000 entities the coherent one costs about what the tree does on
-        // this field, and this tests the hand-over from a kept tree, so the tree must win.
-        autoPick.configure(Settings(Settings{}.bounds, {{kCoherentParameter.key, 0.0}}));
-        BruteForce brute;
-        auto arrays = std::make_unique<test::BoxSet>(population.boxes);
-        const auto viewOf = [&](const test::BoxSet& boxes) {
-            BoxView view = boxes.view();
-            view.isStatic = isStatic.data();
-            return view;
-        };
-        autoPick.update(viewOf(*arrays));
+    }
+    [[nodiscard]] BoxView view(const test::BoxSet& boxes) const {
+        BoxView view = boxes.view();
+        view.isStatic = isStatic.data();
+        return view;
+    }
+    void moveMovers(test::BoxSet& boxes) const {
+        for (const std::uint32_t i : moved) boxes.minX[i] += 0.1f, boxes.maxX[i] += 0.1f;
+    }
+    /// Steps `autoPick` over `boxes` until its trial ends (at most 8 steps).
+    void runTrial(AutoPick& autoPick, test::BoxSet& boxes) const {
+        autoPick.update(view(boxes));
         for (std::uint32_t step = 0; step < 8 && autoPick.pick() == AutoPick::Pick::Trial; ++step) {
-            for (const std::uint32_t i : moved) arrays->minX[i] += 0.1f, arrays->maxX[i] += 0.1f;
-            autoPick.updateMoved(viewOf(*arrays), moved);
+            moveMovers(boxes);
+            autoPick.updateMoved(view(boxes), moved);
             (void)pairsOf(autoPick);
         }
+    }
+    test::Population population;
+    std::vector<std::uint8_t> isStatic;
+    std::vector<std::uint32_t> moved;
+};
+
+/// The plain HSHG: at 2,000 entities the coherent one costs about what the tree does on the
+/// static field, and these test a kept tree or sweep and prune, so one of them must win.
+Settings withoutCoherence() { return Settings(Settings{}.bounds, {{kCoherentParameter.key, 0.0}}); }
+
+TEST(AutoPick, AHandOverAfterTheCallersArraysWereFreedBuildsOnTheKeptCopy) {
+    // The caller's arrays are free once update() returns, so a later hand-over must build the
+    // HSHG (or sweep and prune) on the kept technique's own copy of the last update's boxes.
+    for (const AutoPick::Pick to : {AutoPick::Pick::Hshg, AutoPick::Pick::Sap}) {
+        Rng rng(4);
+        const StaticField field(rng);
+        AutoPick autoPick;
+        autoPick.configure(withoutCoherence());
+        BruteForce brute;
+        auto arrays = std::make_unique<test::BoxSet>(field.population.boxes);
+        field.runTrial(autoPick, *arrays);
         // With the statics layer, sweep and prune's 20 movers cost about what the tree's do: the
         // trial keeps either, and a hand-over from each must build on its own copy.
         ASSERT_TRUE(autoPick.pick() == AutoPick::Pick::Tree || autoPick.pick() == AutoPick::Pick::Sap)
             << "the trial kept neither the tree nor sweep and prune on a static field";
-        brute.update(viewOf(*arrays));
+        brute.update(field.view(*arrays));
         const std::set<Pair> expected = pairsOf(brute);
         for (auto* coordinates : {&arrays->minX, &arrays->minY, &arrays->maxX, &arrays->maxY})
             std::fill(coordinates->begin(), coordinates->end(), 7.0f);
