@@ -33,6 +33,7 @@ void AutoPick::startTrial() {
     m_watchedSteps = 0;
     m_recentMs = {};
     m_calmSteps = 0;
+    m_probeStepsLeft = 0;
     if (!m_techniques[kHshg]) m_techniques[kHshg] = std::make_unique<Coherent<WithStatics<HierarchicalGrid>>>();
     if (!m_techniques[kTree]) m_techniques[kTree] = std::make_unique<DynamicTree>();
     if (!m_techniques[kSap]) m_techniques[kSap] = std::make_unique<Coherent<WithStatics<SweepAndPrune>>>();
@@ -70,14 +71,14 @@ void AutoPick::doUpdate(const BoxView& boxes) {
     }
     const auto start = std::chrono::steady_clock::now();
     onEach([&](TechniqueBase& technique, std::size_t) { updateChecked(technique, boxes); },
-           m_pick == Pick::Trial && m_trialStep > 0);
+           (m_pick == Pick::Trial && m_trialStep > 0) || m_probeStepsLeft > 0);
     m_stepMs = msSince(start);
 }
 
 void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
     const auto start = std::chrono::steady_clock::now();
     onEach([&](TechniqueBase& technique, std::size_t) { updateMovedChecked(technique, boxes, moved); },
-           m_pick == Pick::Trial && m_trialStep > 0);
+           (m_pick == Pick::Trial && m_trialStep > 0) || m_probeStepsLeft > 0);
     m_stepMs = msSince(start);
 }
 
@@ -104,6 +105,17 @@ void AutoPick::watchKept(double stepMs) {
         m_watchedMs /= 2.0;
         m_watchedSteps /= 2;
     }
+}
+
+void AutoPick::probeFallback() {
+    const auto start = std::chrono::steady_clock::now();
+    m_techniques[m_fallback]->findPairs(m_otherPairs);
+    const double fallbackMs = m_stepTrialMs[m_fallback] + msSince(start);
+    m_stepTrialMs = {};
+    m_fallbackMsPerEntity = std::min(m_fallbackMsPerEntity, fallbackMs / std::max(1u, m_count));
+    if (--m_probeStepsLeft > 0) return;
+    m_techniques[m_fallback].reset();
+    m_otherPairs = {};
 }
 
 void AutoPick::handOverTo(Pick pick) {
@@ -142,6 +154,7 @@ void AutoPick::handOverTo(Pick pick) {
         }
     }
     m_pick = pick;
+    m_probeStepsLeft = 0;
     for (std::size_t k = 0; k < m_techniques.size(); ++k)
         if (k != to) m_techniques[k].reset();
     m_otherPairs = {};
@@ -210,17 +223,24 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
             if (fastest != kTree && treeLostInItsFirstWave()) m_fallback = fastest, fastest = kTree;
             m_pick = fastest == kTree ? Pick::Tree : fastest == kSap ? Pick::Sap : Pick::Hshg;
             m_fallbackMsPerEntity = m_bestStepMs[m_fallback] / std::max(1u, m_count);
+            // The fallback of a kept tree or sweep and prune runs on beside it for a few
+            // steps, so that the watch's bar is a warm step of it.
+            const bool watched = fastest != kHshg;
+            m_probeStepsLeft = watched ? kProbeSteps : 0;
             for (std::size_t k = 0; k < m_techniques.size(); ++k)
-                if (k != fastest) m_techniques[k].reset();
-            m_otherPairs = {};
+                if (k != fastest && !(watched && k == m_fallback)) m_techniques[k].reset();
+            if (!watched) m_otherPairs = {};
         }
     } else if (m_pick == Pick::Tree || m_pick == Pick::Sap) {
         const auto start = std::chrono::steady_clock::now();
         answering().findPairs(out);
+        const double updateMs = m_probeStepsLeft > 0 ? m_stepTrialMs[m_pick == Pick::Tree ? kTree : kSap] : m_stepMs;
+        const double keptMs = updateMs + msSince(start);
         // Read before the watch: giving the kept technique up hands over to an HSHG that
         // has not found pairs yet (its counters would say none).
         answered = answering().counters();
-        watchKept(m_stepMs + msSince(start));
+        if (m_probeStepsLeft > 0) probeFallback();
+        watchKept(keptMs);
     } else {
         answering().findPairs(out);
     }

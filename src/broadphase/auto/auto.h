@@ -20,12 +20,16 @@
 /// The trial can flatter the tree: just built, no leaf has left its fat box yet, and where
 /// boxes are slow against the margin the first waves of reinsertion come tens of steps later,
 /// while the HSHG's step costs the same every step. So a kept tree is watched: every
-/// kWatchSteps steps its mean since the pick is compared with the HSHG's fastest trial step,
-/// and above kGiveUp times that, plus a doubt that shrinks as steps accumulate (a wave of
+/// kWatchSteps steps its mean since the pick is compared with the HSHG's fastest step, and above
+/// kGiveUp times that, plus a doubt that shrinks as steps accumulate (a wave of
 /// reinsertion is a few steps; a slow tree is slow in every window), the HSHG takes over (one
 /// HSHG build, passing through its coherence layer: the scene is busy) until the next scene.
 /// A kept sweep and prune is watched the same way: its trial can fall on a scene's calm start
 /// (a wall before it is smashed), and the HSHG's cost follows a scene's changes more closely.
+/// The fallback's fastest step is taken from its timed trial steps and from kProbeSteps more
+/// that it runs beside the kept one: the trial's steps fall on its coherence layer's first
+/// listing, up to a third dearer than its later ones, and a bar that high kept a tree 1.2x
+/// slower than the HSHG for a whole run.
 ///
 /// The trial can also wrong the tree: its fat boxes, all made at the build without a motion
 /// to reach along, run out together a few steps later, and that first wave of reinsertions
@@ -77,7 +81,7 @@ public:
     /// A new scene (most entities new in one update) starts a trial from this many entities.
     static constexpr std::uint32_t kMinTrialCount = 256;
     /// A kept tree's (or sweep and prune's) mean since its pick is judged every kWatchSteps steps: it is given up
-    /// above (kGiveUp + kDoubt * kWatchSteps / steps) times the fallback's fastest trial step, so
+    /// above (kGiveUp + kDoubt * kWatchSteps / steps) times the fallback's fastest step, so
     /// 2.05x after 8 steps, 1.3x after 32, 1.08x after 256. The mean forgets slowly: past
     /// kMemorySteps both sums are halved. From 2 * kWatchSteps steps after the pick (a tree's
     /// first wave is behind it), the mean of the last kWatchSteps steps is judged every step
@@ -86,6 +90,10 @@ public:
     static constexpr std::uint32_t kWatchSteps = 8;
     static constexpr double kGiveUp = 1.05, kDoubt = 1.0;
     static constexpr std::uint32_t kMemorySteps = 1024;
+    /// Steps after the pick that the fallback runs beside a kept tree or sweep and prune, timed.
+    /// At 0.5:10:40:1.5 in the mixed family (100,000 boxes) the HSHG's timed trial steps took
+    /// 15 and 5.3 ms, its next ones 3.9-4.1.
+    static constexpr std::uint32_t kProbeSteps = 4;
     /// With most entities static, the tree is kept when its trial is within this of the fastest's.
     static constexpr double kStaticTreeSlack = 1.5;
     /// A tree lost its trial in its first wave when its timed steps reinserted at least this
@@ -98,6 +106,8 @@ public:
 
     /// Which technique answers now (Trial while all run).
     [[nodiscard]] Pick pick() const { return m_pick; }
+    /// Steps the fallback still runs beside a kept tree or sweep and prune (0 once it is freed).
+    [[nodiscard]] std::uint32_t probeStepsLeft() const { return m_probeStepsLeft; }
     /// Hands the steps to the HSHG or sweep and prune (`pick`) now, built on the last update's
     /// boxes, until the next scene's trial: what the watch does when a kept tree or sweep and
     /// prune turns out slow. Throws std::invalid_argument for another pick.
@@ -127,12 +137,14 @@ private:
     /// Gives up a kept tree or sweep and prune that turned out slower than its fallback's
     /// trial said the fallback is.
     void watchKept(double stepMs);
+    /// The fallback's step beside the kept one: its pairs, its time; freed after the last.
+    void probeFallback();
     /// Reads the tree's reinsertions in a trial step (`timed` or the first after the build).
     void noteTreeTrialStep(bool timed);
     /// Whether the tree's timed trial steps fell in its first wave of reinsertions.
     [[nodiscard]] bool treeLostInItsFirstWave() const;
     /// Runs `step` on every live technique, timing each into m_stepTrialMs during the timed
-    /// steps of a trial.
+    /// steps of a trial and the probe steps.
     template <typename Step>
     void onEach(Step&& step, bool timed);
 
@@ -145,7 +157,8 @@ private:
     std::array<double, 3> m_stepTrialMs{};  ///< by technique: this trial step so far
     std::array<double, 3> m_bestStepMs{};   ///< by technique: its fastest timed trial step
     std::size_t m_fallback = kHshg;         ///< what takes over from a kept tree or SAP found slow
-    double m_fallbackMsPerEntity = 0.0;     ///< the fallback's fastest timed trial step, per entity
+    double m_fallbackMsPerEntity = 0.0;     ///< the fallback's fastest timed trial or probe step, per entity
+    std::uint32_t m_probeStepsLeft = 0;     ///< steps the fallback still runs beside the kept one
     double m_treeFirstReinserted = -1.0;    ///< the tree's reinsertions in the step after its build
     double m_treeTimedReinserted = 0.0;     ///< the tree's reinsertions in the timed trial steps
     std::uint32_t m_timedSteps = 0;

@@ -203,5 +203,38 @@ TEST(AutoPick, AHandOverAfterTheCallersArraysWereFreedBuildsOnTheKeptCopy) {
     }
 }
 
+TEST(AutoPick, AKeptOnesFallbackRunsBesideItForAFewSteps) {
+    // The HSHG runs on beside a kept tree or sweep and prune for kProbeSteps steps, so that the
+    // watch's bar is a warm step of it; the kept one answers throughout. A hand-over in those
+    // steps takes the HSHG that is running.
+    for (const bool handOver : {false, true}) {
+        Rng rng(4);
+        const StaticField field(rng);
+        AutoPick autoPick;
+        autoPick.configure(withoutCoherence());
+        BruteForce brute;
+        test::BoxSet boxes = field.population.boxes;
+        field.runTrial(autoPick, boxes);
+        ASSERT_TRUE(autoPick.pick() == AutoPick::Pick::Tree || autoPick.pick() == AutoPick::Pick::Sap);
+        ASSERT_EQ(autoPick.probeStepsLeft(), AutoPick::kProbeSteps);
+        for (std::uint32_t step = 0; step < AutoPick::kProbeSteps; ++step) {
+            field.moveMovers(boxes);
+            autoPick.updateMoved(field.view(boxes), field.moved);
+            brute.update(field.view(boxes));
+            if (handOver && step == 1) {
+                autoPick.handOverTo(AutoPick::Pick::Hshg);
+                EXPECT_EQ(autoPick.probeStepsLeft(), 0u);
+            }
+            ASSERT_EQ(pairsOf(autoPick), pairsOf(brute)) << "step " << step;
+            EXPECT_EQ(autoPick.validate(), "");
+            if (!handOver || step < 1) {
+                EXPECT_EQ(autoPick.probeStepsLeft(), AutoPick::kProbeSteps - step - 1);
+            }
+        }
+        if (handOver) EXPECT_EQ(autoPick.pick(), AutoPick::Pick::Hshg);
+        else EXPECT_TRUE(autoPick.pick() == AutoPick::Pick::Tree || autoPick.pick() == AutoPick::Pick::Sap);
+    }
+}
+
 }  // namespace
 }  // namespace ro
