@@ -68,7 +68,8 @@ public:
                "and keeps the fastest: the HSHG where most bodies move, the tree where most are static or slow, "
                "sweep and prune where few are near each other along an axis.",
         .complexity = "that of the one it keeps; all three for 3 steps per scene",
-        .cost = "The kept technique's cost, plus the three techniques' steps for the first 3 steps of each scene.",
+        .cost = "The kept technique's cost, plus the three techniques' steps for the first 3 steps of each scene, "
+                "and the HSHG's for 4 more where it keeps the tree or sweep and prune.",
         .suits = "A scene you have not measured: static fields, sparse mixes of sizes and crowds of movers alike.",
         .source = "ro's own: the measurements of the mixed family and the static field (README, Performance)",
     };
