@@ -219,17 +219,17 @@ void AutoPick::findPairs(std::vector<Pair>& out) {
             if (2 * m_statics >= m_count && m_trialMs[kTree] <= kStaticTreeSlack * m_trialMs[fastest]) fastest = kTree;
             // A kept tree or sweep and prune is watched against the HSHG; a tree on probation
             // (it lost in its first wave) against the trial's fastest.
-            m_fallback = kHshg;
-            if (fastest != kTree && treeLostInItsFirstWave()) m_fallback = fastest, fastest = kTree;
+            // The fallback of a tree on probation runs on beside it for a few steps, so that
+            // the watch's bar is a warm step of it.
+            const bool onProbation = fastest != kTree && treeLostInItsFirstWave();
+            m_fallback = onProbation ? fastest : kHshg;
+            if (onProbation) fastest = kTree;
             m_pick = fastest == kTree ? Pick::Tree : fastest == kSap ? Pick::Sap : Pick::Hshg;
             m_fallbackMsPerEntity = m_bestStepMs[m_fallback] / std::max(1u, m_count);
-            // The fallback of a kept tree or sweep and prune runs on beside it for a few
-            // steps, so that the watch's bar is a warm step of it.
-            const bool watched = fastest != kHshg;
-            m_probeStepsLeft = watched ? kProbeSteps : 0;
+            m_probeStepsLeft = onProbation ? kProbeSteps : 0;
             for (std::size_t k = 0; k < m_techniques.size(); ++k)
-                if (k != fastest && !(watched && k == m_fallback)) m_techniques[k].reset();
-            if (!watched) m_otherPairs = {};
+                if (k != fastest && !(onProbation && k == m_fallback)) m_techniques[k].reset();
+            if (!onProbation) m_otherPairs = {};
         }
     } else if (m_pick == Pick::Tree || m_pick == Pick::Sap) {
         const auto start = std::chrono::steady_clock::now();

@@ -20,16 +20,12 @@
 /// The trial can flatter the tree: just built, no leaf has left its fat box yet, and where
 /// boxes are slow against the margin the first waves of reinsertion come tens of steps later,
 /// while the HSHG's step costs the same every step. So a kept tree is watched: every
-/// kWatchSteps steps its mean since the pick is compared with the HSHG's fastest step, and above
-/// kGiveUp times that, plus a doubt that shrinks as steps accumulate (a wave of
+/// kWatchSteps steps its mean since the pick is compared with the HSHG's fastest trial step,
+/// and above kGiveUp times that, plus a doubt that shrinks as steps accumulate (a wave of
 /// reinsertion is a few steps; a slow tree is slow in every window), the HSHG takes over (one
 /// HSHG build, passing through its coherence layer: the scene is busy) until the next scene.
 /// A kept sweep and prune is watched the same way: its trial can fall on a scene's calm start
 /// (a wall before it is smashed), and the HSHG's cost follows a scene's changes more closely.
-/// The fallback's fastest step is taken from its timed trial steps and from kProbeSteps more
-/// that it runs beside the kept one: the trial's steps fall on its coherence layer's first
-/// listing, up to a third dearer than its later ones, and a bar that high kept a tree 1.2x
-/// slower than the HSHG for a whole run.
 ///
 /// The trial can also wrong the tree: its fat boxes, all made at the build without a motion
 /// to reach along, run out together a few steps later, and that first wave of reinsertions
@@ -39,7 +35,12 @@
 /// first wave (its first step after the build left few fat boxes, its timed steps many) is
 /// kept on probation: watched as above, but against the trial's fastest, which takes over
 /// (built from the tree's boxes) if the tree stays slower. Where the tree was in fact slow,
-/// that costs at least kWatchSteps of its steps.
+/// that costs at least kWatchSteps of its steps. The bar there is the fallback's fastest step
+/// of its trial and of kProbeSteps more that it runs beside the tree: its trial steps fall on
+/// its coherence layer's first listing, up to a third dearer than its later ones, and a bar
+/// that high kept a tree 1.2x slower than the HSHG for a whole run. (A kept tree's own first
+/// steps can cost more than its later ones too, its statics moving to their grid: against
+/// a bar that low, the static field's tree was handed over, so the others keep the trial's.)
 ///
 /// What it costs: the trial steps cost the three techniques' steps; after them, the kept one's
 /// plus an O(n) compare of the ids. Its answers are exactly those of any (all are exact).
@@ -69,7 +70,7 @@ public:
                "sweep and prune where few are near each other along an axis.",
         .complexity = "that of the one it keeps; all three for 3 steps per scene",
         .cost = "The kept technique's cost, plus the three techniques' steps for the first 3 steps of each scene, "
-                "and the HSHG's for 4 more where it keeps the tree or sweep and prune.",
+                "and the fallback's for 4 more where it keeps a tree on probation.",
         .suits = "A scene you have not measured: static fields, sparse mixes of sizes and crowds of movers alike.",
         .source = "ro's own: the measurements of the mixed family and the static field (README, Performance)",
     };
@@ -91,9 +92,10 @@ public:
     static constexpr std::uint32_t kWatchSteps = 8;
     static constexpr double kGiveUp = 1.05, kDoubt = 1.0;
     static constexpr std::uint32_t kMemorySteps = 1024;
-    /// Steps after the pick that the fallback runs beside a kept tree or sweep and prune, timed.
-    /// At 0.5:10:40:1.5 in the mixed family (100,000 boxes) the HSHG's timed trial steps took
-    /// 15 and 5.3 ms, its next ones 3.9-4.1.
+    /// Steps after the pick that the fallback runs beside a tree on probation, timed. At
+    /// 0.5:10:40:1.5 in the mixed family (100,000 boxes) the HSHG's timed trial steps took
+    /// 15 and 5.3 ms, its next ones 3.9-4.1 alone; beside the tree, 4.8-5.2 falling to 4.1-4.5
+    /// over four steps.
     static constexpr std::uint32_t kProbeSteps = 4;
     /// With most entities static, the tree is kept when its trial is within this of the fastest's.
     static constexpr double kStaticTreeSlack = 1.5;
@@ -107,7 +109,7 @@ public:
 
     /// Which technique answers now (Trial while all run).
     [[nodiscard]] Pick pick() const { return m_pick; }
-    /// Steps the fallback still runs beside a kept tree or sweep and prune (0 once it is freed).
+    /// Steps the fallback still runs beside a tree on probation (0 once it is freed).
     [[nodiscard]] std::uint32_t probeStepsLeft() const { return m_probeStepsLeft; }
     /// Hands the steps to the HSHG or sweep and prune (`pick`) now, built on the last update's
     /// boxes, until the next scene's trial: what the watch does when a kept tree or sweep and
@@ -159,7 +161,7 @@ private:
     std::array<double, 3> m_bestStepMs{};   ///< by technique: its fastest timed trial step
     std::size_t m_fallback = kHshg;         ///< what takes over from a kept tree or SAP found slow
     double m_fallbackMsPerEntity = 0.0;     ///< the fallback's fastest timed trial or probe step, per entity
-    std::uint32_t m_probeStepsLeft = 0;     ///< steps the fallback still runs beside the kept one
+    std::uint32_t m_probeStepsLeft = 0;     ///< steps the fallback still runs beside a tree on probation
     double m_treeFirstReinserted = -1.0;    ///< the tree's reinsertions in the step after its build
     double m_treeTimedReinserted = 0.0;     ///< the tree's reinsertions in the timed trial steps
     std::uint32_t m_timedSteps = 0;
