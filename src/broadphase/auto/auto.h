@@ -38,9 +38,10 @@
 /// that costs at least kWatchSteps of its steps. The bar there is the fallback's fastest step
 /// of its trial and of kProbeSteps more that it runs beside the tree: its trial steps fall on
 /// its coherence layer's first listing, up to a third dearer than its later ones, and a bar
-/// that high kept a tree 1.2x slower than the HSHG for a whole run. (A kept tree's own first
-/// steps can cost more than its later ones too, its statics moving to their grid: against
-/// a bar that low, the static field's tree was handed over, so the others keep the trial's.)
+/// that high keeps a tree 1.2x slower than the HSHG for a whole run (0.5:10:40:1.5 in the
+/// mixed family). The others keep the trial's bar: a kept tree's own first steps can cost more
+/// than its later ones too (its statics moving to their grid), and held to a warm bar the
+/// static field's tree would be handed over to an HSHG several times slower.
 ///
 /// What it costs: the trial steps cost the three techniques' steps; after them, the kept one's
 /// plus an O(n) compare of the ids. Its answers are exactly those of any (all are exact).
