@@ -70,15 +70,13 @@ void AutoPick::doUpdate(const BoxView& boxes) {
             for (std::uint32_t i = 0; i < boxes.count; ++i) m_statics += boxes.isStatic[i] != 0 ? 1u : 0u;
     }
     const auto start = std::chrono::steady_clock::now();
-    onEach([&](TechniqueBase& technique, std::size_t) { updateChecked(technique, boxes); },
-           (m_pick == Pick::Trial && m_trialStep > 0) || m_probeStepsLeft > 0);
+    onEach([&](TechniqueBase& technique, std::size_t) { updateChecked(technique, boxes); }, timesEach());
     m_stepMs = msSince(start);
 }
 
 void AutoPick::doUpdateMoved(const BoxView& boxes, std::span<const std::uint32_t> moved) {
     const auto start = std::chrono::steady_clock::now();
-    onEach([&](TechniqueBase& technique, std::size_t) { updateMovedChecked(technique, boxes, moved); },
-           (m_pick == Pick::Trial && m_trialStep > 0) || m_probeStepsLeft > 0);
+    onEach([&](TechniqueBase& technique, std::size_t) { updateMovedChecked(technique, boxes, moved); }, timesEach());
     m_stepMs = msSince(start);
 }
 

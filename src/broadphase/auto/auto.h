@@ -151,6 +151,8 @@ private:
     /// steps of a trial and the probe steps.
     template <typename Step>
     void onEach(Step&& step, bool timed);
+    /// Whether this update times each technique apart: the timed steps of a trial, the probe steps.
+    [[nodiscard]] bool timesEach() const { return (m_pick == Pick::Trial && m_trialStep > 0) || m_probeStepsLeft > 0; }
 
     Settings m_settings;
     std::array<std::unique_ptr<TechniqueBase>, 3> m_techniques;
