@@ -28,11 +28,12 @@
 ///   query walks back through a pile that leaves no gap on its axis): the layer passes
 ///   through, the inner technique runs on the tight boxes with its own findPairs, as without
 ///   the layer.
-///   The pass still keeps the fat boxes current (cheap) to see when the share stays below
-///   kLeavePassThrough for kCalmSteps steps (and the queries' work below half the pair
-///   search's; a crowd at a steady speed leaves its fat boxes in waves), when the pairs
-///   are listed afresh from the inner technique on the fat boxes and the layer is coherent
-///   again. The gap between the two is the hysteresis.
+///   Every kCalmSteps steps the layer looks: it marks the entities that left their fat
+///   boxes since the last look and refattens them. When at most kLeavePassThrough of them
+///   did (and their queries' work is below half the pair search's; a crowd at a steady
+///   speed leaves its fat boxes in waves), the pairs are listed afresh from the inner
+///   technique on the fat boxes and the layer is coherent again. The gap between the two
+///   shares is the hysteresis.
 /// Queries stay exact: the inner technique's answers on fat boxes are filtered by the tight
 /// boxes (a ray's t is recomputed on the tight box). With "coherent" 0 the layer is absent:
 /// every call goes to the inner technique on the tight boxes.
@@ -124,9 +125,10 @@ private:
 
     /// The step after the boxes were marked: picks the mode and does its work.
     void step(const BoxView& boxes, std::span<const std::uint32_t> moved, bool sameEntities);
-    /// Passing through: whether this step is the last of kCalmSteps calm ones in a row
-    /// (`changed` entities of `n`, `refinding` of them would query).
-    [[nodiscard]] bool calmAgain(std::uint32_t n, std::uint32_t changed, std::uint32_t refinding);
+    /// Passing through: whether this look ends kCalmSteps calm steps in a row (`changed`
+    /// entities of `n` left their fat boxes in the `steps` since the last look, `refinding`
+    /// of them would query).
+    [[nodiscard]] bool calmAgain(std::uint32_t n, std::uint32_t changed, std::uint32_t refinding, std::uint32_t steps);
     /// The inner technique on the tight boxes; the fat boxes refattened where `changed` (by
     /// index, a full update's marks) or the changed list (null) says.
     void passThrough(const BoxView& boxes, std::span<const std::uint32_t> moved, bool sameEntities,
@@ -154,6 +156,8 @@ private:
     Holds m_holds = Holds::Nothing;
     bool m_innerRan = false;      ///< the inner technique worked this step (its counters count)
     std::uint32_t m_count = 0;    ///< entities of the last update
+    std::uint32_t m_markedCount = 0;  ///< ... of the last update that marked them (a look)
+    std::uint32_t m_stepsUnlooked = 0;  ///< passing through: full updates since the last look
     std::uint32_t m_gone = 0;     ///< entities fewer than the update before (the last indices went)
     std::uint64_t m_visited = 0, m_tests = 0;  ///< the layer's queries of this step
     std::uint64_t m_refound = 0;

@@ -96,12 +96,16 @@ TEST_P(CoherentLayer, ManyLeavingPassesThroughAndFewComeBack) {
         EXPECT_EQ(technique->validate(), "");
         return test::extra(technique->counters(), "pass_through");
     };
+    constexpr std::uint32_t kLookEvery = Coherent<SpatialGrid>::kCalmSteps;
     EXPECT_EQ(moveShare(0.2f, 1.0f), 0.0) << "a fifth leaving stays coherent";
     EXPECT_EQ(moveShare(0.5f, -1.0f), 1.0) << "half leaving passes through";
     EXPECT_EQ(moveShare(0.2f, 1.0f), 1.0) << "a fifth leaving, just after, still passes through (hysteresis)";
-    for (std::uint32_t calm = 1; calm < Coherent<SpatialGrid>::kCalmSteps; ++calm)
-        EXPECT_EQ(moveShare(0.02f, calm % 2 == 0 ? 1.0f : -1.0f), 1.0) << "one calm step between waves passes through";
-    EXPECT_EQ(moveShare(0.02f, 1.0f), 0.0) << "a fiftieth leaving for a few steps in a row is coherent again";
+    for (std::uint32_t step = 2; step <= kLookEvery; ++step)
+        EXPECT_EQ(moveShare(0.02f, step % 2 == 0 ? 1.0f : -1.0f), 1.0)
+            << "step " << step << ": the look saw the fifth leave since the last, more than an eighth";
+    for (std::uint32_t step = 1; step < kLookEvery; ++step)
+        EXPECT_EQ(moveShare(0.02f, step % 2 == 0 ? 1.0f : -1.0f), 1.0) << "step " << step << " between looks";
+    EXPECT_EQ(moveShare(0.02f, 1.0f), 0.0) << "a look that saw a fiftieth leave is coherent again";
     EXPECT_EQ(moveShare(0.0f, 0.0f), 0.0);
     EXPECT_EQ(technique->counters().elementsVisited, 0u);
 }
