@@ -104,41 +104,37 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
         const std::uint32_t markEnd = std::min(end, common);
         const float *x0 = boxes.minX, *y0 = boxes.minY, *x1 = boxes.maxX, *y1 = boxes.maxY;
         const float *f0 = m_fatMinX.data(), *f1 = m_fatMinY.data(), *f2 = m_fatMaxX.data(), *f3 = m_fatMaxY.data();
-        for (std::uint32_t i = begin; i < markEnd; ++i)
-            changed[i] = static_cast<std::uint8_t>(
-                ((f0[i] <= x0[i]) & (f1[i] <= y0[i]) & (x1[i] <= f2[i]) & (y1[i] <= f3[i])) ^ 1);
+        const std::uint32_t *slots = boxes.ids, *was = m_slots.data();
+        std::uint8_t* const out = changed;  // a local copy: a byte store could alias the captured pointer
         std::uint32_t d = 0;
-        {
-            const std::uint32_t* slots = boxes.ids;
-            const std::uint32_t* was = m_slots.data();
+        for (std::uint32_t i = begin; i < markEnd; ++i) {  // one loop, so GCC vectorises it
+            const std::uint32_t left = ((f0[i] <= x0[i]) & (f1[i] <= y0[i]) & (x1[i] <= f2[i]) & (y1[i] <= f3[i])) ^ 1u;
+            const std::uint32_t other = slots[i] != was[i];
+            out[i] = static_cast<std::uint8_t>(left | other);
+            d += other;
+        }
+        if (const std::uint8_t* flags = boxes.isStatic; flags != nullptr) {
+            const std::uint8_t* flagsWere = m_static.data();
             for (std::uint32_t i = begin; i < markEnd; ++i) {
-                const std::uint8_t c = slots[i] != was[i];
-                changed[i] |= c;
+                const std::uint32_t c = (flags[i] != 0) != (flagsWere[i] != 0);
+                out[i] = static_cast<std::uint8_t>(out[i] | c);
                 d += c;
             }
         }
-        if (boxes.isStatic != nullptr) {
-            const std::uint8_t* was = m_static.data();
+        if (const std::uint32_t *category = boxes.category, *mask = boxes.mask; category != nullptr) {
+            const std::uint32_t *categoryWas = m_category.data(), *maskWas = m_mask.data();
             for (std::uint32_t i = begin; i < markEnd; ++i) {
-                const std::uint8_t c = (boxes.isStatic[i] != 0) != (was[i] != 0);
-                changed[i] |= c;
-                d += c;
-            }
-        }
-        if (boxes.category != nullptr) {
-            const std::uint32_t *cat = m_category.data(), *mask = m_mask.data();
-            for (std::uint32_t i = begin; i < markEnd; ++i) {
-                const std::uint8_t c = (boxes.category[i] != cat[i]) | (boxes.mask[i] != mask[i]);
-                changed[i] |= c;
+                const std::uint32_t c = (category[i] != categoryWas[i]) | (mask[i] != maskWas[i]);
+                out[i] = static_cast<std::uint8_t>(out[i] | c);
                 d += c;
             }
         }
         // Came, or went (kept pairs there drop).
-        if (std::max(begin, common) < end) std::fill(changed + std::max(begin, common), changed + end, std::uint8_t{1});
+        if (std::max(begin, common) < end) std::fill(out + std::max(begin, common), out + end, std::uint8_t{1});
         const std::uint32_t keptEnd = std::min(end, n);
         if (begin < keptEnd) std::copy(boxes.ids + begin, boxes.ids + keptEnd, m_slots.data() + begin);
         std::uint32_t c = 0;
-        for (std::uint32_t i = begin; i < keptEnd; ++i) c += changed[i];
+        for (std::uint32_t i = begin; i < keptEnd; ++i) c += out[i];
         partDiffers = d, partCount = c;
     };
     // The layer's passes over every box are memory-bound and cheap a box, but at 1,000,000
