@@ -67,10 +67,7 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
     m_visited = m_tests = m_refound = 0;
     const std::uint32_t n = boxes.count;
     if (!m_enabled) {
-        Base::updateChecked(m_inner, boxes);
-        m_holds = Holds::Tight;
-        m_innerRan = true;
-        m_count = n;
+        updateInnerOnBoxes(boxes);
         return;
     }
     if (m_autoMargin) measureMargin(boxes);
@@ -82,11 +79,8 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
         // its marks and refattening cost a fifth of a cheap inner step (the HSHG at 1,000
         // uniform boxes: 21 us a step against 16 without the layer), and it has nothing
         // else to do here. The marks of the next look compare with those of the last.
-        Base::updateChecked(m_inner, boxes);
-        m_holds = Holds::Tight;
-        m_innerRan = true;
+        updateInnerOnBoxes(boxes);
         m_tightStale = true;
-        m_count = n;
         return;
     }
     const std::uint32_t old = m_markedCount;
@@ -200,6 +194,14 @@ void Coherent<Inner>::doUpdate(const BoxView& boxes) {
     }
     m_changed.resize(n);  // no allocation: it shrinks or stays
     std::fill(m_changed.begin(), m_changed.end(), std::uint8_t{0});
+}
+
+template <typename Inner>
+void Coherent<Inner>::updateInnerOnBoxes(const BoxView& boxes) {
+    Base::updateChecked(m_inner, boxes);
+    m_holds = Holds::Tight;
+    m_innerRan = true;
+    m_count = boxes.count;
 }
 
 template <typename Inner>

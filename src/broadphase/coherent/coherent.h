@@ -123,6 +123,9 @@ private:
         std::uint32_t a, b;  ///< dense indices, a < b
     };
 
+    /// The inner technique updated on the caller's boxes, and nothing of the layer's (off, or
+    /// passing through between looks).
+    void updateInnerOnBoxes(const BoxView& boxes);
     /// The step after the boxes were marked: picks the mode and does its work.
     void step(const BoxView& boxes, std::span<const std::uint32_t> moved, bool sameEntities);
     /// Passing through: whether this look ends kCalmSteps calm steps in a row (`changed`
